@@ -1,0 +1,28 @@
+# Race Companion: the two commands of the Quick start, and the benchmarks.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed
+
+.PHONY: run test bench demo clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[desktop,test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/companion run $(ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest $(ARGS)
+
+demo: $(STAMP)
+	$(VENV)/bin/companion demo --out demo-out $(ARGS)
+
+bench: $(STAMP)
+	$(PY) bench/run.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) demo-out build *.egg-info

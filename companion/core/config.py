@@ -1,0 +1,71 @@
+"""TOML loading with errors that name the file, the key and the fix."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+
+class ConfigError(ValueError):
+    """A configuration or data file is wrong. ``str()`` is one line for a person."""
+
+    def __init__(self, path: str | Path | None, key: str | None, problem: str, fix: str = ""):
+        self.path = str(path) if path is not None else None
+        self.key = key
+        self.problem = problem
+        self.fix = fix
+        where = self.path or "<config>"
+        if key:
+            where += f": {key}"
+        msg = f"{where}: {problem}"
+        if fix:
+            msg += f" ({fix})"
+        super().__init__(msg)
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    """Read a TOML file; a missing file or a syntax error is a ConfigError."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(p, None, "file not found", "check the path") from None
+    except OSError as exc:
+        raise ConfigError(p, None, f"cannot read file: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(p, None, "not UTF-8 text", "save the file as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(p, None, f"not valid TOML: {exc}", "fix the syntax at that line") from None
+
+
+def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path, prefix: str = "") -> Any:
+    """``table[key]``, checked to be of ``kind``; a ConfigError naming ``prefix.key`` otherwise."""
+    full = f"{prefix}.{key}" if prefix else key
+    if key not in table:
+        raise ConfigError(path, full, "missing", f"add `{key} = ...`")
+    value = table[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        ok = False
+    else:
+        ok = isinstance(value, kinds)
+    if not ok:
+        names = " or ".join(k.__name__ for k in kinds)
+        raise ConfigError(path, full, f"must be {names}, not {type(value).__name__} {value!r}")
+    return value
+
+
+def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``override`` laid over it, tables merged key by key."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
