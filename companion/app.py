@@ -1,0 +1,249 @@
+"""The app loop: one thread owns all state.
+
+Gestures arrive on a queue (button callbacks run on gpiozero's threads and only put
+gestures there). Each gesture goes to the top screen of the navigation stack; a
+player's action goes through the session runner (resolve -> journal commit -> apply)
+before the new frame is drawn. Printing runs on the printer's own worker; the loop
+only hands it receipts and reads its status.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.core.journal import Journal
+from companion.games import registry
+from companion.session import SessionRunner
+from companion.ui import flow
+from companion.ui.view import View
+
+END = object()  # a gesture source puts this when it has no more gestures (scripted runs)
+
+TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
+
+
+class App:
+    def __init__(self, *, journal: Journal, display, printer=None, rng: random.Random | None = None,
+                 data_dir: str | Path | None = None, watchdog=None,
+                 renderer: Callable[[View], Any] | None = None):
+        self.journal = journal
+        self.display = display
+        self.printer = printer
+        self.rng = rng or random.SystemRandom()
+        self.data_dir = Path(data_dir) if data_dir else None
+        self.watchdog = watchdog
+        self._render = renderer
+        self.stack: list[flow.Screen] = [flow.Home()]
+        self.runner: SessionRunner | None = None
+        self.toast = ""
+        self.frames = 0
+        self._last_printer_status: str | None = None
+
+    # -- what exists ------------------------------------------------------------------
+
+    def activity(self, slug: str) -> registry.Activity:
+        return registry.activity(slug)
+
+    def catalogue(self) -> list[tuple[str, str]]:
+        """Home menu entries: the toolkit tools, then the games the companion plays."""
+        items = [(slug, TOOL_TITLES.get(slug, slug)) for slug in registry.TOOLS]
+        for slug in registry.GAMES:
+            if registry.activity(slug).playable:
+                items.append((slug, self.title_of(slug)))
+        return items
+
+    def title_of(self, slug: str) -> str:
+        if slug in TOOL_TITLES:
+            return TOOL_TITLES[slug]
+        try:
+            return self.game_data(slug).get("game", {}).get("name", slug)
+        except Exception:
+            return slug
+
+    def game_data(self, slug: str) -> dict:
+        from companion.core import gamedata
+        return gamedata.load(slug, override_dir=self.data_dir)
+
+    def session_data(self, slug: str, options: dict) -> dict:
+        """The data snapshot a session is set up with (and replayed with)."""
+        if slug in registry.GAMES:
+            return self.game_data(slug)
+        game = options.get("game")
+        if game in registry.GAMES:
+            return self.game_data(game)
+        return {}
+
+    # -- navigation -------------------------------------------------------------------
+
+    @property
+    def screen(self) -> flow.Screen:
+        return self.stack[-1]
+
+    def push(self, screen: flow.Screen) -> None:
+        self.stack.append(screen)
+
+    def pop(self) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+
+    def go_home(self) -> None:
+        self.stack = [flow.Home()]
+        self.runner = None
+
+    def boot(self) -> None:
+        """Resume the race that was running when the power went, if any."""
+        if self.journal.open_session() is not None:
+            self.resume_open_session()
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def start_session(self, slug: str, options: dict) -> None:
+        data = self.session_data(slug, options)
+        self.runner = SessionRunner.start(self.journal, slug, options, data, championship=options.get("game", slug))
+        self.stack = [flow.Home(), flow.Race()]
+        self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
+
+    def resume_open_session(self) -> None:
+        session = self.journal.open_session()
+        if session is None:
+            return
+        self.runner = SessionRunner.resume(self.journal, session)
+        self.stack = [flow.Home(), flow.Race()]
+        self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
+        if self.runner.problems:
+            self.toast = self.runner.problems[0]
+
+    def perform(self, move) -> None:
+        runner = self.runner
+        first = not runner.history()
+        runner.perform(move, self.rng)
+        if first:
+            self.print_receipt("program")
+        if runner.finished():
+            self.print_receipt("results")
+            runner.finish()
+
+    def undo(self) -> None:
+        if self.runner is None:
+            return
+        entry = self.runner.undo()
+        self.toast = f"Undone: {entry.label}" if entry else "Nothing to undo"
+        race = self.stack[-1]
+        if isinstance(race, flow.Race):
+            race.highlighted = flow._primary_index(self.runner.moves())
+
+    def end_session(self) -> None:
+        """End the race early: results as they stand are kept and printed."""
+        if self.runner is None:
+            return
+        if self.runner.session.finished is None:
+            self.print_receipt("results")
+            self.runner.finish()
+        self.go_home()
+
+    def close_session(self) -> None:
+        """Leave a finished race for the home menu."""
+        self.go_home()
+
+    # -- printing ---------------------------------------------------------------------
+
+    def print_receipt(self, kind: str) -> None:
+        if self.runner is None:
+            return
+        receipt = self.runner.receipts().get(kind)
+        if receipt is not None:
+            self.submit(receipt)
+
+    def submit(self, receipt) -> None:
+        if self.printer is None:
+            self.toast = "No printer configured"
+            return
+        self.printer.submit(receipt)
+
+    def print_last_results(self) -> None:
+        from companion import results as res
+        receipt = res.last_results_receipt(self.journal)
+        if receipt is None:
+            self.toast = "No finished race yet"
+        else:
+            self.submit(receipt)
+
+    def print_championship(self) -> None:
+        from companion import results as res
+        receipt = res.championship_receipt(self.journal)
+        if receipt is None:
+            self.toast = "No finished race yet"
+        else:
+            self.submit(receipt)
+
+    def retry_printing(self) -> None:
+        if self.printer is not None:
+            self.printer.retry()
+
+    def printer_status(self) -> str | None:
+        return None if self.printer is None else self.printer.problem()
+
+    def printer_pending(self) -> int:
+        return 0 if self.printer is None else len(self.printer.pending())
+
+    def championship_lines(self) -> list[str]:
+        from companion import results as res
+        return res.championship_lines(self.journal)
+
+    # -- the loop ---------------------------------------------------------------------
+
+    def handle(self, gesture) -> None:
+        self.toast = ""
+        if getattr(gesture, "kind", None) == "stuck":
+            self.toast = f"{gesture.button} button held down: check it"
+            return
+        self.screen.handle(self, gesture)
+
+    def frame(self) -> View:
+        view = self.screen.view(self)
+        problem = self.printer_status()
+        alert = self.toast or (problem or "")
+        if problem and not view.status:
+            view = _with(view, status="PRN!")
+        return _with(view, alert=alert) if alert else view
+
+    def refresh(self) -> None:
+        from companion.ui.render import render
+        image = (self._render or render)(self.frame())
+        self.display.show(image)
+        self.frames += 1
+
+    def run(self, gestures: "queue.Queue", *, idle: float = 0.5) -> None:
+        """Serve gestures until the source puts END. Pings the watchdog every turn."""
+        self.boot()
+        self.refresh()
+        if self.watchdog is not None:
+            self.watchdog.ready()
+        while True:
+            try:
+                gesture = gestures.get(timeout=idle)
+            except queue.Empty:
+                gesture = None
+            if gesture is END:
+                break
+            changed = False
+            if gesture is not None:
+                self.handle(gesture)
+                changed = True
+            status = self.printer_status()
+            if status != self._last_printer_status:
+                self._last_printer_status = status
+                changed = True
+            if changed:
+                self.refresh()
+            if self.watchdog is not None:
+                self.watchdog.ping()
+
+
+def _with(view: View, **changes) -> View:
+    from dataclasses import replace
+    return replace(view, **changes)
