@@ -9,7 +9,6 @@ only hands it receipts and reads its status.
 
 from __future__ import annotations
 
-import queue
 import random
 import time
 from pathlib import Path
@@ -20,8 +19,6 @@ from companion.games import registry
 from companion.session import SessionRunner
 from companion.ui import flow
 from companion.ui.view import View
-
-END = object()  # a gesture source puts this when it has no more gestures (scripted runs)
 
 TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
 
@@ -217,31 +214,37 @@ class App:
         self.display.show(image)
         self.frames += 1
 
-    def run(self, gestures: "queue.Queue", *, idle: float = 0.5) -> None:
-        """Serve gestures until the source puts END. Pings the watchdog every turn."""
+    def step(self, gesture) -> None:
+        """One turn of the loop: handle ``gesture`` (None: nothing pressed), redraw if
+        anything changed, ping the watchdog."""
+        changed = False
+        if gesture is not None:
+            self.handle(gesture)
+            changed = True
+        status = self.printer_status()
+        if status != self._last_printer_status:
+            self._last_printer_status = status
+            changed = True
+        if changed:
+            self.refresh()
+        if self.watchdog is not None:
+            self.watchdog.ping()
+
+    def run(self, source, *, idle: float = 0.5) -> None:
+        """Serve gestures from ``source`` (``get(timeout) -> Gesture | None``) until it
+        raises InputEnded."""
+        from companion.devices.buttons import InputEnded
+
         self.boot()
         self.refresh()
         if self.watchdog is not None:
             self.watchdog.ready()
         while True:
             try:
-                gesture = gestures.get(timeout=idle)
-            except queue.Empty:
-                gesture = None
-            if gesture is END:
+                gesture = source.get(timeout=idle)
+            except InputEnded:
                 break
-            changed = False
-            if gesture is not None:
-                self.handle(gesture)
-                changed = True
-            status = self.printer_status()
-            if status != self._last_printer_status:
-                self._last_printer_status = status
-                changed = True
-            if changed:
-                self.refresh()
-            if self.watchdog is not None:
-                self.watchdog.ping()
+            self.step(gesture)
 
 
 def _with(view: View, **changes) -> View:

@@ -73,6 +73,10 @@ class SessionRunner:
         """Resolve, commit, apply. Returns the committed event."""
         event = self.rules.resolve(self.state, move, rng)
         label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
+        describe = getattr(self.rules, "describe", None)
+        outcome = describe(event) if describe is not None else ""
+        if outcome:
+            label = f"{label}: {outcome}"
         self.journal.append(self.session.id, event, label)
         self.state = self.rules.apply(self.state, event)
         return event

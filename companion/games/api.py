@@ -19,6 +19,8 @@ rules module:
     finished(state) -> bool
     standings(state) -> list[dict]         # [{"position": 1, "name": ..., "points": ...}, ...]
     summary(state) -> dict                 # extra fields for results.json (may be {})
+    describe(event) -> str                 # optional: the outcome in a few words for the
+        # history ("5xs 7xx 5x 6xx", "Tire Trouble"); the history shows "<move>: <outcome>"
 
 screens module:
 

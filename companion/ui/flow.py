@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from companion.games.api import COLOURS, Option
 from companion.ui import screens as ui
-from companion.ui.view import View
+from companion.ui.view import Menu, View
 
 UP, DOWN, OK, BACK, GO = "UP", "DOWN", "OK", "BACK", "GO"
 
@@ -182,6 +182,16 @@ class Race(Screen):
             self.highlighted = _primary_index(runner.moves())
 
 
+def _select(view: View, selected: int) -> View:
+    """``view`` with its menu scrolled to ``selected`` (clamped to the list)."""
+    body = list(view.body)
+    for i, widget in enumerate(body):
+        if isinstance(widget, Menu):
+            chosen = max(0, min(selected, len(widget.items) - 1))
+            body[i] = replace(widget, selected=chosen)
+    return replace(view, body=tuple(body))
+
+
 def _primary_index(moves) -> int:
     return next((i for i, m in enumerate(moves) if m.primary), 0)
 
@@ -232,7 +242,7 @@ class History(Screen):
         undone = {i for i, e in enumerate(entries) if e.undone}
         if self.selected < 0 or self.selected >= len(labels):
             self.selected = len(labels) - 1
-        return replace(ui.history(labels, undone, self.selected), footer="BACK: return")
+        return replace(_select(ui.history(labels, undone), self.selected), footer="BACK: return")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
@@ -265,8 +275,10 @@ class Results(Screen):
 
     def view(self, app) -> View:
         lines = app.championship_lines()
-        return replace(ui.history(lines or ["No finished races yet"], set(), self.selected, title="Championship"),
-                       footer="GO: print  BACK: return")
+        if not lines:
+            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: return")
+        view = _select(ui.main_menu(lines, 0, title="Championship"), self.selected)
+        return replace(view, footer="GO: print  BACK: return")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):

@@ -1,0 +1,38 @@
+"""``companion run``: the appliance itself (also what plain ``companion`` does)."""
+
+from __future__ import annotations
+
+import sys
+
+from companion.commands import CommandError
+
+HARDWARE = ("auto", "pi", "desktop", "terminal", "headless")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("run", help="run the companion (the default command)")
+    p.add_argument("--hardware", choices=HARDWARE, default="auto",
+                   help="auto: a Pi's buttons/OLED/printer on a Pi, the desktop emulator elsewhere; "
+                        "headless writes every frame as a PNG")
+    p.add_argument("--state", metavar="DIR", help="where the journal and spooled receipts live")
+    p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
+    p.add_argument("--keys", metavar="GESTURES",
+                   help='feed button gestures, e.g. "OK DOWN GO HOLD:BACK", then exit when used up')
+    p.add_argument("--out", metavar="DIR", help="headless: where frames and receipts go (default STATE/frames)")
+    p.add_argument("--seed", type=int, help="seed the dice and decks (for tests; default: the OS generator)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from companion.runtime import Runtime, RuntimeError_
+
+    try:
+        runtime = Runtime.open(hardware=args.hardware, state=args.state, pinout=args.pinout,
+                               keys=args.keys, out=args.out, seed=args.seed)
+    except RuntimeError_ as exc:
+        raise CommandError(str(exc)) from None
+    with runtime:
+        runtime.app.run(runtime.gestures)
+    for problem in runtime.problems():
+        print(f"companion: {problem}", file=sys.stderr)
+    return 0
