@@ -88,7 +88,8 @@ def _crc(body: str) -> int:
 
 
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # insertion order is kept: a data snapshot must replay exactly as it was set up
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 class Journal:
