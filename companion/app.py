@@ -24,12 +24,15 @@ TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap coun
 
 
 class App:
-    def __init__(self, *, journal: Journal, display, printer=None, rng: random.Random | None = None,
+    def __init__(self, *, journal: Journal, display, printer=None, printer_factory=None,
+                 rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
                  renderer: Callable[[View], Any] | None = None):
         self.journal = journal
         self.display = display
         self.printer = printer
+        self._printer_factory = printer_factory
+        self._printer_error = ""
         self.rng = rng or random.SystemRandom()
         self.data_dir = Path(data_dir) if data_dir else None
         self.watchdog = watchdog
@@ -155,11 +158,26 @@ class App:
         if receipt is not None:
             self.submit(receipt)
 
+    def open_printer(self) -> None:
+        """Open the printer (the printing stack is loaded only now, after the first frame)."""
+        if self.printer is not None or self._printer_factory is None:
+            return
+        try:
+            self.printer = self._printer_factory()
+        except Exception as exc:  # the printer is optional: the race goes on without it
+            self._printer_error = f"Printer: {exc}"
+        self._printer_factory = None
+
     def submit(self, receipt) -> None:
+        self.open_printer()
         if self.printer is None:
-            self.toast = "No printer configured"
+            self.toast = self._printer_error or "No printer configured"
             return
         self.printer.submit(receipt)
+
+    def close(self) -> None:
+        if self.printer is not None:
+            self.printer.close()
 
     def print_last_results(self) -> None:
         from companion import results as res
@@ -182,7 +200,9 @@ class App:
             self.printer.retry()
 
     def printer_status(self) -> str | None:
-        return None if self.printer is None else self.printer.problem()
+        if self.printer is None:
+            return self._printer_error or None
+        return self.printer.problem()
 
     def printer_pending(self) -> int:
         return 0 if self.printer is None else len(self.printer.pending())
@@ -239,6 +259,7 @@ class App:
         self.refresh()
         if self.watchdog is not None:
             self.watchdog.ready()
+        self.open_printer()  # receipts waiting from before a restart print now
         while True:
             try:
                 gesture = source.get(timeout=idle)

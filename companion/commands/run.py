@@ -24,12 +24,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from companion.runtime import Runtime, RuntimeError_
+    from companion.runtime import Runtime, StartupError
 
     try:
         runtime = Runtime.open(hardware=args.hardware, state=args.state, pinout=args.pinout,
                                keys=args.keys, out=args.out, seed=args.seed)
-    except RuntimeError_ as exc:
+    except StartupError as exc:
         raise CommandError(str(exc)) from None
     with runtime:
         runtime.app.run(runtime.gestures)

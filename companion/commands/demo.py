@@ -1,0 +1,28 @@
+"""``companion demo``: a scripted race through the whole stack, written to a folder."""
+
+from __future__ import annotations
+
+from companion.commands import CommandError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("demo", help="play a scripted race through the whole stack into a folder")
+    p.add_argument("--game", help="which game (default top-speed); a game the companion does not "
+                                  "play itself runs the lap counter with its points table")
+    p.add_argument("--out", required=True, metavar="DIR", help="where frames, receipts and results.json go")
+    p.add_argument("--seed", type=int, help="seed for the dice and decks (default: the game's demo seed)")
+    p.set_defaults(func=demo)
+
+
+def demo(args) -> int:
+    from companion.demo import DemoError, run_demo
+    from companion.games.registry import UnknownName
+
+    try:
+        summary = run_demo(args.game, args.out, args.seed)
+    except (UnknownName, DemoError) as exc:
+        raise CommandError(str(exc).strip("'\"")) from None
+    winner = summary["standings"][0]["name"] if summary.get("standings") else "-"
+    print(f"{summary['game']}: {summary['moves']} moves, {summary['frames']} frames, "
+          f"{len(summary['receipts'])} receipts; winner {winner}. Written to {args.out}")
+    return 0

@@ -1,0 +1,66 @@
+"""``companion results``: the last race's results and the championship, from the journal."""
+
+from __future__ import annotations
+
+import json
+
+from companion import paths
+from companion.commands import CommandError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("results", help="show the last results and the championship")
+    p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--championship", metavar="KEY", help="which championship (default: the last race's)")
+    p.set_defaults(func=show)
+
+
+def open_journal(state: str | None):
+    """The journal in ``state`` (which must exist: reading never creates a state dir)."""
+    from companion.core.journal import Journal, JournalError
+
+    state_dir = paths.state_dir(state)
+    if not (state_dir / Journal.FILENAME).exists():
+        raise CommandError(f"no journal in {state_dir} (run the companion first, or pass --state DIR)")
+    try:
+        return Journal(state_dir)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def show(args) -> int:
+    from companion import results
+
+    with open_journal(args.state) as journal:
+        last = results.last_finished(journal)
+        key, standings = results.standings(journal, args.championship)
+        if args.championship and not standings:
+            keys = sorted({s.championship for s in results.finished(journal) if s.championship})
+            raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
+        open_session = journal.open_session()
+        if args.json:
+            print(json.dumps({
+                "last": last.results if last else None,
+                "championship": {"key": key, "races": len(results.finished(journal, key)) if key else 0,
+                                 "standings": standings},
+                "running": open_session.activity if open_session else None,
+            }, indent=2, ensure_ascii=False))
+            return 0
+        if open_session:
+            print(f"A race is running: {open_session.activity} (started {_when(open_session.started)})")
+        if last is None:
+            print("No finished race yet.")
+            return 0
+        print(f"Last race: {last.results.get('game', last.activity)} ({_when(last.finished)})")
+        for row in last.results["standings"]:
+            print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
+        print(f"Championship {key}: {len(results.finished(journal, key))} race(s)")
+        for row in standings:
+            print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
+    return 0
+
+
+def _when(ts: float | None) -> str:
+    import time
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "?"

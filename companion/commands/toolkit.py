@@ -1,0 +1,171 @@
+"""``companion games``, ``companion roll`` and ``companion draw``: the toolkit on the command line.
+
+``roll GAME DIE`` rolls a game's die (or a plain dN with GAME ``any``); ``draw GAME DECK``
+shuffles a game's deck and draws from it. The owner's game files in the state directory
+(``--state``, else $COMPANION_STATE) apply, so owner-defined dice and decks work here too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion.commands import CommandError
+
+MAX_COUNT = 1_000_000
+
+
+def register(sub) -> None:
+    p = sub.add_parser("games", help="list each game with its dice, decks and points tables")
+    _state_option(p)
+    p.set_defaults(func=games)
+
+    p = sub.add_parser("roll", help="roll a game's die (GAME 'any' for a plain dN such as d6, d20)")
+    p.add_argument("game", metavar="GAME", help="a game (see `companion games`) or 'any'")
+    p.add_argument("die", metavar="DIE", help="a die of that game, or dN (d2..d1000)")
+    _common(p, "rolls")
+    p.set_defaults(func=roll)
+
+    p = sub.add_parser("draw", help="shuffle a game's deck and draw cards from it",
+                       description="Shuffle a game's deck and draw cards. Each card drawn goes on the "
+                                   "discard pile; when the draw pile runs out, the discards are shuffled "
+                                   "into a new one, as at the table, so -n may exceed the deck size.")
+    p.add_argument("game", metavar="GAME", help="a game (see `companion games`)")
+    p.add_argument("deck", metavar="DECK", help="a deck of that game, the owner's own decks included")
+    _common(p, "cards to draw")
+    p.set_defaults(func=draw)
+
+
+def _common(p, what: str) -> None:
+    p.add_argument("-n", type=_count, default=1, metavar="N", help=f"how many {what} (default 1)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--seed", type=int, help="a seed for a repeatable result (default: the OS generator)")
+    _state_option(p)
+
+
+def _state_option(p) -> None:
+    p.add_argument("--state", metavar="DIR", help="state directory holding the owner's games/<game>.toml")
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if not 1 <= n <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_COUNT}")
+    return n
+
+
+def _data(slug: str, state: str | None) -> dict:
+    """The game's data with the owner's overrides; every mistake as a CommandError."""
+    from companion.core import gamedata
+    from companion.core.config import ConfigError
+    from companion.paths import state_dir
+
+    if slug == gamedata.ANY:
+        return {}
+    known = gamedata.games_with_data()
+    if slug not in known:
+        raise CommandError(f"unknown game '{slug}'; available: {', '.join([gamedata.ANY, *known])}")
+    try:
+        return gamedata.load(slug, state_dir(state))
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def roll(args) -> int:
+    from companion.core import gamedata
+    from companion.core.dice import DiceError, lookup, roll as roll_die
+    from companion.core.rng import make_rng
+
+    data = _data(args.game, args.state)
+    try:
+        die = lookup(gamedata.dice_of(data), args.die, args.game)
+    except DiceError as exc:
+        raise CommandError(str(exc)) from None
+    rng = make_rng(args.seed)
+    faces = [roll_die(die, rng) for _ in range(args.n)]
+    if args.json:
+        _print_json({"game": args.game, "die": die.id, "rolls": faces})
+    else:
+        print(f"{die.label}: {' '.join(str(f) for f in faces)}")
+    return 0
+
+
+def draw(args) -> int:
+    from companion.core import deck as dk
+    from companion.core import gamedata
+    from companion.core.rng import make_rng
+    from companion.paths import state_dir
+
+    data = _data(args.game, args.state)
+    decks = gamedata.decks_of(data)
+    if args.deck not in decks:
+        hint = ", ".join(decks) or f"none (add [decks.my-deck] to {state_dir(args.state) / 'games' / (args.game + '.toml')})"
+        raise CommandError(f"unknown deck '{args.deck}' for {args.game}; available: {hint}")
+    rng = make_rng(args.seed)
+    cards = decks[args.deck]
+    pile = dk.shuffle_all(dk.new_pile(cards), dk.shuffle_order(len(cards), rng))
+    drawn: list[dk.Card] = []
+    for _ in range(args.n):
+        plan = dk.draw_plan(pile, 1, rng)
+        pile = dk.discard(dk.apply_draw(pile, plan), plan.cards)
+        drawn.extend(plan.cards)
+    if args.json:
+        _print_json({"game": args.game, "deck": args.deck, "cards": [c.as_dict() for c in drawn]})
+    else:
+        for card in drawn:
+            details = " ".join(f"{k}={_text(v)}" for k, v in card.fields)
+            print(f"{card.name}  {details}".rstrip())
+    return 0
+
+
+def games(args) -> int:
+    from companion.core import gamedata
+    from companion.core.config import ConfigError
+    from companion.core.dice import PLAIN_MAX, PLAIN_MIN
+    from companion.games.registry import game_slugs
+    from companion.paths import state_dir
+
+    problems = 0
+    for slug in game_slugs():
+        if not gamedata.has_data(slug):
+            print(f"{slug}: no game data yet\n")
+            continue
+        try:
+            data = gamedata.load(slug, state_dir(args.state))
+        except ConfigError as exc:
+            print(f"companion games: {exc}", file=sys.stderr)
+            problems += 1
+            continue
+        lo, hi = data["game"]["players"]
+        print(f"{slug}: {data['game']['name']} ({lo}-{hi} players)")
+        for die_id, die in data.get("dice", {}).items():
+            _entry("die", die_id, die, " ".join(str(f) for f in die["faces"]))
+        for set_id, dice_set in data.get("dice_sets", {}).items():
+            _entry("dice set", set_id, dice_set, " ".join(dice_set["dice"]))
+        for deck_id, deck in data.get("decks", {}).items():
+            size = sum(card.get("count", 1) for card in deck["cards"])
+            _entry("deck", deck_id, deck, f"{size} cards")
+        for table_id, table in data.get("points", {}).items():
+            bonus = ", ".join(f"{k} +{v}" for k, v in table.get("bonus", {}).items())
+            _entry("points", table_id, table, " ".join(map(str, table["positions"])) + (f"; bonus {bonus}" if bonus else ""))
+        print()
+    print(f"{gamedata.ANY}: plain dice d{PLAIN_MIN} to d{PLAIN_MAX} (e.g. `companion roll any d20`)")
+    print("* an assumption: not published; change it in STATE/games/<game>.toml (docs/game-data.md)")
+    return 1 if problems else 0
+
+
+def _entry(kind: str, entry_id: str, entry: dict, detail: str) -> None:
+    mark = "*" if entry.get("assumption") else ""
+    print(f"  {kind:<8} {entry_id + mark:<12} {entry['label']}: {detail}")
+
+
+def _text(value) -> str:
+    return ",".join(map(_text, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, ensure_ascii=False))

@@ -1,0 +1,257 @@
+"""A scripted race through the whole stack.
+
+The buttons are gpiozero ``Button`` objects on mock pins that the script presses and
+releases (with a simulated clock, so long presses and bounce are exact); the screen is
+the luma.oled driver on a recording I2C bus; receipts go over a real pseudo-terminal to
+the printer simulator. Each frame handed to the display is saved as a PNG, each receipt
+as a PNG and as the ESC/POS bytes the simulated printer received, and the results as
+``results.json``.
+
+An activity that can be demonstrated has an ``autoplay`` module with ``DEMO_OPTIONS``
+(the setup wizard's answers), optionally ``DEMO_SEED``, and ``demo_script(state) ->
+Move | None`` (the move the scripted player makes now; None when the race is over).
+Games the companion does not play itself are demonstrated with the lap counter and the
+game's points table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.games import registry
+from companion.games.api import Option
+
+PRESS_MS = 80        # how long the script holds a button for a press
+LONG_MS = 1200       # ... for a long press
+GAP_MS = 150         # between two gestures
+MAX_STEPS = 20000    # a scripted race that has not finished by then is a bug
+
+
+class DemoError(Exception):
+    pass
+
+
+@dataclass
+class FakeClock:
+    """Milliseconds that pass only when the script says so."""
+    now: int = 0
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += ms
+
+
+class FrameRecorder:
+    """The real display driver, with every frame it is handed also saved as a PNG."""
+
+    def __init__(self, inner, out_dir: Path):
+        self.inner = inner
+        self.out_dir = out_dir
+        self.count = 0
+        out_dir.mkdir(parents=True, exist_ok=True)
+
+    def show(self, image) -> None:
+        self.inner.show(image)
+        self.count += 1
+        image.save(self.out_dir / f"frame-{self.count:05d}.png")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@dataclass
+class ReceiptRecorder:
+    """The real printer, with every receipt handed to it kept for the demo's output."""
+    inner: Any
+    receipts: list = field(default_factory=list)
+
+    def submit(self, receipt) -> None:
+        self.receipts.append(receipt)
+        self.inner.submit(receipt)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def demo_target(game: str | None) -> tuple[str, dict[str, Any]]:
+    """(activity slug, extra options) the demo of ``game`` runs."""
+    slug = game or "top-speed"
+    if slug in registry.TOOLS:
+        return slug, {}
+    registry.game_package(slug)  # raises UnknownName with the list
+    if registry.activity(slug).playable:
+        return slug, {}
+    return "laps", {"game": slug}
+
+
+class Driver:
+    """Presses the mock pins the way a player would, and lets the app see each gesture."""
+
+    def __init__(self, app, buttons, clock: FakeClock):
+        self.app = app
+        self.buttons = buttons
+        self.clock = clock
+        self.gestures = 0
+
+    def press(self, name: str, hold_ms: int = PRESS_MS) -> None:
+        pin = self.buttons.buttons[name].pin
+        pin.drive_low()
+        self._settle(hold_ms)
+        pin.drive_high()
+        self._settle(GAP_MS)
+
+    def long_press(self, name: str) -> None:
+        self.press(name, LONG_MS)
+
+    def _settle(self, ms: int) -> None:
+        """Let ``ms`` pass in 10 ms ticks, handing every gesture decoded to the app."""
+        for _ in range(max(1, ms // 10)):
+            self.clock.advance(10)
+            for gesture in self.buttons.pump(0):
+                self.gestures += 1
+                self.app.step(gesture)
+
+    # -- navigation -----------------------------------------------------------------
+
+    def choose_home(self, slug: str) -> None:
+        from companion.ui import flow
+        home = self.app.screen
+        assert isinstance(home, flow.Home)
+        keys = [k for k, _ in home.items(self.app)]
+        if slug not in keys:
+            raise DemoError(f"'{slug}' is not on the home menu ({', '.join(keys)})")
+        self._walk(home.selected, keys.index(slug), len(keys))
+        self.press("OK")
+
+    def answer_wizard(self, answers: dict[str, Any]) -> None:
+        from companion.ui import flow
+        while isinstance(self.app.screen, flow.Wizard):
+            wizard = self.app.screen
+            option: Option | None = wizard.current(self.app)
+            if option is None:
+                break
+            if option.key in answers:
+                self._set(wizard, option, answers[option.key])
+            self.press("OK")
+
+    def _set(self, wizard, option: Option, target: Any) -> None:
+        from companion.ui import flow
+        for _ in range(1000):
+            if wizard.value(option) == target:
+                return
+            if option.kind == "choice":
+                self.press("DOWN")
+            else:
+                self.press("DOWN" if wizard.value(option) > target else "UP")
+        raise DemoError(f"cannot set '{option.key}' to {target!r}")
+
+    def perform(self, move) -> None:
+        from companion.ui import flow
+        race = self.app.screen
+        assert isinstance(race, flow.Race), race
+        moves = self.app.runner.moves()
+        if move not in moves:
+            raise DemoError(f"scripted move {move.label!r} is not on offer")
+        if move.primary:
+            self.press("GO")
+            return
+        self._walk(race.highlighted % len(moves), moves.index(move), len(moves))
+        self.press("OK")
+
+    def _walk(self, start: int, target: int, n: int) -> None:
+        down = (target - start) % n
+        up = (start - target) % n
+        for _ in range(min(down, up)):
+            self.press("DOWN" if down <= up else "UP")
+
+
+def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict:
+    """Play a scripted race into ``out``; returns the results (also in results.json)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.core.rng import make_rng
+    from companion.devices.board import load_pinout
+    from companion.devices.buttons import GpioButtons
+    from companion.devices.display import OledDisplay
+    from companion.devices.fake_i2c import FakeBus
+    from companion.devices.gestures import BUTTONS, Timing
+    from companion.devices.printer import open_printer
+    from companion.devices.printer_sim import PrinterSim
+    from companion.paths import pinout_path
+
+    slug, extra = demo_target(game)
+    act = registry.activity(slug)
+    auto = importlib.import_module(act.package + ".autoplay")
+    answers = {**getattr(auto, "DEMO_OPTIONS", {}), **extra}
+    if seed is None:
+        seed = getattr(auto, "DEMO_SEED", 1)
+
+    out = Path(out)
+    for sub in ("frames", "receipts", "state"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+    (out / "receipts").mkdir(parents=True, exist_ok=True)
+    pinout = load_pinout(pinout_path())
+    printer_config = dict(pinout["printer"])
+
+    clock = FakeClock()
+    sim = PrinterSim(baudrate=printer_config.get("baudrate", 9600), line_ms=printer_config.get("line_ms", 12))
+    buttons = GpioButtons({b: pinout["buttons"][b] for b in BUTTONS}, Timing.from_table(pinout["buttons"]),
+                          pin_factory=MockFactory(), clock=clock)
+    bus = FakeBus(pinout["display"].get("address", 0x3C))
+    display = FrameRecorder(OledDisplay(pinout["display"], bus=bus), out / "frames")
+    printer = ReceiptRecorder(open_printer(printer_config, "serial", out / "state" / "spool", port=sim.port))
+    journal = Journal(out / "state")
+    app = App(journal=journal, display=display, printer=printer, rng=make_rng(seed), data_dir=out / "state")
+    try:
+        driver = Driver(app, buttons, clock)
+        app.boot()
+        app.refresh()
+        driver.choose_home(slug)
+        driver.answer_wizard(answers)
+        runner = app.runner
+        if runner is None:
+            raise DemoError("the setup wizard did not start a race")
+        steps = 0
+        while runner.session.finished is None:
+            move = auto.demo_script(runner.state)
+            if move is None:
+                break
+            driver.perform(move)
+            steps += 1
+            if steps > MAX_STEPS:
+                raise DemoError(f"the scripted race did not finish in {MAX_STEPS} moves")
+        results = runner.results()
+        driver.press("OK")  # leave the finished race for the home menu
+        printer.wait_idle(timeout=120)
+        _write_receipts(out / "receipts", printer.receipts, sim)
+        summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,
+                   "moves": steps, "display_bytes": bus.data_bytes(), "printer_overflow": sim.overflow,
+                   "receipts": [r.kind for r in printer.receipts]}
+        (out / "results.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        return summary
+    finally:
+        app.close()
+        buttons.close()
+        display.close()
+        journal.close()
+        sim.close()
+
+
+def _write_receipts(folder: Path, receipts: list, sim) -> None:
+    from companion.receipts import png
+
+    jobs = sim.jobs
+    for i, receipt in enumerate(receipts, start=1):
+        stem = folder / f"{i:02d}-{receipt.kind}"
+        png.render(receipt).save(stem.with_suffix(".png"))
+        if i <= len(jobs):
+            stem.with_suffix(".bin").write_bytes(jobs[i - 1].data)

@@ -1,0 +1,78 @@
+"""Everything ``companion run`` needs, opened in order and closed in reverse:
+the state directory, the journal, the board (display, buttons, printer), the watchdog
+and the app. Any failure becomes one line for a person (``StartupError``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion import paths
+from companion.app import App
+from companion.core.config import ConfigError
+from companion.core.journal import Journal, JournalError
+from companion.core.rng import make_rng
+from companion.devices import DeviceError
+
+
+class StartupError(Exception):
+    """The companion cannot start: ``str()`` says what is wrong and how to fix it."""
+
+
+@dataclass
+class Runtime:
+    state_dir: Path
+    journal: Journal
+    board: Any
+    app: App
+    _closed: bool = field(default=False, repr=False)
+
+    @classmethod
+    def open(cls, *, hardware: str = "auto", state: str | None = None, pinout: str | None = None,
+             keys: str | None = None, out: str | None = None, seed: int | None = None,
+             pin_factory=None, i2c_bus=None) -> "Runtime":
+        from companion.devices.board import build_board
+        from companion.devices.watchdog import Watchdog
+
+        state_dir = paths.state_dir(state)
+        try:
+            journal = Journal(state_dir)
+        except JournalError as exc:
+            raise StartupError(str(exc)) from None
+        frames = Path(out) if out else state_dir / "frames"
+        try:
+            board = build_board(hardware, paths.pinout_path(pinout), out_dir=frames,
+                                state_dir=state_dir, keys=keys, pin_factory=pin_factory, i2c_bus=i2c_bus)
+        except (ConfigError, DeviceError, ValueError) as exc:
+            journal.close()
+            raise StartupError(str(exc)) from None
+        app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
+                  rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog())
+        return cls(state_dir, journal, board, app)
+
+    def problems(self) -> list[str]:
+        """What went wrong while running that a person should read on stderr."""
+        out = []
+        status = self.app.printer_status()
+        if status:
+            out.append(status)
+        return out
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.app.close()
+        finally:
+            try:
+                self.board.close()
+            finally:
+                self.journal.close()
+
+    def __enter__(self) -> "Runtime":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
