@@ -9,6 +9,17 @@ import sys
 from companion.commands import COMMAND_MODULES, CommandError
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Errors that are the user's to fix (a bad file, an unknown name): one line, no traceback."""
+    from companion.core.config import ConfigError
+    from companion.core.journal import JournalError
+    from companion.games.registry import UnknownName
+    return (ConfigError, JournalError, UnknownName)
+
+
+USER_ERRORS = _user_errors()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a mistake in one line (no usage dump) with exit status 2."""
 
@@ -44,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return exc.code
+    except USER_ERRORS as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

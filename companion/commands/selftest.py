@@ -1,0 +1,76 @@
+"""``companion selftest``: check each part, say what is missing and how to fix it."""
+
+from __future__ import annotations
+
+from companion import paths
+
+
+def register(sub) -> None:
+    p = sub.add_parser("selftest", help="check the display, buttons, printer, state directory and game data")
+    p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
+    p.add_argument("--skip", action="append", default=[], choices=("display", "buttons", "printer"),
+                   help="leave a device out (e.g. on a desktop)")
+    p.set_defaults(func=selftest)
+
+
+def checks(args):
+    """(name, ok, message) for each part, in the order a person would fix them."""
+    from companion.core.config import ConfigError
+    from companion.devices.board import load_pinout
+
+    path = paths.pinout_path(args.pinout)
+    try:
+        pinout = load_pinout(path)
+        yield "pinout", True, f"{path}: OK"
+    except ConfigError as exc:
+        yield "pinout", False, str(exc)
+        return
+    yield ("state",) + _check_state(paths.state_dir(args.state))
+    yield ("game data",) + _check_game_data(paths.state_dir(args.state))
+    if "display" not in args.skip:
+        from companion.devices.selftest import check_display
+        yield ("display",) + check_display(pinout["display"])
+    if "buttons" not in args.skip:
+        from companion.devices.selftest import check_buttons
+        yield ("buttons",) + check_buttons(pinout["buttons"])
+    if "printer" not in args.skip:
+        from companion.devices.printer import check_printer
+        yield ("printer",) + check_printer(pinout["printer"])
+
+
+def _check_state(state_dir) -> tuple[bool, str]:
+    from companion.core.journal import Journal, JournalError
+    try:
+        with Journal(state_dir) as journal:
+            running = journal.open_session()
+            finished = len(journal.sessions(finished=True))
+    except JournalError as exc:
+        return False, str(exc)
+    extra = f", a race running ({running.activity})" if running else ""
+    return True, f"{state_dir}: journal OK, {finished} finished race(s){extra}"
+
+
+def _check_game_data(state_dir) -> tuple[bool, str]:
+    from companion.core import gamedata
+    from companion.core.config import ConfigError
+    from companion.games.registry import GAMES
+    loaded = []
+    for slug in GAMES:
+        if not gamedata.has_data(slug):
+            continue
+        try:
+            gamedata.load(slug, override_dir=state_dir)
+        except ConfigError as exc:
+            return False, str(exc)
+        loaded.append(slug)
+    return True, f"{len(loaded)} games' data OK ({', '.join(loaded)})"
+
+
+def selftest(args) -> int:
+    failed = 0
+    for name, ok, message in checks(args):
+        print(f"[{'ok' if ok else 'FAIL'}] {name}: {message}")
+        failed += not ok
+    print("All parts OK." if not failed else f"{failed} part(s) need attention (see above).")
+    return 1 if failed else 0
