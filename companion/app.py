@@ -118,10 +118,12 @@ class App:
             self.toast = self.runner.problems[0]
 
     def perform(self, move) -> None:
+        """Do ``move``; print the race program the moment the game has one (after the
+        track is drawn, the grid set...) and the results when the race is over."""
         runner = self.runner
-        first = not runner.history()
+        had_program = "program" in runner.receipts()
         runner.perform(move, self.rng)
-        if first:
+        if not had_program:
             self.print_receipt("program")
         if runner.finished():
             self.print_receipt("results")

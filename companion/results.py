@@ -37,8 +37,18 @@ def standings(journal: Journal, championship: str | None = None) -> tuple[str | 
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    races = [s.results["standings"] for s in finished(journal, key)]
+    races = [championship_entries(s) for s in finished(journal, key)]
     return key, scoring.championship(races)
+
+
+def championship_entries(session: Session) -> list[dict[str, Any]]:
+    """A finished race as championship entries: its standings, or what the game says
+    counts (Street Illegal's Old Pros score as one team)."""
+    from companion.games.registry import activity
+
+    rules = activity(session.activity).rules
+    entries = getattr(rules, "championship_entries", None)
+    return list(entries(session.results)) if entries else list(session.results["standings"])
 
 
 def championship_lines(journal: Journal) -> list[str]:

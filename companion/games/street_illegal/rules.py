@@ -1,0 +1,582 @@
+"""Street Illegal: track cards, the phase conductor and the Old Pro automaton.
+
+Players keep their own tempo cards and chips. The companion draws eight track cards,
+seats the field (by age, or by the Tactical Starting Positions bidding), then walks the
+table through the three phases of every track card:
+
+1. front to back, each player does what the situation says (replace a tempo card,
+   2 chips per matching icon);
+2. front to back, each player drives; over the limit they pay chips or brake;
+3. from the back, the companion says who attacks whom, plays the Old Pros with their own
+   tempo deck, and enforces the passing rules.
+
+After the last track card the positions score 15, 11, 8, 6, 4, 2, 1; the Old Pros score
+as one team with their best position. One session is one race; races add up to a
+championship (see :func:`championship`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from companion.core.deck import Card, Draw, Pile, apply_draw, discard, draw_plan, new_pile, reorder, shuffle_order
+from companion.core.config import ConfigError
+from companion.core.rng import shuffled
+from companion.games.api import COLOURS, Move, Option, make_move
+
+from companion.games.street_illegal import old_pro
+from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard, load_track, race_points, tempo_cards
+
+FIELD = 7                     # cars in every race: players, the rest Old Pros
+HAND = 5                      # tempo cards in hand (the most chips a player may pay)
+FACE_UP = 3                   # face-up tempo cards: a speed is their sum
+NAME_CHARS = 9                # names in move labels ("Purple wins")
+TEAM = "Old Pros"
+
+OPTIONS = (
+    Option("players", "Players", kind="players", low=1, high=FIELD, default=3),
+    Option("grid", "Start grid", choices=(("age", "By age"), ("tactical", "Tactical bids")), default="age"),
+    Option("better_old_pros", "Better Old Pros", choices=((False, "Off"), (True, "On")), default=False),
+    Option("nitrous", "Nitrous Oxide", choices=((False, "Off"), (True, "On")), default=False),
+)
+
+# phase 2 (and the drive before a second pass): what the player did about the limit
+WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
+DRIVE_LABELS = {WITHIN: "Within limit", PAID: "Paid chips", BRAKE: "Emerg. brake", DRIVEN: "Done"}
+
+
+class RuleError(ValueError):
+    """An event that does not fit the state (a corrupt or foreign journal row)."""
+
+
+@dataclass(frozen=True)
+class Car:
+    name: str
+    old_pro: bool = False
+    colour: str = ""
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A pass attempt in phase 3: ``attacker`` tries to pass ``defender`` (car ids)."""
+    attacker: int
+    defender: int
+    op_cards: tuple[Card, ...] = ()       # turned for the Old Pro
+    speed: int | None = None              # the player's speed against the Old Pro
+    tie: bool = False                     # players tied: nitrous cards wanted
+    raised: tuple[tuple[int, int], ...] = ()   # (car, tempo card raised; 0 = none)
+    winner: int | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    cars: tuple[Car, ...]                 # players first (setup order), then Old Pro 1..k
+    grid_mode: str
+    better: bool
+    nitrous: bool
+    points: tuple[int, ...]
+    deck: tuple[TrackCard, ...]           # every track card of the data
+    tempo: tuple[Card, ...]               # the Old Pros' tempo deck, unshuffled
+    values: tuple[int, ...]               # the tempo cards' values, lowest first
+    step: str = "start"                   # start | grid | race | done
+    track: tuple[int, ...] = ()           # the race's track cards (indices into deck)
+    card: int = 0                         # current track card (0-based)
+    phase: int = 1
+    seated: tuple[int, ...] = ()          # grid: players seated, from the back
+    bidders: tuple[int, ...] = ()         # tactical bidding: who bids for this position
+    bids: tuple[tuple[int, int], ...] = ()
+    last_bids: tuple[tuple[int, int], ...] = ()
+    grid: tuple[int, ...] = ()            # the starting grid, front to back
+    order: tuple[int, ...] = ()           # car ids, front to back
+    turn: int = 0                         # phases 1-2: index into the players, front to back
+    actor: int | None = None              # phase 3: whose turn it is
+    stage: str = ""                       # phase 3: attack | speed | nitrous | after | redrive
+    duel: Duel | None = None
+    again: bool = False                   # phase 3: the actor already passed this turn
+    out: tuple[int, ...] = ()             # phase 3: cars done for this phase
+    last: tuple = ()                      # phase 3's last outcome: (what, car, other car)
+    pile: Pile = Pile()                   # the Old Pros' tempo deck in play
+    hand: tuple[int, ...] = ()            # per car: tempo cards in hand
+    won: tuple[int, ...] = ()             # per car: duels won
+    lost: tuple[int, ...] = ()            # per car: duels lost
+    brakes: tuple[int, ...] = ()          # per car: emergency brakes
+
+    # -- reading the state ------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(i for i, c in enumerate(self.cars) if not c.old_pro)
+
+    @property
+    def track_card(self) -> TrackCard | None:
+        return self.deck[self.track[self.card]] if self.track else None
+
+    @property
+    def limit(self) -> int | None:
+        card = self.track_card
+        return card.limit if card else None
+
+    def name(self, car: int) -> str:
+        return self.cars[car].name
+
+    def position(self, car: int) -> int:
+        return self.order.index(car) + 1
+
+    def in_order_players(self) -> tuple[int, ...]:
+        """The players, front to back (phases 1 and 2)."""
+        return tuple(c for c in self.order if not self.cars[c].old_pro)
+
+    @property
+    def current_player(self) -> int | None:
+        """Whose turn it is in phase 1 or 2, or who is bidding."""
+        if self.step == "race" and self.phase in (1, 2):
+            return self.in_order_players()[self.turn]
+        if self.step == "grid" and self.grid_mode == "tactical":
+            entered = {c for c, _ in self.bids}
+            return next(c for c in self.bidders if c not in entered)
+        return None
+
+    @property
+    def unseated(self) -> tuple[int, ...]:
+        return tuple(c for c in self.players if c not in self.seated)
+
+
+# -- setup --------------------------------------------------------------------------
+
+def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
+    players = _players(options)
+    deck = load_track(data)
+    tempo = tempo_cards(data)
+    cars = tuple(Car(p["name"], False, p.get("colour", "")) for p in players)
+    cars += tuple(Car(f"Old Pro {k}", True) for k in range(1, FIELD - len(players) + 1))
+    grid = options.get("grid", "age")
+    if grid not in ("age", "tactical"):
+        raise ConfigError(SOURCE, "grid", f"unknown start grid {grid!r}", 'use "age" or "tactical"')
+    zero = (0,) * len(cars)
+    return State(cars=cars, grid_mode=grid, better=bool(options.get("better_old_pros", False)),
+                 nitrous=bool(options.get("nitrous", False)), points=race_points(data), deck=deck,
+                 tempo=tuple(tempo), values=tuple(sorted({old_pro.value(c) for c in tempo})), hand=(HAND,) * len(cars), won=zero, lost=zero, brakes=zero)
+
+
+def _players(options: Mapping[str, Any]) -> list[dict]:
+    given = options.get("players", 1)
+    players = [{"name": c, "colour": c} for c in COLOURS[:given]] if isinstance(given, int) else list(given)
+    if not 1 <= len(players) <= FIELD:
+        raise ConfigError(SOURCE, "players", f"{len(players)} players; Street Illegal takes 1 to {FIELD}")
+    seen = {TEAM, *(f"Old Pro {k}" for k in range(1, FIELD))}   # names the Old Pros use
+    out = []
+    for i, p in enumerate(players):
+        name = str(p.get("name") or f"Player {i + 1}").strip() or f"Player {i + 1}"
+        while name in seen:
+            name = f"{name}{i + 1}"
+        seen.add(name)
+        out.append({"name": name, "colour": str(p.get("colour", ""))})
+    return out
+
+
+# -- moves --------------------------------------------------------------------------
+
+def moves(state: State) -> list[Move]:
+    if state.step == "start":
+        return [make_move("start", "Draw track", primary=True)]
+    if state.step == "grid":
+        return _grid_moves(state)
+    if state.step == "race":
+        if state.phase == 1:
+            return [make_move("drive", "Done", player=state.name(state.current_player), choice=DRIVEN, primary=True)]
+        if state.phase == 2:
+            return _drive_moves(state, state.current_player)
+        return _passing_moves(state)
+    return []
+
+
+def _grid_moves(state: State) -> list[Move]:
+    if state.grid_mode == "age":
+        return [make_move("seat", _short(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
+    car = state.current_player
+    return [make_move("bid", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values]
+
+
+def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
+    who = state.name(car)
+    if state.limit is None:
+        return [make_move(kind, DRIVE_LABELS[DRIVEN], player=who, choice=DRIVEN, primary=True)]
+    return [make_move(kind, DRIVE_LABELS[c], player=who, choice=c, primary=(c == WITHIN)) for c in (WITHIN, PAID, BRAKE)]
+
+
+def _passing_moves(state: State) -> list[Move]:
+    duel = state.duel
+    if state.stage == "redrive":
+        return _drive_moves(state, state.actor, "redrive")
+    if state.stage == "after":
+        if _may_pass_again(state):
+            return [make_move("again", "Attack again", player=state.name(state.actor)),
+                    make_move("stop", "Stop", primary=True)]
+        return [make_move("stop", "Next", primary=True)]
+    a, d = duel.attacker, duel.defender
+    if state.stage == "speed":
+        player = d if state.cars[a].old_pro else a
+        return _speed_moves(state, player)
+    if state.stage == "nitrous":
+        car = a if not duel.raised else d
+        return ([make_move("raise", "No card", player=state.name(car), car=car, card=0)] +
+                [make_move("raise", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values])
+    # stage "attack"
+    out: list[Move] = []
+    if state.cars[a].old_pro or state.cars[d].old_pro:
+        out.append(make_move("old_pro", "Old Pro cards", primary=True))
+    else:
+        out += [make_move("winner", f"{_short(state.name(c))} wins", car=c) for c in (a, d)]
+        if state.nitrous:
+            out.append(make_move("tie", "Tie: nitrous"))
+    if not state.cars[a].old_pro and not state.again:
+        out.append(make_move("pass_up", "No attack", player=state.name(a)))
+    return out
+
+
+def speed_range(state: State, car: int) -> tuple[int, ...]:
+    """The speeds a player may show: three tempo cards plus up to one chip per card in hand."""
+    low = FACE_UP * state.values[0]
+    high = FACE_UP * state.values[-1] + 10 * state.hand[car]
+    return tuple(range(low, high + 1, 10))
+
+
+def _speed_moves(state: State, car: int) -> list[Move]:
+    """Speeds from the likeliest one (the limit) downwards, wrapping round: DOWN lowers,
+    UP raises, as with every number the companion asks for."""
+    speeds = speed_range(state, car)
+    likely = state.limit or 120
+    i = max((k for k, v in enumerate(speeds) if v <= likely), default=0)
+    ring = list(reversed(speeds[: i + 1])) + list(reversed(speeds[i + 1:]))
+    return [make_move("speed", f"Speed {v}", player=state.name(car), car=car, speed=v) for v in ring]
+
+
+def _short(name: str) -> str:
+    return name[:NAME_CHARS]
+
+
+def _may_pass_again(state: State) -> bool:
+    duel = state.duel
+    return (duel is not None and duel.winner == duel.attacker and not state.cars[duel.attacker].old_pro
+            and state.order.index(duel.attacker) > 0)
+
+
+# -- resolve: the only place randomness enters ----------------------------------------
+
+def resolve(state: State, move: Move, rng) -> dict:
+    kind = move.kind
+    if kind == "start":
+        idx = shuffled(range(len(state.deck)), rng)[:RACE_LENGTH]
+        return {"kind": "start", "track": list(idx), "op_order": list(shuffle_order(len(state.tempo), rng))}
+    if kind == "old_pro":
+        return {"kind": "old_pro", **draw_plan(state.pile, old_pro.FIRST_CARDS, rng).to_json()}
+    if kind == "speed":
+        event = {"kind": "speed", "car": move.arg("car"), "speed": move.arg("speed"), "third": None}
+        if old_pro.needs_third(state.duel.op_cards, state.limit, state.better):
+            event["third"] = draw_plan(state.pile, 1, rng).to_json()
+        return event
+    event: dict[str, Any] = {"kind": kind}
+    for key, value in move.args:
+        event[key] = list(value) if isinstance(value, tuple) else value
+    if move.player is not None and "car" not in event and kind in ("drive", "redrive", "pass_up", "again"):
+        event["car"] = _car_named(state, move.player)
+    return event
+
+
+def _car_named(state: State, name: str) -> int:
+    for i, car in enumerate(state.cars):
+        if car.name == name:
+            return i
+    raise RuleError(f"no car named {name!r}")
+
+
+# -- apply: pure ----------------------------------------------------------------------
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    kind = event.get("kind")
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise RuleError(f"unknown event {kind!r}")
+    return handler(state, event)
+
+
+def _expect(ok: bool, what: str) -> None:
+    if not ok:
+        raise RuleError(what)
+
+
+def _apply_start(state: State, e) -> State:
+    _expect(state.step == "start", "the race has already started")
+    track = tuple(int(i) for i in e["track"])
+    _expect(len(track) == RACE_LENGTH and all(0 <= i < len(state.deck) for i in track), "bad track draw")
+    pile = new_pile(reorder(state.tempo, e["op_order"]))
+    return _seat_rest(replace(state, step="grid", track=track, pile=pile, bidders=state.players))
+
+
+def _apply_seat(state: State, e) -> State:
+    car = int(e["car"])
+    _expect(state.step == "grid" and state.grid_mode == "age" and car in state.unseated, "not a player to seat")
+    return _seat_rest(replace(state, seated=state.seated + (car,)))
+
+
+def _apply_bid(state: State, e) -> State:
+    car, value = int(e["car"]), int(e["card"])
+    _expect(state.step == "grid" and state.grid_mode == "tactical" and car == state.current_player,
+            "not this player's bid")
+    bids = state.bids + ((car, value),)
+    if len(bids) < len(state.bidders):
+        return replace(state, bids=bids)
+    low = min(v for _, v in bids)
+    slowest = tuple(c for c, v in bids if v == low)
+    if len(slowest) > 1:   # the tied players alone bid again for this position
+        return replace(state, bids=(), bidders=slowest, last_bids=bids)
+    seated = state.seated + slowest
+    rest = tuple(c for c in state.players if c not in seated)
+    return _seat_rest(replace(state, seated=seated, bids=(), last_bids=bids, bidders=rest))
+
+
+def _seat_rest(state: State) -> State:
+    """The last player without a position takes the next one; with everyone seated the
+    Old Pros fill the front and the race starts."""
+    if len(state.unseated) == 1:
+        state = replace(state, seated=state.seated + state.unseated, bidders=())
+    if state.unseated:
+        return state
+    old_pros = tuple(i for i, c in enumerate(state.cars) if c.old_pro)
+    order = old_pros + tuple(reversed(state.seated))
+    return replace(state, step="race", grid=order, order=order, card=0, phase=1, turn=0)
+
+
+def _apply_drive(state: State, e) -> State:
+    car = int(e["car"])
+    _expect(state.step == "race" and state.phase in (1, 2) and car == state.current_player, "not this player's turn")
+    state = _braked(state, car, e.get("choice"))
+    if state.turn + 1 < len(state.in_order_players()):
+        return replace(state, turn=state.turn + 1)
+    if state.phase == 1:
+        return replace(state, phase=2, turn=0)
+    return _start_passing(state)
+
+
+def _braked(state: State, car: int, choice) -> State:
+    if choice != BRAKE:
+        return state
+    return replace(state, hand=_bump(state.hand, car, -1, floor=0), brakes=_bump(state.brakes, car, 1))
+
+
+def _bump(values: tuple[int, ...], i: int, by: int, floor: int | None = None) -> tuple[int, ...]:
+    new = values[i] + by
+    if floor is not None:
+        new = max(floor, new)
+    return values[:i] + (new,) + values[i + 1:]
+
+
+def _start_passing(state: State) -> State:
+    state = replace(state, phase=3, out=(), again=False, last=(), duel=None, stage="", actor=None)
+    return _next_turn(state, len(state.order) - 1)
+
+
+def _next_turn(state: State, index: int) -> State:
+    """The next car that can attack, walking to the front from ``index``: Old Pros never
+    attack Old Pros; a car that is out for the phase does nothing. None left: the next
+    track card (or the finish)."""
+    for i in range(index, 0, -1):
+        car, front = state.order[i], state.order[i - 1]
+        if car in state.out or (state.cars[car].old_pro and state.cars[front].old_pro):
+            continue
+        return replace(state, actor=car, stage="attack", again=False, duel=Duel(car, front))
+    state = replace(state, actor=None, stage="", duel=None, again=False)
+    if state.card + 1 < len(state.track):
+        return replace(state, card=state.card + 1, phase=1, turn=0, out=())
+    return replace(state, step="done")
+
+
+def _end_turn(state: State) -> State:
+    return _next_turn(state, state.order.index(state.actor) - 1)
+
+
+def _in_duel(state: State, stage: str) -> Duel:
+    _expect(state.step == "race" and state.phase == 3 and state.stage == stage and state.duel is not None,
+            f"no duel waiting for '{stage}'")
+    return state.duel
+
+
+def _apply_pass_up(state: State, e) -> State:
+    duel = _in_duel(state, "attack")
+    _expect(not state.cars[duel.attacker].old_pro and not state.again, "this car must attack")
+    return _end_turn(replace(state, last=("stays", duel.attacker, duel.defender)))
+
+
+def _apply_old_pro(state: State, e) -> State:
+    duel = _in_duel(state, "attack")
+    _expect(state.cars[duel.attacker].old_pro or state.cars[duel.defender].old_pro, "no Old Pro in this duel")
+    draw = Draw.from_json(e)
+    pile = apply_draw(state.pile, draw)
+    return replace(state, pile=pile, stage="speed", duel=replace(duel, op_cards=draw.cards))
+
+
+def _apply_speed(state: State, e) -> State:
+    duel = _in_duel(state, "speed")
+    player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
+    _expect(int(e["car"]) == player, "not the player in this duel")
+    speed = int(e["speed"])
+    pile, cards = state.pile, duel.op_cards
+    if e.get("third") is not None:
+        third = Draw.from_json(e["third"])
+        pile = apply_draw(pile, third)
+        cards += third.cards
+    op_speed = old_pro.speed(cards)
+    if state.cars[duel.attacker].old_pro:
+        wins = old_pro.passer_wins(op_speed, speed)
+    else:
+        wins = old_pro.passer_wins(speed, op_speed)
+    duel = replace(duel, op_cards=cards, speed=speed)
+    state = replace(state, pile=discard(pile, cards), duel=duel)
+    return _decide(state, duel.attacker if wins else duel.defender)
+
+
+def _apply_winner(state: State, e) -> State:
+    duel = _in_duel(state, "attack")
+    winner = int(e["car"])
+    _expect(winner in (duel.attacker, duel.defender), "not a car in this duel")
+    _expect(not state.cars[duel.attacker].old_pro and not state.cars[duel.defender].old_pro,
+            "the companion decides duels with Old Pros")
+    return _decide(state, winner)
+
+
+def _apply_tie(state: State, e) -> State:
+    duel = _in_duel(state, "attack")
+    _expect(state.nitrous and not state.cars[duel.attacker].old_pro and not state.cars[duel.defender].old_pro,
+            "nitrous only settles ties between players")
+    return replace(state, stage="nitrous", duel=replace(duel, tie=True))
+
+
+def _apply_raise(state: State, e) -> State:
+    duel = _in_duel(state, "nitrous")
+    car, value = int(e["car"]), int(e["card"])
+    _expect(car == (duel.attacker if not duel.raised else duel.defender), "not this player's nitrous card")
+    if value:   # a raised card is discarded without redrawing: one card fewer in hand
+        state = replace(state, hand=_bump(state.hand, car, -1, floor=0))
+    duel = replace(duel, raised=duel.raised + ((car, value),))
+    state = replace(state, duel=duel)
+    if len(duel.raised) < 2:
+        return state
+    (_, a), (_, d) = duel.raised
+    return _decide(state, duel.attacker if old_pro.passer_wins(a, d) else duel.defender)
+
+
+def _decide(state: State, winner: int) -> State:
+    duel = replace(state.duel, winner=winner)
+    a, d = duel.attacker, duel.defender
+    loser = d if winner == a else a
+    state = replace(state, duel=duel, won=_bump(state.won, winner, 1), lost=_bump(state.lost, loser, 1),
+                    out=state.out + (loser,))
+    if winner == a:
+        i = state.order.index(a)
+        order = state.order[: i - 1] + (a, d) + state.order[i + 1:]
+        state = replace(state, order=order, last=("passed", a, d))
+    else:
+        state = replace(state, last=("held", d, a))
+    if duel.op_cards or _may_pass_again(state):
+        return replace(state, stage="after")
+    return _end_turn(state)
+
+
+def _apply_again(state: State, e) -> State:
+    _in_duel(state, "after")
+    _expect(_may_pass_again(state), "this car cannot pass again")
+    return replace(state, stage="redrive", duel=None, again=True)
+
+
+def _apply_stop(state: State, e) -> State:
+    _in_duel(state, "after")
+    return _end_turn(state)
+
+
+def _apply_redrive(state: State, e) -> State:
+    _expect(state.step == "race" and state.phase == 3 and state.stage == "redrive"
+            and int(e["car"]) == state.actor, "no second pass waiting")
+    state = _braked(state, state.actor, e.get("choice"))
+    i = state.order.index(state.actor)
+    return replace(state, stage="attack", duel=Duel(state.actor, state.order[i - 1]))
+
+
+_HANDLERS = {
+    "start": _apply_start, "seat": _apply_seat, "bid": _apply_bid, "drive": _apply_drive,
+    "pass_up": _apply_pass_up, "old_pro": _apply_old_pro, "speed": _apply_speed, "winner": _apply_winner,
+    "tie": _apply_tie, "raise": _apply_raise, "again": _apply_again, "stop": _apply_stop,
+    "redrive": _apply_redrive,
+}
+
+
+# -- results ----------------------------------------------------------------------------
+
+def finished(state: State) -> bool:
+    return state.step == "done"
+
+
+def _final_order(state: State) -> tuple[int, ...]:
+    if state.order:
+        return state.order
+    return tuple(i for i, c in enumerate(state.cars) if c.old_pro) + state.players
+
+
+def team_points(state: State) -> tuple[int, int | None]:
+    """The Old Pros' points and best position (0, None without Old Pros)."""
+    order = _final_order(state)
+    best = next((p for p, c in enumerate(order, start=1) if state.cars[c].old_pro), None)
+    return (_points_for(state, best) if best else 0), best
+
+
+def _points_for(state: State, position: int) -> int:
+    return state.points[position - 1] if position <= len(state.points) else 0
+
+
+def standings(state: State) -> list[dict]:
+    """The field in race order. Players score their position; the best Old Pro carries
+    the team's points and the other Old Pros score nothing."""
+    order = _final_order(state)
+    team, best = team_points(state)
+    rows = []
+    for pos, car in enumerate(order, start=1):
+        c = state.cars[car]
+        points = (team if pos == best else 0) if c.old_pro else _points_for(state, pos)
+        rows.append({"position": pos, "name": c.name, "points": points, "old_pro": c.old_pro,
+                     "colour": c.colour or ("Grey" if c.old_pro else ""),
+                     "start": state.grid.index(car) + 1 if car in state.grid else None,
+                     "duels_won": state.won[car], "duels_lost": state.lost[car]})
+    return rows
+
+
+def summary(state: State) -> dict:
+    team, best = team_points(state)
+    out: dict[str, Any] = {
+        "track": [{"name": state.deck[i].name, "limit": state.deck[i].limit,
+                   "situation": state.deck[i].situation.id} for i in state.track],
+        "rules": {"grid": state.grid_mode, "better_old_pros": state.better, "nitrous": state.nitrous},
+        "emergency_brakes": {state.name(c): state.brakes[c] for c in state.players},
+    }
+    old_pros = [c.name for c in state.cars if c.old_pro]
+    out["teams"] = [{"name": TEAM, "points": team, "best_position": best, "old_pro": True,
+                     "members": old_pros}] if old_pros else []
+    return out
+
+
+def championship_entries(results: Mapping[str, Any]) -> list[dict]:
+    """One finished race (its results.json) as championship entries: the players, and the
+    Old Pros as one team placed at their best position, in finishing order."""
+    rows = [{"name": r["name"], "position": r["position"], "points": r.get("points", 0),
+             "colour": r.get("colour", "")} for r in results.get("standings", ()) if not r.get("old_pro")]
+    rows += [{"name": t["name"], "position": t["best_position"], "points": t.get("points", 0), "colour": "Grey"}
+             for t in results.get("teams", ()) if t.get("best_position")]
+    return sorted(rows, key=lambda r: r["position"])
+
+
+def championship(results: Sequence[Mapping[str, Any]]) -> list[dict]:
+    """Points over several races (each a results.json dict, oldest first), with the Old Pros
+    as one team: :func:`companion.core.scoring.championship` over the races' entries."""
+    from companion.core.scoring import championship as standings_over
+
+    rows = standings_over([championship_entries(r) for r in results])
+    return [{**row, "old_pro": row["name"] == TEAM} for row in rows]

@@ -1,0 +1,163 @@
+import pytest
+
+from companion.core import race, scoring
+from companion.receipts import layouts
+from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
+
+FIELD = [race.Car("Red", "Red"), race.Car("Blue", "Blue"), race.Car("Yellow", "Yellow")]
+TABLE = {"positions": [12, 11, 10], "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
+
+
+def small_race():
+    """Two laps: Red leads lap 1, Blue passes and leads lap 2; Blue has the fastest lap."""
+    s = race.start(FIELD, 2, at=0.0)
+    for car, at in [("Red", 62.0), ("Blue", 64.5), ("Yellow", 70.0),
+                    ("Blue", 120.0), ("Red", 125.0), ("Yellow", 150.0)]:
+        s = race.cross(s, car, at=at)
+    return s
+
+
+def test_format_seconds():
+    assert [layouts.format_seconds(s) for s in (None, 4.0, 42.34, 62.0, 599.96, 3725.0)] == \
+        ["-", "4.0", "42.3", "1:02.0", "10:00.0", "1:02:05"]
+
+
+def test_race_program_lines():
+    grid = [{"name": c.name, "colour": c.colour} for c in FIELD]
+    receipt = layouts.race_program("Race program", ["3-Wide", "2 laps, 3 cars"], grid, (COLOUR,))
+    assert receipt.kind == "program"
+    assert receipt.text_lines() == [
+        "          Race program",
+        "3-Wide",
+        "2 laps, 3 cars",
+        "-" * 32,
+        " # Grid                   Colour",
+        " 1 Red                       Red",
+        " 2 Blue                     Blue",
+        " 3 Yellow                 Yellow",
+        "-" * 32,
+        "",
+        "",
+    ]
+
+
+def test_race_program_without_columns_keeps_names_at_the_left():
+    receipt = layouts.race_program("Grid", [], [{"name": "Ann"}, {"name": "Bob"}])
+    assert receipt.text_lines()[2:5] == [" # Grid", " 1 Ann", " 2 Bob"]
+
+
+def test_results_lines_with_bonuses_and_fastest_lap():
+    rows = scoring.standings(race.entries(small_race()), TABLE)
+    receipt = layouts.results("Results", rows, ["3-Wide"], (LAPS, LED, BEST, POINTS),
+                              notes=["Points: 3-Wide race table, assumed for this test and a long note"])
+    assert receipt.kind == "results"
+    assert receipt.text_lines() == [
+        "            Results",
+        "3-Wide",
+        "-" * 32,
+        " # Car      Laps Led   Best  Pts",
+        " 1 Blue        2   1   55.5   17",
+        " 2 Red         2   1 1:02.0   13",
+        " 3 Yellow      2   0 1:10.0   10",
+        "-" * 32,
+        "+3 won the race: Blue",
+        "+1 led a lap: Blue, Red",
+        "+1 most laps led: Blue, Red",
+        "Fastest lap: Blue 55.5",
+        "Points: 3-Wide race table,",
+        "assumed for this test and a long",
+        "note",
+        "",
+        "",
+    ]
+    assert all(len(line) <= 32 for line in receipt.text_lines())
+
+
+def test_columns_that_leave_no_room_for_names_are_refused():
+    wide = [Col(f"c{i}", "X", 6) for i in range(4)]
+    with pytest.raises(ValueError, match="columns take 27 of 32 characters"):
+        layouts.results("Results", [], columns=wide)
+
+
+def test_long_names_and_values_are_cut_to_their_columns():
+    rows = [{"position": 1, "name": "Alexandra Longname", "laps": 123456, "points": 7}]
+    lines = layouts.results("R", rows, columns=(LAPS, POINTS)).text_lines()
+    assert lines[3] == " 1 Alexandra Longname  1234    7"
+
+
+def test_championship_lines():
+    table = {"positions": [10, 6, 4]}
+    races = [scoring.standings([{"name": "Red"}, {"name": "Blue"}, {"name": "Yellow"}], table),
+             scoring.standings([{"name": "Blue"}, {"name": "Red"}], table)]
+    receipt = layouts.championship("Championship", scoring.championship(races), ["Season 2025"])
+    assert receipt.kind == "championship"
+    assert receipt.text_lines() == [
+        "          Championship",
+        "After 2 races",
+        "Season 2025",
+        "-" * 32,
+        " # Driver             R1 R2  Pts",
+        " 1 Blue                2  1   16",
+        " 2 Red                 1  2   16",
+        " 3 Yellow              3  -    4",
+        "-" * 32,
+        "",
+        "",
+    ]
+
+
+def test_championship_after_many_races_shows_wins():
+    table = {"positions": [3, 1]}
+    races = [scoring.standings([{"name": "A"}, {"name": "B"}], table) for _ in range(6)]
+    lines = layouts.championship("Season", scoring.championship(races)).text_lines()
+    assert lines[1] == "After 6 races"
+    assert lines[3:6] == [" # Driver               Won  Pts",
+                          " 1 A                      6   18",
+                          " 2 B                      0    6"]
+
+
+def test_car_codes_are_distinct():
+    codes = layouts.car_codes(["Red", "Blue", "Black", "Green", "Grey", "Brown", "B", "7 up"])
+    assert codes == {"Red": "RE", "Blue": "BL", "Black": "BA", "Green": "GR", "Grey": "GE",
+                     "Brown": "BR", "B": "B", "7 up": "7U"}
+    assert len(set(codes.values())) == len(codes)
+
+
+def test_lap_chart_lines():
+    receipt = layouts.lap_chart(small_race())
+    assert receipt.kind == "lap-chart"
+    assert receipt.text_lines() == [
+        "           Lap chart",
+        "RE Red  BL Blue  YE Yellow",
+        "-" * 32,
+        "Lap  1  2  3",
+        "  1 RE BL YE",
+        "  2 BL RE YE",
+        "-" * 32,
+        "",
+        "",
+    ]
+
+
+def test_lap_chart_of_twelve_cars_wraps_after_nine():
+    field = [race.Car(c, c) for c in ("Red", "Blue", "Yellow", "Green", "Black", "White", "Orange",
+                                      "Purple", "Pink", "Grey", "Brown", "Silver")]
+    s = race.start(field, 3)
+    for car in field:
+        s = race.cross(s, car.name)
+    lines = layouts.lap_chart(s).text_lines()
+    assert lines[1:] == [
+        "RE Red  BL Blue  YE Yellow",
+        "GR Green  BA Black  WH White",
+        "OR Orange  PU Purple  PI Pink",
+        "GE Grey  BR Brown  SI Silver",
+        "-" * 32,
+        "Lap  1  2  3  4  5  6  7  8  9",
+        "    10 11 12",
+        "  1 RE BL YE GR BA WH OR PU PI",
+        "    GE BR SI",
+        "-" * 32,
+        "",
+        "",
+    ]
+    assert all(len(line) <= 32 for line in lines)

@@ -1,0 +1,215 @@
+import json
+import time
+
+import pytest
+
+from companion.core import gamedata
+from companion.core.race import RaceError
+from companion.core.scoring import ScoringError
+from companion.core.rng import make_rng
+from companion.games import api
+from companion.games.registry import activity
+from companion.tools.lap_counter import rules, screens
+from companion.ui.view import Row
+
+TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
+         "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
+
+
+def options(n=3, **kw):
+    return {"players": [{"name": c, "colour": c} for c in api.COLOURS[:n]], **kw}
+
+
+def play(state, labels, rng=None):
+    """Perform moves by label, through resolve and a JSON round trip like the journal."""
+    rng = rng or make_rng(1)
+    events = []
+    for label in labels:
+        move = next(m for m in rules.moves(state) if m.label == label)
+        event = json.loads(api.event_json(rules.resolve(state, move, rng)))
+        events.append(event)
+        state = rules.apply(state, event)
+    return state, events
+
+
+def test_the_registry_finds_the_lap_counter():
+    laps = activity("laps")
+    assert laps.playable and laps.rules is rules and laps.screens is screens
+
+
+def test_setup_uses_the_option_defaults():
+    state = rules.setup({}, {})
+    assert [c.name for c in state.race.cars] == ["Red", "Blue", "Yellow", "Green"]
+    assert state.race.length == 10 and not state.race.countdown
+    assert state.game == "none" and state.timing and not state.started
+
+
+def test_setup_refuses_an_unknown_game():
+    with pytest.raises(RaceError, match="unknown game 'monopoly' for points"):
+        rules.setup(options(game="monopoly"), {})
+
+
+def test_move_labels_fit_the_footer_for_every_colour():
+    state, _ = play(rules.setup(options(12), {}), ["Start race"])
+    labels = [m.label for m in rules.moves(state)]
+    assert len(labels) == 13 and labels[-1] == "Finish race"
+    assert max(len(label) for label in labels) <= 14
+
+
+def test_a_race_from_start_to_results():
+    state = rules.setup(options(3, length=2, timing="off"), {})
+    assert [m.label for m in rules.moves(state)] == ["Start race"]
+    assert rules.moves(state)[0].primary
+    state, events = play(state, ["Start race", "Red crossed", "Blue crossed", "Yellow crossed"])
+    assert events[:2] == [{"kind": "start"}, {"kind": "cross", "car": "Red"}]
+    # Red crossed longest ago: it is offered first
+    assert [m.label for m in rules.moves(state)] == ["Red crossed", "Blue crossed", "Yellow crossed", "Finish race"]
+    state, _ = play(state, ["Blue crossed", "Red crossed", "Yellow crossed"])
+    assert [m.label for m in rules.moves(state)] == ["Finish race"]
+    assert rules.moves(state)[0].primary and not rules.finished(state)
+    state, _ = play(state, ["Finish race"])
+    assert rules.finished(state) and rules.moves(state) == []
+    rows = rules.ranked(state, TABLE)
+    assert [(r["name"], r["laps"], r["laps_led"], r["points"]) for r in rows] == [
+        ("Blue", 2, 1, 12 + 3 + 1 + 1), ("Red", 2, 1, 11 + 1 + 1), ("Yellow", 2, 0, 10)]
+    assert rules.summary(state) == {"game": "none", "laps": 2, "countdown": False,
+                                    "laps_led": {"Red": 1, "Blue": 1, "Yellow": 0}, "fastest_lap": None}
+
+
+def test_finish_race_ends_early_in_race_order():
+    state, _ = play(rules.setup(options(3), {}), ["Start race", "Yellow crossed", "Finish race"])
+    assert [r["name"] for r in rules.standings(state)] == ["Yellow", "Red", "Blue"]
+    assert all(r["points"] == 0 for r in rules.standings(state))
+
+
+def test_resolve_records_the_wall_clock_for_lap_times():
+    state = rules.setup(options(2, length=5), {})
+    before = time.time()
+    state, events = play(state, ["Start race", "Red crossed"])
+    after = time.time()
+    assert all(before - 0.01 <= e["at"] <= after + 0.01 for e in events)
+    assert state.race.started_at == events[0]["at"]
+    assert rules.summary(state)["fastest_lap"]["car"] == "Red"
+
+
+def test_replaying_the_events_rebuilds_the_same_state():
+    start = rules.setup(options(4, length=3), {})
+    state, events = play(start, ["Start race", "Green crossed", "Red crossed", "Red crossed", "Blue crossed"])
+    replayed = start
+    for event in events:
+        replayed = rules.apply(replayed, event)
+    assert replayed == state
+
+
+@pytest.mark.parametrize("events, message", [
+    ([{"kind": "cross", "car": "Red"}], "a 'cross' event does not fit"),
+    ([{"kind": "start"}, {"kind": "start"}], "a 'start' event does not fit"),
+    ([{"kind": "start"}, {"kind": "cross", "car": "Pink"}], "no car 'Pink' in this race"),
+    ([{"kind": "start"}, {"kind": "finish"}, {"kind": "cross", "car": "Red"}], "the race is finished"),
+    ([{"kind": "jump"}], "a 'jump' event does not fit"),
+])
+def test_events_that_do_not_fit_are_refused_with_a_message(events, message):
+    state = rules.setup(options(2), {})
+    with pytest.raises(RaceError, match=message):
+        for event in events:
+            state = rules.apply(state, event)
+
+
+def test_countdown_race_ends_when_the_counter_reaches_zero():
+    state, _ = play(rules.setup(options(2, length=2, count="down"), {}),
+                    ["Start race", "Red crossed", "Blue crossed"])
+    assert screens.view(state).status == "1 to go"
+    state, _ = play(state, ["Blue crossed"])
+    assert [m.label for m in rules.moves(state)] == ["Finish race"]
+    assert screens.view(state).title == "All finished"
+
+
+def test_standings_use_the_chosen_games_points_table():
+    data = gamedata.load("3-wide")
+    state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
+                    ["Start race", "Blue crossed", "Red crossed", "Finish race"])
+    assert state.table["positions"][:2] == [12, 11] and state.table["bonus"]["win"] == 3
+    assert [(r["name"], r["points"]) for r in rules.standings(state)] == [("Blue", 12 + 3 + 1 + 1), ("Red", 11)]
+
+
+def test_the_points_table_comes_from_the_session_data_with_overrides():
+    data = gamedata.load("3-wide")
+    data["points"]["race"]["positions"] = [5, 4]
+    data["points"]["race"]["bonus"] = {}
+    state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
+                    ["Start race", "Red crossed", "Finish race"])
+    assert [r["points"] for r in rules.standings(state)] == [5, 4]
+
+
+def test_without_session_data_the_built_in_table_is_used():
+    assert rules.points_table("3-wide", {}) == gamedata.points_tables("3-wide")["race"]
+    assert rules.points_table("none", gamedata.load("3-wide")) is None
+
+
+def test_a_bad_points_table_stops_the_setup_with_a_message():
+    data = gamedata.load("3-wide")
+    data["points"]["race"]["bonus"] = {"pole": 2}
+    with pytest.raises(ScoringError, match="3-wide points.bonus: unknown bonus 'pole'"):
+        rules.setup(options(2, game="3-wide"), data)
+
+
+def test_view_shows_the_last_crossing_and_the_race_order():
+    state = rules.setup(options(3, length=5, timing="off"), {})
+    assert screens.view(state).title == "Lap counter"
+    state, _ = play(state, ["Start race", "Blue crossed", "Red crossed"])
+    v = screens.view(state)
+    assert (v.title, v.status) == ("Blue leads", "4 to go")
+    assert v.body == (Row("Red L1", "", invert=True), Row("1 Blue", "L1"), Row("2 Red", "L1"), Row("3 Yellow", "L0"))
+
+
+def test_view_marks_the_chequered_flag():
+    state, _ = play(rules.setup(options(2, length=1, timing="off"), {}), ["Start race", "Red crossed"])
+    v = screens.view(state)
+    assert (v.title, v.status) == ("Chequered flag", "FLAG")
+    assert v.body[:2] == (Row("Red L1", "FLAG", invert=True), Row("1 Red", "L1 F"))
+
+
+def test_results_view_after_finish():
+    state, _ = play(rules.setup(options(2, game="3-wide", length=1), gamedata.load("3-wide")),
+                    ["Start race", "Red crossed", "Blue crossed", "Finish race"])
+    v = screens.view(state)
+    assert v.title == "Results" and v.body == (Row("1 Red", "17 pts"), Row("2 Blue", "11 pts"))
+
+
+def test_receipts_program_results_and_lap_chart():
+    state = rules.setup(options(2, game="3-wide", length=1, timing="off"), gamedata.load("3-wide"))
+    assert list(screens.receipts(state)) == ["program"]
+    state, _ = play(state, ["Start race", "Red crossed", "Blue crossed", "Finish race"])
+    printed = screens.receipts(state)
+    assert list(printed) == ["program", "results", "lap-chart"]
+    assert printed["program"].text_lines() == [
+        "          Race program", "3-Wide", "1 lap, 2 cars", "-" * 32,
+        " # Grid", " 1 Red", " 2 Blue", "-" * 32, "", ""]
+    assert printed["results"].text_lines()[3:] == [
+        "-" * 32,
+        " # Car             Laps Led  Pts",
+        " 1 Red                1   1   17",
+        " 2 Blue               1   0   11",
+        "-" * 32,
+        "+3 won the race: Red",
+        "+1 led a lap: Red",
+        "+1 most laps led: Red",
+        "", "",
+    ]
+    assert printed["lap-chart"].text_lines()[3:7] == ["RE Red  BL Blue", "-" * 32, "Lap  1  2", "  1 RE BL"]
+
+
+def test_results_show_best_laps_when_timed_and_names_when_they_differ_from_colours():
+    players = [{"name": "Ann", "colour": "Red"}, {"name": "Bob", "colour": "Blue"}]
+    state = rules.setup({"players": players, "length": 1}, {})
+    state = rules.apply(state, {"kind": "start", "at": 100.0})
+    state = rules.apply(state, {"kind": "cross", "car": "Bob", "at": 161.5})
+    state = rules.apply(state, {"kind": "finish"})
+    printed = screens.receipts(state)
+    assert printed["program"].text_lines()[3:6] == [
+        " # Grid                   Colour", " 1 Ann                       Red", " 2 Bob                      Blue"]
+    assert printed["results"].text_lines()[3:6] == [
+        " # Car           Laps Led   Best",
+        " 1 Bob              1   1 1:01.5",
+        " 2 Ann              0   0      -",
+    ]
