@@ -1,0 +1,281 @@
+"""Draw a :class:`companion.ui.view.View` on a 128x64 1-bit image.
+
+Layout (pixel rows):
+
+     0-9   title bar, inverted: title at the left, status at the right
+    11-51  body: widgets stacked top to bottom (11-63 when there is no footer)
+    53     footer rule
+    55-63  footer: the selected move "< DRAW >" (arrows at the edges, label centred) or a hint
+
+The alert box is drawn last, over the body. Widgets that do not fit are left out; ``Big``
+and ``Menu`` share whatever height the other widgets leave. The output depends on the
+view alone, so tests compare it pixel for pixel.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image
+
+from companion.ui import fonts
+from companion.ui.view import Bar, Big, Menu, Row, Text, View
+
+WIDTH, HEIGHT = 128, 64
+TITLE_H = 10
+BODY_TOP = TITLE_H + 1
+FOOTER_RULE = 53
+FOOTER_TEXT = FOOTER_RULE + 2
+MARGIN = 1                       # px left and right of body text
+LINE_H = fonts.CELL + 1          # one size-1 text line: 1 px above the glyph cell
+SCROLLBAR_W = 3
+BAR_LABEL_W = fonts.text_width("x" * 6)
+BAR_NUMBER_W = fonts.text_width("x" * 5)
+BIG_MAX_SCALE = 8
+
+BLACK, WHITE = 0, 1
+
+
+def render(view: View) -> Image.Image:
+    """The 128x64 mode "1" image of ``view``."""
+    im = Image.new("1", (WIDTH, HEIGHT), BLACK)
+    _title_bar(im, str(view.title), str(view.status))
+    body_bottom = HEIGHT
+    if view.footer:
+        body_bottom = FOOTER_RULE - 1
+        _footer(im, str(view.footer))
+    _body(im, view.body, BODY_TOP, body_bottom)
+    if view.alert:
+        _alert(im, str(view.alert), BODY_TOP, body_bottom)
+    return im
+
+
+# --- drawing primitives -----------------------------------------------------------------
+
+def _fill(im: Image.Image, x0: int, y0: int, x1: int, y1: int, colour: int) -> None:
+    """Fill the box from (x0, y0) to (x1, y1), exclusive."""
+    if x1 > x0 and y1 > y0:
+        im.paste(colour, (x0, y0, x1, y1))
+
+
+def _text(im: Image.Image, x: int, y: int, text: str, size: int = 1, colour: int = WHITE) -> None:
+    """Draw ``text`` with the top of its glyph cell at ``y``."""
+    if text:
+        mask = fonts.line_image(text, size)
+        im.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
+
+
+def _frame(im: Image.Image, x0: int, y0: int, x1: int, y1: int) -> None:
+    """A 1 px white frame with cut corners around the box (x0, y0)-(x1, y1), exclusive."""
+    _fill(im, x0 + 1, y0, x1 - 1, y0 + 1, WHITE)
+    _fill(im, x0 + 1, y1 - 1, x1 - 1, y1, WHITE)
+    _fill(im, x0, y0 + 1, x0 + 1, y1 - 1, WHITE)
+    _fill(im, x1 - 1, y0 + 1, x1, y1 - 1, WHITE)
+
+
+def _aligned_x(width: int, align: str, left: int = MARGIN, right: int = WIDTH - MARGIN) -> int:
+    if align == "center":
+        return left + (right - left - width) // 2
+    if align == "right":
+        return right - width
+    return left
+
+
+# --- title bar and footer ---------------------------------------------------------------
+
+def _title_bar(im: Image.Image, title: str, status: str) -> None:
+    """Inverted bar with the title; the status sits in a dark box at its right end."""
+    right = WIDTH
+    if status:
+        status = fonts.truncate(status, 1, WIDTH // 2)
+        right = WIDTH - fonts.text_width(status) - 4
+        _text(im, right + 2, 1, status)
+    _fill(im, 0, 0, right, TITLE_H, WHITE)
+    _text(im, 2, 1, fonts.truncate(title, 1, right - 4), colour=BLACK)
+
+
+def _footer(im: Image.Image, footer: str) -> None:
+    _fill(im, 0, FOOTER_RULE, WIDTH, FOOTER_RULE + 1, WHITE)
+    left, right = MARGIN, WIDTH - MARGIN
+    if len(footer) > 4 and footer.startswith("< ") and footer.endswith(" >"):
+        # a move selector: arrows pinned to the edges, the move centred between them
+        _text(im, 1, FOOTER_TEXT, "\u25c0")
+        _text(im, WIDTH - fonts.ADVANCE, FOOTER_TEXT, "\u25b6")
+        footer = footer[2:-2].strip()
+        left, right = fonts.ADVANCE + 1, WIDTH - fonts.ADVANCE - 1
+    footer = fonts.truncate(footer, 1, right - left)
+    _text(im, _aligned_x(fonts.text_width(footer), "center", left, right), FOOTER_TEXT, footer)
+
+
+# --- body --------------------------------------------------------------------------------
+
+def _text_height(size: int) -> int:
+    return fonts.CELL * size + 1
+
+
+def _size(size: object) -> int:
+    return min(3, max(1, size)) if isinstance(size, int) else 1
+
+
+def _min_height(w: object) -> int | None:
+    """The height a widget needs (``Big`` and ``Menu`` may get more); None = not drawable."""
+    if isinstance(w, Text):
+        return _text_height(_size(w.size))
+    if isinstance(w, (Row, Bar, Menu)):
+        return LINE_H
+    if isinstance(w, Big):
+        return LINE_H + (LINE_H if w.caption else 0)
+    return None
+
+
+def _body(im: Image.Image, widgets: tuple, top: int, bottom: int) -> None:
+    placed: list[tuple[object, int]] = []
+    used = 0
+    for w in widgets or ():
+        h = _min_height(w)
+        if h is None:
+            continue
+        if used + h > bottom - top:
+            break                      # what does not fit is left out
+        placed.append((w, h))
+        used += h
+    flexible = [i for i, (w, _) in enumerate(placed) if isinstance(w, (Big, Menu))]
+    spare = bottom - top - used
+    for k, i in enumerate(flexible):   # share the spare height, the first ones get the rest
+        w, h = placed[i]
+        placed[i] = (w, h + spare // len(flexible) + (1 if k < spare % len(flexible) else 0))
+    y = top
+    for w, h in placed:
+        _DRAW[type(w)](im, w, y, h)
+        y += h
+
+
+def _draw_text(im: Image.Image, w: Text, y: int, h: int) -> None:
+    size = _size(w.size)
+    text = fonts.truncate(str(w.text), size, WIDTH - 2 * MARGIN)
+    colour = WHITE
+    if w.invert:
+        _fill(im, 0, y, WIDTH, y + h, WHITE)
+        colour = BLACK
+    _text(im, _aligned_x(fonts.text_width(text, size), w.align), y + 1, text, size, colour)
+
+
+def _draw_row(im: Image.Image, w: Row, y: int, h: int) -> None:
+    left, right = str(w.left), str(w.right)
+    colour = WHITE
+    if w.invert:
+        _fill(im, 0, y, WIDTH, y + h, WHITE)
+        colour = BLACK
+    if right:
+        right = fonts.truncate(right, 1, WIDTH // 2 if left else WIDTH - 2 * MARGIN)
+        rx = WIDTH - MARGIN - fonts.text_width(right)
+        _text(im, rx, y + 1, right, colour=colour)
+        left_room = rx - fonts.ADVANCE - MARGIN
+    else:
+        left_room = WIDTH - 2 * MARGIN
+    _text(im, MARGIN, y + 1, fonts.truncate(left, 1, left_room), colour=colour)
+
+
+def _draw_bar(im: Image.Image, w: Bar, y: int, h: int) -> None:
+    """Label, gauge, "value/maximum". Labels up to 6 and numbers up to 5 characters keep
+    the gauge in the same columns, so the bars of a dashboard line up."""
+    maximum = w.maximum if isinstance(w.maximum, int) else 0
+    value = min(max(w.value, 0), maximum) if isinstance(w.value, int) and maximum > 0 else 0
+    number = fonts.truncate(f"{w.value}/{w.maximum}", 1, 48)
+    _text(im, WIDTH - MARGIN - fonts.text_width(number), y + 1, number)
+    label = fonts.truncate(str(w.label), 1, 48)
+    _text(im, MARGIN, y + 1, label)
+    x0 = MARGIN + max(fonts.text_width(label), BAR_LABEL_W) + 4
+    x1 = WIDTH - MARGIN - max(fonts.text_width(number), BAR_NUMBER_W) - 4
+    if x1 - x0 < 8:
+        return
+    _frame(im, x0, y + 1, x1, y + 1 + fonts.CAP)
+    if maximum > 0:
+        _fill(im, x0 + 2, y + 3, x0 + 2 + (x1 - x0 - 4) * value // maximum, y + fonts.CAP - 1, WHITE)
+
+
+def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
+    items = [str(i) for i in w.items]
+    n = len(items)
+    if not n:
+        return
+    visible = max(1, h // LINE_H)
+    selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) else 0
+    top = min(max(0, selected - (visible - 1) // 2), max(0, n - visible))
+    right = WIDTH
+    if n > visible:
+        right = WIDTH - SCROLLBAR_W - 1
+        _scrollbar(im, y, visible * LINE_H, top, visible, n)
+    for row, i in enumerate(range(top, min(n, top + visible))):
+        iy = y + row * LINE_H
+        text = fonts.truncate(items[i], 1, right - 2 - MARGIN)
+        colour = WHITE
+        if i == selected:
+            _fill(im, 0, iy, right, iy + LINE_H, WHITE)
+            colour = BLACK
+        _text(im, 2, iy + 1, text, colour=colour)
+
+
+def _scrollbar(im: Image.Image, y: int, h: int, top: int, visible: int, n: int) -> None:
+    x = WIDTH - SCROLLBAR_W
+    im.paste(WHITE, (x + 1, y, x + 2, y + h), _dotted(h))
+    thumb = max(4, h * visible // n)
+    ty = y + (h - thumb) * top // max(1, n - visible)
+    _fill(im, x, ty, WIDTH, ty + thumb, WHITE)
+
+
+@lru_cache(maxsize=8)
+def _dotted(h: int) -> Image.Image:
+    """A 1 px wide dotted line ``h`` px tall, as a paste mask: the scroll bar's track."""
+    return Image.frombytes("1", (1, h), bytes(0x80 * (1 - i % 2) for i in range(h)))
+
+
+def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
+    """The largest scale (and the lines) at which ``text`` fits width x height."""
+    longest = max((len(fonts.cells(word)) for word in text.split()), default=0)
+    for scale in range(BIG_MAX_SCALE, 0, -1):
+        if longest > fonts.max_chars(scale, width):
+            continue                                # never break a word in two
+        lines = fonts.wrap(text, scale, width)
+        block = sum(fonts.ink_height(line, scale) for line in lines) + (len(lines) - 1) * scale
+        if block <= height:
+            return scale, lines
+    return 1, [fonts.truncate(" ".join(text.split()), 1, width)]
+
+
+def _draw_big(im: Image.Image, w: Big, y: int, h: int) -> None:
+    caption = str(w.caption)
+    room = h - (LINE_H if caption else 0)
+    scale, lines = _big_layout(str(w.text), WIDTH - 2 * MARGIN, room)
+    heights = [fonts.ink_height(line, scale) for line in lines]
+    gap = scale
+    block = sum(heights) + gap * (len(lines) - 1)
+    ty = y + max(0, (room - block + 1) // 2)
+    for line, lh in zip(lines, heights):
+        _text(im, _aligned_x(fonts.text_width(line, scale), "center"), ty, line, scale)
+        ty += lh + gap
+    if caption:
+        caption = fonts.truncate(caption, 1, WIDTH - 2 * MARGIN)
+        _text(im, _aligned_x(fonts.text_width(caption), "center"), y + h - LINE_H + 1, caption)
+
+
+_DRAW = {Text: _draw_text, Row: _draw_row, Bar: _draw_bar, Menu: _draw_menu, Big: _draw_big}
+
+
+# --- alert -------------------------------------------------------------------------------
+
+ALERT_PAD = 3
+
+
+def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
+    x0, x1 = 2, WIDTH - 2
+    inner = x1 - x0 - 2 * ALERT_PAD
+    lines = fonts.wrap(text, 1, inner, max_lines=(bottom - top - 2 * ALERT_PAD + 2) // fonts.CELL)
+    h = len(lines) * fonts.CELL + 2 * ALERT_PAD - 2
+    y0 = top + max(0, (bottom - top - h) // 2)
+    _fill(im, 0, top, WIDTH, bottom, BLACK)       # the alert is modal: hide the body
+    _frame(im, x0, y0, x1, y0 + h)
+    ty = y0 + ALERT_PAD
+    for line in lines:
+        _text(im, _aligned_x(fonts.text_width(line), "center", x0, x1), ty, line)
+        ty += fonts.CELL

@@ -1,0 +1,76 @@
+"""Generic screens the app shows around an activity: menus, the setup wizard, confirm
+dialogs, the history list, messages and the players list. No game rules here.
+
+Each builder returns a :class:`View` with a hint in the footer; the app may replace the
+footer (``dataclasses.replace(view, footer=...)``) with the selected move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from companion.ui import fonts
+from companion.ui.view import Big, Menu, Text, View
+
+if TYPE_CHECKING:                 # only the attributes are read; no import at run time
+    from companion.games.api import Option
+
+APP_TITLE = "Race Companion"
+BODY_WIDTH = 126            # px for body text (1 px margin each side)
+BODY_LINES = 4              # size-1 lines in the body under a footer
+
+
+def main_menu(items: Iterable[str], selected: int = 0, title: str = APP_TITLE) -> View:
+    """A list to pick from: activities, games, tools."""
+    return View(title=title, body=(Menu(tuple(items), selected),), footer="OK select")
+
+
+def options_wizard(option: Option, value: Any, step_index: int, step_count: int) -> View:
+    """One question of the setup wizard; ``step_index`` counts from 0."""
+    last = step_index >= step_count - 1
+    status = f"{step_index + 1}/{step_count}"
+    footer = "\u2191\u2193 change  OK " + ("start" if last else "next")
+    if option.kind == "choice":
+        values = [v for v, _ in option.choices]
+        selected = values.index(value) if value in values else 0
+        body: tuple = (Menu(tuple(label for _, label in option.choices), selected),)
+    else:
+        what = "players " if option.kind == "players" else ""
+        body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)
+    return View(title=option.label, status=status, body=body, footer=footer)
+
+
+def confirm(question: str) -> View:
+    """A yes/no question: OK answers yes, BACK answers no."""
+    return View(title="Confirm", body=_paragraph(question, "center"), footer="OK yes  BACK no")
+
+
+def history(entries: list[str], undone: set[int] = frozenset()) -> View:
+    """The events so far, oldest first, newest selected; undone ones struck through."""
+    if not entries:
+        return message("History", "Nothing has happened yet.")
+    items = tuple(fonts.struck(e) if i in undone else e for i, e in enumerate(entries))
+    return View(title="History", status=str(len(entries)),
+                body=(Menu(items, len(items) - 1),), footer="hold BACK to undo")
+
+
+def message(title: str, text: str) -> View:
+    """A title and a few lines of wrapped text."""
+    return View(title=title, body=_paragraph(text, "left"), footer="OK continue")
+
+
+def players(entries: list[Mapping[str, str]], selected: int = 0) -> View:
+    """The players of a race ({"name", "colour"} dicts) to pick one to edit."""
+    items = tuple(_player_label(p) for p in entries)
+    return View(title="Players", status=str(len(items)), body=(Menu(items, selected),),
+                footer="OK edit  GO done")
+
+
+def _player_label(player: Mapping[str, str]) -> str:
+    name, colour = player.get("name", ""), player.get("colour", "")
+    return name if not colour or name == colour else f"{colour}: {name}"
+
+
+def _paragraph(text: str, align: str) -> tuple[Text, ...]:
+    lines = fonts.wrap(text, 1, BODY_WIDTH, max_lines=BODY_LINES)
+    return tuple(Text(line, align=align) for line in lines)
