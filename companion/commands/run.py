@@ -32,7 +32,7 @@ def run(args) -> int:
     except StartupError as exc:
         raise CommandError(str(exc)) from None
     with runtime:
-        runtime.app.run(runtime.gestures)
+        runtime.app.run(runtime.board.buttons)
     for problem in runtime.problems():
         print(f"companion: {problem}", file=sys.stderr)
     return 0

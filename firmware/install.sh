@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# Race Companion: set up a fresh Raspberry Pi OS Lite (bookworm or trixie, 64- or 32-bit)
+# to run the companion as a service.
+#
+#   sudo firmware/install.sh            install, or bring an install up to date
+#   firmware/install.sh --dry-run       print what it would do; change nothing
+#
+# What it does, each step only when it is not done yet (a second run changes nothing):
+#   apt packages, the `companion` system user (groups gpio, i2c, dialout), a virtual
+#   environment in <repo>/.venv with the companion installed in it, the boot settings
+#   (firmware/config.txt appended to config.txt, the serial console removed from
+#   cmdline.txt), i2c-dev loaded at boot, the udev rule and the service unit, enabled.
+#
+# Environment (for building an image tree and for the tests):
+#   ROOT=DIR      prefix for every file it reads or writes for the system (/etc, /boot,
+#                 the venv); commands such as apt-get and useradd still act on this machine.
+#   APP_DIR=DIR   where the repository lives on the target (default: this repository;
+#                 only with ROOT).
+set -euo pipefail
+
+usage() {
+	sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+die() {
+	printf 'install.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+DRY_RUN=0
+for arg in "$@"; do
+	case $arg in
+	-n | --dry-run) DRY_RUN=1 ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) die "unknown option '$arg' (try --help)" ;;
+	esac
+done
+
+SRC_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
+ROOT=${ROOT:-}
+ROOT=${ROOT%/}
+APP_DIR=${APP_DIR:-$SRC_DIR}
+APP_DIR=${APP_DIR%/}
+VENV=$APP_DIR/.venv
+SERVICE_USER=companion
+SERVICE_GROUPS=(gpio i2c dialout)
+UNIT=companion.service
+STATE_HOME=/var/lib/race-companion
+PACKAGES=(
+	python3-venv python3-dev gcc # the venv, and builds of packages without a wheel
+	python3-lgpio                # the GPIO backend (the only one on a Pi 5; 32-bit needs apt's)
+	i2c-tools                    # i2cdetect, to find the OLED
+	libjpeg-dev zlib1g-dev       # Pillow, when it builds from source
+	libopenjp2-7 libtiff6        # Pillow's 32-bit wheels link against these
+)
+export DEBIAN_FRONTEND=noninteractive
+
+CHANGED=0 # set when something was (or, in a dry run, would be) changed
+REBOOT=0  # set when a boot setting changed
+
+ok() { printf 'ok: %s\n' "$*"; }
+
+# run CMD...: a command that changes the system.
+run() {
+	CHANGED=1
+	if ((DRY_RUN)); then
+		printf 'would run: %s\n' "$*"
+	else
+		printf '+ %s\n' "$*"
+		"$@"
+	fi
+}
+
+# put PATH MODE WHY < content: make $ROOT/PATH hold exactly the content on stdin.
+# MODE "-" keeps the file's mode (the FAT boot partition has none) and, the first time,
+# keeps a copy of the original as PATH.before-race-companion. True if it changed.
+put() {
+	local path=$1 mode=$2 why=$3 dest=$ROOT$1 new old
+	new=$(
+		cat
+		printf .
+	)
+	new=${new%.}
+	if [[ -f $dest ]]; then
+		old=$(
+			cat -- "$dest"
+			printf .
+		)
+		if [[ ${old%.} == "$new" ]]; then
+			ok "$path"
+			return 1
+		fi
+	fi
+	CHANGED=1
+	if ((DRY_RUN)); then
+		printf 'would write: %s (%s)\n' "$path" "$why"
+		return 0
+	fi
+	if [[ $mode == - && -f $dest && ! -e $dest.before-race-companion ]]; then
+		cp -- "$dest" "$dest.before-race-companion"
+		printf 'saved: %s.before-race-companion (the file as it was)\n' "$path"
+	fi
+	mkdir -p -- "$(dirname -- "$dest")"
+	printf '%s' "$new" >"$dest"
+	if [[ $mode != - ]]; then chmod "$mode" -- "$dest"; fi
+	printf 'wrote: %s (%s)\n' "$path" "$why"
+}
+
+# systemctl, acting on the unit files under $ROOT when it is set.
+SYSTEMCTL=(systemctl)
+if [[ -n $ROOT ]]; then SYSTEMCTL+=(--root="$ROOT"); fi
+
+check_environment() {
+	if [[ -n $ROOT && ! -d $ROOT ]]; then die "ROOT=$ROOT is not a directory"; fi
+	command -v apt-get >/dev/null || die "apt-get not found: this script is for Raspberry Pi OS (Debian)"
+	if [[ -z $ROOT && $APP_DIR != "$SRC_DIR" ]]; then die "APP_DIR is only for ROOT= installs"; fi
+	if [[ -z $ROOT ]] && ((!DRY_RUN)) && [[ $EUID -ne 0 ]]; then
+		die "run it as root: sudo $0 (or see the plan with --dry-run)"
+	fi
+	case $APP_DIR/ in
+	/home/* | /root/* | /tmp/* | /run/*)
+		die "the service cannot read $APP_DIR (it sees no home or temporary directories): clone the repository to /opt/race-companion and run install.sh from there"
+		;;
+	esac
+}
+
+install_packages() {
+	local pkg status missing=()
+	for pkg in "${PACKAGES[@]}"; do
+		status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) || status=""
+		[[ $status == "install ok installed" ]] || missing+=("$pkg")
+	done
+	if ((${#missing[@]} == 0)); then
+		ok "apt packages: ${PACKAGES[*]}"
+		return
+	fi
+	run apt-get update
+	run apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+in_group() { # in_group GROUP USER
+	local members
+	members=$(getent group "$1" | cut -d: -f4)
+	[[ ,$members, == *",$2,"* ]]
+}
+
+make_user() {
+	local group
+	for group in "${SERVICE_GROUPS[@]}"; do
+		getent group "$group" >/dev/null || run groupadd --system "$group"
+	done
+	if ! getent passwd "$SERVICE_USER" >/dev/null; then
+		run useradd --system --user-group --home-dir "$STATE_HOME" --no-create-home \
+			--shell /usr/sbin/nologin --groups "$(IFS=,; echo "${SERVICE_GROUPS[*]}")" "$SERVICE_USER"
+		return
+	fi
+	for group in "${SERVICE_GROUPS[@]}"; do
+		if in_group "$group" "$SERVICE_USER"; then
+			ok "user $SERVICE_USER in group $group"
+		else
+			run usermod --append --groups "$group" "$SERVICE_USER"
+		fi
+	done
+}
+
+# The venv sees the system's packages for lgpio (from apt); the companion is installed
+# editable, so it finds hardware/pinout.toml and the game data in the clone.
+make_venv() {
+	local stamp want have=""
+	if [[ -x $ROOT$VENV/bin/python ]]; then
+		ok "virtual environment $VENV"
+	else
+		run python3 -m venv --system-site-packages "$ROOT$VENV"
+	fi
+	stamp=$ROOT$VENV/.race-companion-installed
+	want="editable [pi] pyproject $(sha256sum <"$SRC_DIR/pyproject.toml" | cut -d' ' -f1)"
+	if [[ -f $stamp ]]; then have=$(<"$stamp"); fi
+	if [[ $have == "$want" ]]; then
+		ok "companion installed in $VENV"
+		return
+	fi
+	run "$ROOT$VENV/bin/pip" install --disable-pip-version-check --quiet --editable "${APP_DIR}[pi]"
+	if ((!DRY_RUN)); then printf '%s\n' "$want" >"$stamp"; fi
+}
+
+boot_dir() {
+	if [[ -f $ROOT/boot/firmware/config.txt ]]; then
+		echo /boot/firmware # bookworm and later
+	elif [[ -f $ROOT/boot/config.txt ]]; then
+		echo /boot
+	else
+		die "no config.txt in /boot/firmware or /boot: is this Raspberry Pi OS?"
+	fi
+}
+
+# Append firmware/config.txt, or replace the copy a previous run appended (between its
+# marker lines), so the boot config always holds exactly one, current, block.
+configure_boot() {
+	local boot config fragment begin end kept
+	boot=$(boot_dir)
+	config=$boot/config.txt
+	fragment=$(<"$SRC_DIR/firmware/config.txt")
+	begin=${fragment%%$'\n'*}
+	end=${fragment##*$'\n'}
+	kept=$(awk -v begin="$begin" -v end="$end" '$0 == begin {skip = 1} !skip {print} $0 == end {skip = 0}' "$ROOT$config")
+	if put "$config" - "I2C at 400 kHz, the UART on GPIO 14/15" < <(printf '%s\n\n%s\n' "$kept" "$fragment"); then
+		REBOOT=1
+	fi
+
+	local cmdline=$boot/cmdline.txt words=() word out=()
+	[[ -f $ROOT$cmdline ]] || die "no $cmdline next to $config"
+	read -r -a words <"$ROOT$cmdline"
+	for word in "${words[@]}"; do
+		[[ $word =~ ^console=(serial0|serial1|ttyAMA[0-9]+|ttyS0)(,|$) ]] || out+=("$word")
+	done
+	if put "$cmdline" - "no serial console: the printer owns the UART" < <(printf '%s\n' "${out[*]}"); then
+		REBOOT=1
+	fi
+
+	# With the PL011 back on GPIO 14/15 the Bluetooth modem has no UART: stop its setup
+	# service failing at every boot. (A Pi 5's Bluetooth has its own UART.)
+	if ! tr -d '\0' 2>/dev/null </proc/device-tree/model | grep -q 'Raspberry Pi 5' &&
+		"${SYSTEMCTL[@]}" is-enabled --quiet hciuart.service 2>/dev/null; then
+		run "${SYSTEMCTL[@]}" disable hciuart.service
+	fi
+}
+
+install_system_files() {
+	put /etc/modules-load.d/race-companion.conf 0644 "load i2c-dev at boot" <<<"i2c-dev" || :
+
+	if put /etc/udev/rules.d/60-race-companion.rules 0644 "systemd sees /dev/i2c-1" \
+		<"$SRC_DIR/firmware/60-race-companion.rules" && [[ -z $ROOT ]]; then
+		run udevadm control --reload-rules
+		run udevadm trigger --action=add --subsystem-match=i2c-dev
+	fi
+
+	local unit
+	unit=$(<"$SRC_DIR/systemd/$UNIT")
+	if put "/etc/systemd/system/$UNIT" 0644 "the service, for $APP_DIR" \
+		< <(printf '%s\n' "${unit//"/opt/race-companion"/"$APP_DIR"}") && [[ -z $ROOT ]]; then
+		run systemctl daemon-reload
+	fi
+
+	if "${SYSTEMCTL[@]}" is-enabled --quiet "$UNIT" 2>/dev/null; then
+		ok "$UNIT enabled"
+	else
+		run "${SYSTEMCTL[@]}" enable "$UNIT"
+	fi
+}
+
+finish() {
+	if ((!CHANGED)); then
+		echo "Nothing to do: Race Companion is installed and enabled."
+	elif ((DRY_RUN)); then
+		echo "Dry run: nothing was changed. Run it again without --dry-run, as root, to do the above."
+	elif ((REBOOT)); then
+		echo "Done. Reboot to apply the boot settings; the companion then starts by itself: sudo reboot"
+	elif [[ -z $ROOT ]]; then
+		run systemctl restart "$UNIT"
+		echo "Done. The companion is (re)started: systemctl status $UNIT"
+	else
+		echo "Done."
+	fi
+}
+
+if ((DRY_RUN)); then
+	echo "Race Companion install plan for $APP_DIR (dry run: nothing will be changed)"
+else
+	echo "Race Companion install for $APP_DIR"
+fi
+check_environment
+install_packages
+make_user
+make_venv
+configure_boot
+install_system_files
+finish

@@ -1,0 +1,209 @@
+"""firmware/install.sh against a fresh Raspberry Pi OS Lite tree: its dry run prints the plan
+and changes nothing, a real run sets everything up, and a second run changes nothing.
+
+The tree lives under ROOT=; the package, user and venv commands are the recording stand-ins
+of shim.py; systemctl is the real one, working on the tree (--root).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "firmware" / "install.sh"
+FRAGMENT = (REPO / "firmware" / "config.txt").read_text()
+SHIMMED = ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod", "python3", "pip")
+READ_ONLY = {"dpkg-query", "getent"}
+APP_DIR = "/opt/race-companion"
+
+STOCK_CONFIG = """\
+# For more options and information see
+# http://rptl.io/configtxt
+#dtparam=i2c_arm=on
+#dtparam=spi=on
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
+arm_boost=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+STOCK_CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
+                 "fsck.repair=yes rootwait cfg80211.ieee80211_regdom=GB\n")
+
+
+def needs(tool: str):
+    return pytest.mark.skipif(shutil.which(tool) is None, reason=f"{tool} is not installed")
+
+
+@pytest.fixture(params=["boot/firmware", "boot"], ids=["bookworm", "bullseye-layout"])
+def pi(request, tmp_path):
+    """A fresh Pi OS Lite: stock boot files, the gpio and dialout groups (no i2c yet), some
+    of the packages, no companion user."""
+    if shutil.which("systemctl") is None:
+        pytest.skip("systemctl is not installed (apt-get install systemd)")
+    root = tmp_path / "root"
+    boot = root / request.param
+    boot.mkdir(parents=True)
+    (boot / "config.txt").write_text(STOCK_CONFIG)
+    (boot / "cmdline.txt").write_text(STOCK_CMDLINE)
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "group").write_text("dialout:x:20:pi\ngpio:x:993:pi\npi:x:1000:\n")
+    (state / "passwd").write_text("pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
+    (state / "installed").write_text("python3-venv\nzlib1g-dev\nlibtiff6\n")
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    source = (Path(__file__).parent / "shim.py").read_text()
+    for name in SHIMMED:
+        (shims / name).write_text(f"#!{sys.executable}\n{source}")
+        (shims / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "ROOT": str(root),
+           "APP_DIR": APP_DIR, "SHIM_STATE": str(state)}
+    return SimpleNamespace(root=root, boot=boot, state=state, env=env, boot_dir="/" + request.param)
+
+
+def install(pi, *args, env=None):
+    return subprocess.run(["bash", str(SCRIPT), *args], env={**pi.env, **(env or {})},
+                          capture_output=True, text=True, timeout=60)
+
+
+def calls(pi) -> list[list[str]]:
+    log = pi.state / "calls.log"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def changing_calls(pi) -> list[list[str]]:
+    return [call for call in calls(pi) if call[0] not in READ_ONLY]
+
+
+def snapshot(root: Path) -> dict:
+    """Every file, directory and link under ROOT, with its content or target and mode."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        key = str(path.relative_to(root))
+        if path.is_symlink():
+            out[key] = ("link", os.readlink(path))
+        elif path.is_dir():
+            out[key] = ("dir", path.stat().st_mode)
+        else:
+            out[key] = ("file", path.read_bytes(), path.stat().st_mode)
+    return out
+
+
+@needs("shellcheck")
+def test_shellcheck_clean():
+    done = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_dry_run_prints_the_plan_and_changes_nothing(pi):
+    before = snapshot(pi.root)
+    done = install(pi, "--dry-run")
+    assert done.returncode == 0, done.stderr
+    plan = done.stdout
+    for step in ("would run: apt-get install -y --no-install-recommends python3-dev gcc python3-lgpio",
+                 "would run: groupadd --system i2c",
+                 "would run: useradd --system --user-group --home-dir /var/lib/race-companion",
+                 f"would run: python3 -m venv --system-site-packages {pi.root}{APP_DIR}/.venv",
+                 f"--editable {APP_DIR}[pi]",
+                 f"would write: {pi.boot_dir}/config.txt",
+                 f"would write: {pi.boot_dir}/cmdline.txt",
+                 "would write: /etc/modules-load.d/race-companion.conf",
+                 "would write: /etc/udev/rules.d/60-race-companion.rules",
+                 "would write: /etc/systemd/system/companion.service",
+                 f"would run: systemctl --root={pi.root} enable companion.service",
+                 "Dry run: nothing was changed."):
+        assert step in plan
+    assert snapshot(pi.root) == before
+    assert changing_calls(pi) == []
+
+
+def test_install_sets_everything_up(pi):
+    done = install(pi)
+    assert done.returncode == 0, done.stderr
+    assert "Reboot to apply the boot settings" in done.stdout
+
+    config = (pi.boot / "config.txt").read_text()
+    assert config == STOCK_CONFIG.rstrip("\n") + "\n\n" + FRAGMENT
+    cmdline = (pi.boot / "cmdline.txt").read_text()
+    assert cmdline == STOCK_CMDLINE.replace("console=serial0,115200 ", "")
+    assert (pi.boot / "config.txt.before-race-companion").read_text() == STOCK_CONFIG
+    assert (pi.boot / "cmdline.txt.before-race-companion").read_text() == STOCK_CMDLINE
+
+    etc = pi.root / "etc"
+    assert (etc / "modules-load.d/race-companion.conf").read_text() == "i2c-dev\n"
+    assert (etc / "udev/rules.d/60-race-companion.rules").read_text() == \
+        (REPO / "firmware/60-race-companion.rules").read_text()
+    unit = (etc / "systemd/system/companion.service").read_text()
+    assert f"ExecStart={APP_DIR}/.venv/bin/companion run --hardware pi" in unit
+    wants = etc / "systemd/system/multi-user.target.wants/companion.service"
+    assert os.readlink(wants) == "/etc/systemd/system/companion.service"
+
+    groups = {line.split(":")[0]: line.split(":")[3].split(",")
+              for line in (pi.state / "group").read_text().splitlines()}
+    assert all("companion" in groups[g] for g in ("gpio", "i2c", "dialout"))
+    installed = (pi.state / "installed").read_text().split()
+    assert {"python3-lgpio", "i2c-tools", "python3-dev"} <= set(installed)
+    pip = [call for call in calls(pi) if call[0] == "pip"]
+    assert pip == [["pip", "install", "--disable-pip-version-check", "--quiet", "--editable",
+                    f"{APP_DIR}[pi]"]]
+
+
+def test_second_run_changes_nothing(pi):
+    assert install(pi).returncode == 0
+    before, made = snapshot(pi.root), len(changing_calls(pi))
+    again = install(pi)
+    assert again.returncode == 0, again.stderr
+    assert "Nothing to do" in again.stdout
+    assert "would" not in again.stdout and "wrote" not in again.stdout
+    assert snapshot(pi.root) == before
+    assert len(changing_calls(pi)) == made
+
+
+def test_existing_user_only_gets_its_missing_groups(pi):
+    (pi.state / "group").write_text("dialout:x:20:pi,companion\ngpio:x:993:pi\ni2c:x:994:\n")
+    (pi.state / "passwd").write_text("companion:x:990:990::/var/lib/race-companion:/usr/sbin/nologin\n")
+    done = install(pi)
+    assert done.returncode == 0, done.stderr
+    accounts = [call for call in changing_calls(pi) if call[0] in ("useradd", "usermod", "groupadd")]
+    assert accounts == [["usermod", "--append", "--groups", "gpio", "companion"],
+                        ["usermod", "--append", "--groups", "i2c", "companion"]]
+
+
+def test_rerun_replaces_an_older_block_and_keeps_the_owners_lines(pi):
+    old_block = "# >>> race-companion >>>\ndtparam=i2c_arm=on\n# <<< race-companion <<<\n"
+    (pi.boot / "config.txt").write_text(STOCK_CONFIG + "\n" + old_block + "dtoverlay=owner-thing\n")
+    assert install(pi).returncode == 0
+    config = (pi.boot / "config.txt").read_text()
+    assert config.count("# >>> race-companion >>>") == 1
+    assert config.endswith(FRAGMENT)
+    assert "dtoverlay=owner-thing\n" in config
+
+
+def test_refuses_a_clone_the_service_cannot_read(pi):
+    done = install(pi, env={"APP_DIR": "/home/pi/race-companion"})
+    assert done.returncode == 1
+    assert done.stderr.startswith("install.sh: the service cannot read /home/pi/race-companion")
+    assert len(done.stderr.splitlines()) == 1
+    assert changing_calls(pi) == []
+
+
+def test_unknown_option_is_one_line(pi):
+    done = install(pi, "--frobnicate")
+    assert (done.returncode, done.stderr) == (1, "install.sh: unknown option '--frobnicate' (try --help)\n")
