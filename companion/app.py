@@ -204,7 +204,8 @@ class App:
     def printer_status(self) -> str | None:
         if self.printer is None:
             return self._printer_error or None
-        return self.printer.problem()
+        fault = self.printer.fault
+        return fault.message if fault is not None else None
 
     def printer_pending(self) -> int:
         return 0 if self.printer is None else len(self.printer.pending())
