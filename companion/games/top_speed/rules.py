@@ -1,0 +1,699 @@
+"""Top Speed: every player's deck, the push-your-luck round and the Safety Car automaton.
+
+In Top Speed every card is face up once drawn, so the companion holds all the decks:
+players press DRAW, PASS or PIT STOP and move their car as the screen says.
+
+A race goes:
+
+- ``start``: the decks are shuffled and the grid is set (random, or by qualifying, which
+  is played first: up to 5 laps, fastest lap first on the grid).
+- each round: the Laps Remaining go down by one (at 0 the race is over); in race order
+  the players draw one card at a time, pass (after at least one card) or declare a pit
+  stop (before any card). A second identical trouble card ends a player's round.
+- when nobody may draw, the movement phase is worked out at once and shown car by car
+  (``steps``): "RED: move 7". Two Yellow Flags on the table: no overtaking. Two Safety
+  Cars: the Safety Car comes out, its counter on space n (players) of the laps track,
+  and the cars close up. Under it each player draws one card a round, the counter goes
+  down by the green cards drawn, and the Safety Car leaves at 0.
+- the leader crossing the line going forward takes a lap off (see :func:`_cross`).
+
+Choices where the rulebook is silent (docs/games/top-speed.md lists them): a Drive
+Through moves the car 6 back whatever green cards are in the row; a lap taken off by the
+leader is taken off once (going back over the line and forward again does not count
+twice); when the Laps Remaining reach 0 during the movement phase the race is over at
+once, the cars still to move stay where they are; Drive Through cards under the Safety
+Car have no effect (cars cannot move); no pit stops and no KERS in qualifying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion.core import scoring
+from companion.core.deck import Card, Draw, Pile, apply_draw, draw_plan, reorder, shuffle_order
+from companion.core.rng import shuffled
+from companion.games.api import COLOURS, Move, Option, make_move
+
+from companion.games.top_speed import circuit
+from companion.games.top_speed.settings import MAX_PLAYERS, Settings, build_settings
+
+OPTIONS = (
+    Option("players", "Players", kind="players", low=2, high=MAX_PLAYERS, default=4),
+    Option("race", "Race type", choices=(("normal", "Normal"), ("wet", "Wet"), ("custom", "Custom")),
+           default="normal"),
+    Option("laps", "Laps", kind="number", low=2, high=99, default=66),
+    Option("grid", "Start order", choices=(("random", "Random"), ("qualifying", "Qualifying")), default="random"),
+    Option("fastest_lap", "Fastest lap", choices=((False, "Off"), (True, "On")), default=False),
+    Option("kers", "KERS", choices=((False, "Off"), (True, "On")), default=False),
+    Option("races", "Races", kind="number", low=1, high=20, default=1),
+)
+
+# phases
+START, QUALIFY, DRAW, STEPS, ROUND_END, FIX, OVER = "start", "qualify", "draw", "steps", "round-end", "fix", "over"
+# a car's part in the current round
+DRAWING, PASSED, BUST, PIT, DONE, NO_LAP = "drawing", "passed", "bust", "pit", "done", "no-lap"
+# what a step of the movement phase tells the table
+MOVE, BACK, PIT_BACK, CLOSE, LAP, SC_OUT, SC_IN, SC_COUNT, BONUS, QLAP, FLAG = (
+    "move", "back", "pit", "close", "lap", "sc-out", "sc-in", "sc-count", "bonus", "qlap", "flag")
+NAME_CHARS = 8
+
+
+class RuleError(ValueError):
+    """An event that does not fit the state (a corrupt or foreign journal row)."""
+
+
+@dataclass(frozen=True)
+class Car:
+    name: str
+    colour: str
+    pile: Pile                         # draw deck (top first) and discard pile
+    damage: tuple[Card, ...] = ()      # the damage row
+    row: tuple[Card, ...] = ()         # cards drawn this round, in order
+    status: str = DRAWING
+    distance: int = 0                  # see companion.games.top_speed.circuit
+    kers: Card | None = None           # the green card kept apart (KERS)
+    kers_round: bool = False           # kept or used a KERS card this round
+    pit_back: int = 0                  # spaces back for this round's pit stop
+    pits: int = 0
+    led: int = 0                       # laps led
+    best: int = 0                      # fastest lap: most spaces moved in one round
+    qual: int = -1                     # fastest qualifying lap (-1: none)
+    points: int = 0                    # championship points so far
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the movement phase: ``car`` (-1 for the Safety Car) and what to do."""
+    kind: str
+    car: int = -1
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    cars: tuple[Car, ...]
+    phase: str = START
+    order: tuple[int, ...] = ()        # race order at the start of the round (turn order)
+    grid: tuple[int, ...] = ()         # the starting grid, pole first
+    turn: int = -1                     # the car whose turn it is
+    round: int = 0
+    laps_left: int = 0
+    lines: int = 0                     # finish-line crossings already taken off the laps
+    sc: int = 0                        # Safety Car counter (0: not deployed)
+    sc_periods: int = 0
+    yellow: bool = False               # no overtaking in the last movement phase
+    steps: tuple[Step, ...] = ()
+    step: int = 0
+    after: str = ROUND_END             # the phase after the steps
+    qround: int = 0
+    qualified: bool = False
+    fastest: tuple[int, int, int] = (-1, 0, 0)   # car, spaces, round
+    fix_car: int = 0
+    show: str = ""                     # "odds" | "cards": what the player on turn asked to see
+    race_no: int = 1
+    results: tuple[tuple[Mapping[str, Any], ...], ...] = ()   # scored standings of finished races
+
+    def name(self, car: int) -> str:
+        return self.cars[car].name
+
+
+def _with(obj, **changes):
+    """``dataclasses.replace`` for this module's frozen states, at a fraction of its cost
+    (a resume replays thousands of events): the same fields, ``changes`` laid over them."""
+    fields = obj.__dict__
+    if not changes.keys() <= fields.keys():
+        raise AttributeError(f"{type(obj).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new
+
+
+# -- cards ----------------------------------------------------------------------------
+
+def value(card: Card) -> int:
+    return card.get("value", 0)
+
+
+def is_trouble(card: Card) -> bool:
+    return bool(card.get("trouble"))
+
+
+def green(car: Car) -> int:
+    """Movement points of the green cards in the car's row."""
+    return sum(value(c) for c in car.row)
+
+
+def bust_cards(car: Car) -> int:
+    """Cards left in the deck that would end the player's round if drawn next."""
+    names = {c.name for c in car.row if is_trouble(c)}
+    return sum(1 for c in car.pile.draw if c.name in names) if names else 0
+
+
+def bust_chance(car: Car) -> float:
+    """The exact chance that the next card drawn ends the player's round."""
+    left = car.pile.left
+    return bust_cards(car) / left if left else 0.0
+
+
+def signals(state: State, signal: str) -> int:
+    """``signal`` cards ("yellow-flag", "safety-car") on the table this round."""
+    return sum(1 for car in state.cars for c in car.row if c.get("signal") == signal)
+
+
+def counts(cards) -> list[tuple[str, int]]:
+    """(card name, how many) in the order of the data file."""
+    out: dict[str, int] = {}
+    for c in cards:
+        out[c.name] = out.get(c.name, 0) + 1
+    return list(out.items())
+
+
+def planned_move(state: State, car: Car) -> int:
+    """Spaces the car is due to move this round as things stand (negative: back)."""
+    if car.status == PIT:
+        return -car.pit_back
+    if car.status == BUST or state.sc:
+        return 0
+    back = max((c.get("back", 0) for c in car.row), default=0)
+    if back:
+        return -back
+    return max(0, green(car) - len(car.damage))
+
+
+# -- setup ----------------------------------------------------------------------------
+
+def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
+    settings = build_settings(options, data)
+    players = options.get("players")
+    if isinstance(players, int):
+        players = [{"name": c, "colour": c} for c in COLOURS[:players]]
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise RuleError(f"Top Speed takes 2 to {MAX_PLAYERS} players, not {players!r}")
+    names = [str(p.get("name") or p.get("colour")) for p in players]
+    if len(set(names)) != len(names):
+        raise RuleError("every player needs a name of their own")
+    cars = tuple(Car(name, str(p.get("colour", name)), Pile(settings.deck)) for name, p in zip(names, players))
+    return _fresh_race(State(settings, cars))
+
+
+def _fresh_race(state: State) -> State:
+    cars = tuple(Car(c.name, c.colour, Pile(state.settings.deck), distance=-i, points=c.points)
+                 for i, c in enumerate(state.cars))
+    return _with(state, cars=cars, phase=START, order=tuple(range(len(cars))), grid=(), turn=-1, round=0,
+                   laps_left=state.settings.laps, lines=0, sc=0, sc_periods=0, yellow=False, steps=(),
+                   step=0, qround=0, qualified=False, fastest=(-1, 0, 0), show="")
+
+
+# -- moves ----------------------------------------------------------------------------
+
+def moves(state: State) -> list[Move]:
+    phase = state.phase
+    if phase == START:
+        if state.settings.grid == "qualifying" and not state.qualified:
+            return [make_move("qualify", "QUALIFY", primary=True)]
+        return [make_move("start", "START", primary=True)]
+    if phase in (DRAW, QUALIFY):
+        return _turn_moves(state)
+    if phase == STEPS:
+        return [make_move("next", "OK", primary=True)]
+    if phase == ROUND_END:
+        return [make_move("next", "NEXT ROUND", primary=True), make_move("fix", "Fix a car")]
+    if phase == FIX:
+        car = state.fix_car
+        who = state.name(car)
+        return [make_move("fix-move", "Forward 1", player=who, car=car, by=1),
+                make_move("fix-move", "Back 1", player=who, car=car, by=-1),
+                make_move("fix-car", "Next car"),
+                make_move("fix-done", "Done", primary=True)]
+    if phase == OVER and state.race_no < state.settings.races:
+        return [make_move("next-race", "NEXT RACE", primary=True)]
+    return []
+
+
+def _turn_moves(state: State) -> list[Move]:
+    c = state.turn
+    car = state.cars[c]
+    who = car.name
+    has_cards = car.pile.left > 0
+    fresh = not car.row and not car.kers_round
+    out: list[Move] = []
+
+    def add(kind: str, label: str, primary: bool = False) -> None:
+        out.append(make_move(kind, label, player=who, car=c, primary=primary))
+
+    if has_cards:
+        add("draw", "DRAW", primary=True)
+    if state.phase == QUALIFY:
+        if car.row:
+            add("pass", "PASS", primary=not has_cards)
+        else:
+            add("no-lap", "NO LAP", primary=not has_cards)
+        return out
+    if state.sc:
+        add("pit", "PIT STOP", primary=not has_cards)
+        return out
+    if car.row or car.kers_round:
+        add("pass", "PASS", primary=not has_cards)
+    if fresh:
+        add("pit", "PIT STOP", primary=not has_cards and car.kers is None)
+    if state.settings.kers:
+        if car.kers is not None and not car.kers_round:
+            add("kers", f"KERS {car.kers.name}"[:14], primary=not has_cards)
+        if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
+            add("keep", f"KEEP {car.row[-1].name}"[:14])
+    if any(is_trouble(x) for x in car.row):
+        add("show", "Odds?")
+    add("cards", "My cards")
+    return out
+
+
+# -- resolve --------------------------------------------------------------------------
+
+def resolve(state: State, move: Move, rng) -> dict:
+    kind = move.kind
+    if kind == "qualify":
+        return {"kind": "qualify", "decks": _deck_orders(state, rng)}
+    if kind == "start":
+        grid = shuffled(range(len(state.cars)), rng)
+        if state.qualified:
+            grid = tuple(sorted(grid, key=lambda i: -state.cars[i].qual))   # ties: random
+        return {"kind": "start", "grid": list(grid),
+                "decks": None if state.qualified else _deck_orders(state, rng)}
+    car = move.arg("car")
+    if kind == "draw":
+        plan = draw_plan(state.cars[car].pile, 1, rng)
+        return {"kind": "draw", "car": car, **plan.to_json()}
+    if kind == "pit":
+        c = state.cars[car]
+        return {"kind": "pit", "car": car,
+                "order": list(shuffle_order(c.pile.left + len(c.pile.discard) + len(c.damage), rng))}
+    event = {"kind": kind}
+    for key, v in move.args:
+        event[key] = v
+    return event
+
+
+def _deck_orders(state: State, rng) -> list[list[int]]:
+    return [list(shuffle_order(len(c.pile.draw) + len(c.pile.discard), rng)) for c in state.cars]
+
+
+# -- apply ----------------------------------------------------------------------------
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    kind = event.get("kind") if isinstance(event, dict) else None
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise RuleError(f"unknown Top Speed event {kind!r}")
+    try:
+        return handler(state, event)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise RuleError(f"Top Speed event {kind!r} is malformed ({exc.__class__.__name__}: {exc})") from None
+
+
+def _set_car(state: State, i: int, car: Car) -> tuple[Car, ...]:
+    return state.cars[:i] + (car,) + state.cars[i + 1:]
+
+
+def _need_phase(state: State, *phases: str) -> None:
+    if state.phase not in phases:
+        raise RuleError(f"this event does not fit the race now (phase {state.phase})")
+
+
+def _turn_car(state: State, event) -> int:
+    _need_phase(state, DRAW, QUALIFY)
+    c = event["car"]
+    if c != state.turn:
+        raise RuleError(f"it is not car {c}'s turn")
+    return c
+
+
+def _shuffle_decks(state: State, orders) -> tuple[Car, ...]:
+    if orders is None:
+        return state.cars
+    if len(orders) != len(state.cars):
+        raise RuleError("the recorded shuffle does not match the players")
+    return tuple(_with(c, pile=Pile(reorder(c.pile.draw + c.pile.discard, o))) for c, o in zip(state.cars, orders))
+
+
+def _qualify(state: State, event) -> State:
+    _need_phase(state, START)
+    cars = tuple(_with(c, status=DRAWING) for c in _shuffle_decks(state, event["decks"]))
+    return _with(state, cars=cars, phase=QUALIFY, qround=1, order=tuple(range(len(cars))), turn=0)
+
+
+def _start(state: State, event) -> State:
+    _need_phase(state, START)
+    grid = event["grid"]
+    if sorted(grid) != list(range(len(state.cars))):
+        raise RuleError(f"grid {grid!r} is not an order of the cars")
+    if not state.qualified and event.get("decks") is None:
+        raise RuleError("a start without qualifying must record the shuffled decks")
+    cars = list(_shuffle_decks(state, event.get("decks")))
+    for k, c in enumerate(grid):
+        cars[c] = _with(cars[c], distance=-k)
+    return _start_round(_with(state, cars=tuple(cars), grid=tuple(grid)))
+
+
+def _start_round(state: State) -> State:
+    distances = [c.distance for c in state.cars]
+    order = circuit.race_order(distances)
+    laps_left = state.laps_left - 1
+    leader = order[0]
+    cars = tuple(_with(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
+                         led=c.led + (i == leader)) for i, c in enumerate(state.cars))
+    state = _with(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
+                    show="", yellow=False)
+    if laps_left <= 0:
+        return _finish(state, ())
+    return _with(state, phase=DRAW, turn=order[0])
+
+
+def _draw(state: State, event) -> State:
+    c = _turn_car(state, event)
+    car = state.cars[c]
+    if not car.pile.left:
+        raise RuleError(f"{car.name} has no cards left to draw")
+    recorded = event["cards"]
+    if len(recorded) != 1 or event.get("reshuffle") is not None:
+        raise RuleError("a Top Speed draw is one card, never a reshuffle")
+    card = state.settings.card(recorded[0]["name"])
+    draw = Draw((card,))
+    bust = is_trouble(card) and any(x.name == card.name for x in car.row)
+    status = BUST if bust else (DONE if state.sc else DRAWING)
+    car = _with(car, pile=apply_draw(car.pile, draw), row=car.row + (card,), status=status)
+    return _next_turn(state, c, car)
+
+
+def _pass(state: State, event) -> State:
+    c = _turn_car(state, event)
+    car = state.cars[c]
+    if not car.row and not car.kers_round:
+        raise RuleError(f"{car.name} cannot pass before drawing a card")
+    return _next_turn(state, c, _with(car, status=PASSED))
+
+
+def _no_lap(state: State, event) -> State:
+    c = _turn_car(state, event)
+    _need_phase(state, QUALIFY)
+    return _next_turn(state, c, _with(state.cars[c], status=NO_LAP))
+
+
+def _pit(state: State, event) -> State:
+    c = _turn_car(state, event)
+    _need_phase(state, DRAW)
+    car = state.cars[c]
+    if car.row or car.kers_round:
+        raise RuleError(f"{car.name} cannot declare a pit stop after drawing")
+    extra = sum(x.get("pit_extra", 0) for x in car.damage)
+    pile = Pile(reorder(car.pile.draw + car.damage + car.pile.discard, event["order"]))
+    car = _with(car, pile=pile, damage=(), status=PIT, pit_back=state.settings.pit_back + extra,
+                  pits=car.pits + 1)
+    return _next_turn(state, c, car)
+
+
+def _keep(state: State, event) -> State:
+    c = _turn_car(state, event)
+    car = state.cars[c]
+    if not state.settings.kers or car.kers is not None or car.kers_round or not car.row or value(car.row[-1]) <= 0:
+        raise RuleError(f"{car.name} cannot keep a card now")
+    car = _with(car, kers=car.row[-1], row=car.row[:-1], kers_round=True)
+    return _with(state, cars=_set_car(state, c, car), show="")
+
+
+def _use_kers(state: State, event) -> State:
+    c = _turn_car(state, event)
+    car = state.cars[c]
+    if car.kers is None or car.kers_round or state.sc:
+        raise RuleError(f"{car.name} has no KERS card to use now")
+    car = _with(car, row=car.row + (car.kers,), kers=None, kers_round=True)
+    return _next_turn(state, c, car)
+
+
+def _show(state: State, event) -> State:
+    _turn_car(state, event)
+    page = "odds" if event["kind"] == "show" else "cards"
+    return _with(state, show="" if state.show == page else page)
+
+
+def _next_turn(state: State, c: int, car: Car) -> State:
+    """After car ``c``'s action: the next player still drawing, in turn order; when
+    nobody may draw, the movement phase."""
+    cars = _set_car(state, c, car)
+    state = _with(state, cars=cars, show="")
+    order = state.order
+    k = order.index(c)
+    for j in range(1, len(order) + 1):
+        nxt = order[(k + j) % len(order)]
+        if cars[nxt].status == DRAWING:
+            return _with(state, turn=nxt)
+    if state.phase == QUALIFY:
+        return _qualifying_lap(state)
+    return _safety_car_round(state) if state.sc else _movement(state)
+
+
+# -- the movement phase ---------------------------------------------------------------
+
+def _end_of_round_cards(car: Car) -> Car:
+    """Played cards to the discard pile; one of a pair of damage cards to the damage row."""
+    row, damage = car.row, car.damage
+    if car.status == BUST and row[-1].get("damage"):
+        damage += (row[-1],)
+        row = row[:-1]
+    return _with(car, pile=Pile(car.pile.draw, car.pile.discard + row), row=(), damage=damage,
+                   status=DONE, pit_back=0)
+
+
+def _movement(state: State) -> State:
+    s = state.settings
+    yellow = signals(state, "yellow-flag") >= s.signal_cards
+    safety_car = signals(state, "safety-car") >= s.signal_cards
+    distances = [c.distance for c in state.cars]
+    best = [c.best for c in state.cars]
+    led = [c.led for c in state.cars]
+    steps: list[Step] = []
+    fastest = state.fastest
+    laps_left, lines = state.laps_left, state.lines
+    for c in state.order:
+        car = state.cars[c]
+        amount = planned_move(state, car)
+        if not amount:
+            continue
+        new = circuit.move(distances, c, amount, s.spaces, yellow)
+        moved = new - distances[c]
+        distances[c] = new
+        if not moved:
+            continue                   # boxed in behind the car ahead
+        kind = PIT_BACK if car.status == PIT else BACK if amount < 0 else MOVE
+        steps.append(Step(kind, c, moved))
+        if kind == MOVE and moved > best[c]:
+            best[c] = moved
+            if moved > fastest[1]:
+                fastest = (c, moved, state.round)
+        crossed = circuit.lines_crossed(new, s.spaces)
+        if crossed > lines:
+            laps_left = max(0, laps_left - (crossed - lines))
+            led[c] += crossed - lines
+            lines = crossed
+            steps.append(Step(LAP, c, laps_left))
+            if laps_left == 0:
+                break
+    cars = tuple(_with(_end_of_round_cards(car), distance=d, best=b, led=n)
+                 for car, d, b, n in zip(state.cars, distances, best, led))
+    state = _with(state, cars=cars, laps_left=laps_left, lines=lines, fastest=fastest, yellow=yellow)
+    if laps_left == 0:
+        return _finish(state, tuple(steps))
+    if safety_car:
+        steps.append(Step(SC_OUT, -1, len(cars)))
+        state = _close_up(_with(state, sc=len(cars), sc_periods=state.sc_periods + 1), steps)
+    return _show_steps(state, tuple(steps), ROUND_END)
+
+
+def _show_steps(state: State, steps: tuple[Step, ...], after: str) -> State:
+    if not steps:
+        return _after_steps(_with(state, after=after))
+    return _with(state, phase=STEPS, steps=steps, step=0, after=after, turn=-1)
+
+
+def _close_up(state: State, steps: list[Step]) -> State:
+    before = [c.distance for c in state.cars]
+    after = circuit.close_up(before, state.settings.spaces)
+    for c in circuit.race_order(after):
+        if after[c] != before[c]:
+            steps.append(Step(CLOSE, c, after[c] - before[c]))
+    return _with(state, cars=tuple(_with(car, distance=d) for car, d in zip(state.cars, after)))
+
+
+def _safety_car_round(state: State) -> State:
+    """Under the Safety Car: pit stops go back, the cars close up, the counter goes down by
+    the green cards drawn."""
+    s = state.settings
+    greens = sum(1 for car in state.cars for c in car.row if value(c) > 0)
+    distances = [c.distance for c in state.cars]
+    steps: list[Step] = []
+    for c in state.order:
+        car = state.cars[c]
+        if car.status == PIT:
+            new = circuit.move(distances, c, -car.pit_back, s.spaces)
+            steps.append(Step(PIT_BACK, c, new - distances[c]))
+            distances[c] = new
+    cars = tuple(_with(_end_of_round_cards(car), distance=d) for car, d in zip(state.cars, distances))
+    state = _close_up(_with(state, cars=cars), steps)
+    sc = max(0, state.sc - greens)
+    steps.append(Step(SC_IN if sc == 0 else SC_COUNT, -1, sc))
+    return _show_steps(_with(state, sc=sc), tuple(steps), ROUND_END)
+
+
+# -- qualifying -----------------------------------------------------------------------
+
+def _qualifying_lap(state: State) -> State:
+    if all(c.status == NO_LAP for c in state.cars):
+        return _with(state, phase=START, qualified=True, turn=-1)
+    steps = []
+    cars = []
+    for i, car in enumerate(state.cars):
+        if car.status != NO_LAP:
+            lap = planned_move(state, car) if car.status != BUST else 0
+            lap = max(0, lap)
+            steps.append(Step(QLAP, i, lap))
+            car = _with(car, qual=max(car.qual, lap))
+        cars.append(_end_of_round_cards(car))
+    last = state.qround >= state.settings.qualifying_laps
+    return _show_steps(_with(state, cars=tuple(cars)), tuple(steps), START if last else QUALIFY)
+
+
+# -- between rounds -------------------------------------------------------------------
+
+def _next(state: State, event) -> State:
+    if state.phase == STEPS:
+        if state.step + 1 < len(state.steps):
+            return _with(state, step=state.step + 1)
+        return _after_steps(state)
+    _need_phase(state, ROUND_END)
+    return _start_round(state)
+
+
+def _after_steps(state: State) -> State:
+    after = state.after
+    state = _with(state, steps=(), step=0)
+    if after == QUALIFY:
+        cars = tuple(_with(c, status=DRAWING) for c in state.cars)
+        return _with(state, cars=cars, phase=QUALIFY, qround=state.qround + 1, turn=0)
+    if after == START:
+        return _with(state, phase=START, qualified=True, turn=-1)
+    return _with(state, phase=after, turn=-1)
+
+
+def _fix(state: State, event) -> State:
+    _need_phase(state, ROUND_END)
+    return _with(state, phase=FIX, fix_car=circuit.race_order([c.distance for c in state.cars])[0])
+
+
+def _fix_car(state: State, event) -> State:
+    _need_phase(state, FIX)
+    order = circuit.race_order([c.distance for c in state.cars])
+    return _with(state, fix_car=order[(order.index(state.fix_car) + 1) % len(order)])
+
+
+def _fix_move(state: State, event) -> State:
+    _need_phase(state, FIX)
+    c, by = event["car"], event["by"]
+    if by not in (1, -1):
+        raise RuleError(f"a correction moves a car one space, not {by!r}")
+    spaces = state.settings.spaces
+    taken = {x.distance % spaces for i, x in enumerate(state.cars) if i != c}
+    d = state.cars[c].distance + by
+    while d % spaces in taken:
+        d += by
+    return _with(state, cars=_set_car(state, c, _with(state.cars[c], distance=d)))
+
+
+def _fix_done(state: State, event) -> State:
+    _need_phase(state, FIX)
+    return _with(state, phase=ROUND_END)
+
+
+# -- the end --------------------------------------------------------------------------
+
+def _finish(state: State, steps: tuple[Step, ...]) -> State:
+    """Laps Remaining at 0: the fastest-lap bonus (advanced rule), then the results."""
+    steps = list(steps) + [Step(FLAG, circuit.race_order([c.distance for c in state.cars])[0], 0)]
+    if state.settings.fastest_lap:
+        distances = [c.distance for c in state.cars]
+        for c in circuit.race_order(distances):
+            if state.cars[c].best:
+                new = circuit.move(distances, c, state.cars[c].best, state.settings.spaces)
+                steps.append(Step(BONUS, c, new - distances[c]))
+                distances[c] = new
+        state = _with(state, cars=tuple(_with(car, distance=d) for car, d in zip(state.cars, distances)))
+    rows = race_standings(state)
+    cars = tuple(_with(car, points=car.points + next(r["points"] for r in rows if r["name"] == car.name))
+                 for car in state.cars)
+    state = _with(state, cars=cars, results=state.results + (tuple(rows),), turn=-1)
+    return _show_steps(state, tuple(steps), OVER)
+
+
+def race_standings(state: State) -> list[dict[str, Any]]:
+    """The race's classification as it stands, scored with the points table."""
+    distances = [c.distance for c in state.cars]
+    order = circuit.race_order(distances)
+    lead = distances[order[0]]
+    fast = state.fastest[0]
+    entries = [{"name": state.name(c), "colour": state.cars[c].colour,
+                "laps_down": circuit.laps_down(distances[c], lead, state.settings.spaces),
+                "laps_led": state.cars[c].led, "best": state.cars[c].best,
+                "fastest_lap": c == fast, "pit_stops": state.cars[c].pits} for c in order]
+    table = {"positions": list(state.settings.points), "bonus": dict(state.settings.bonus)}
+    return scoring.standings(entries, table)
+
+
+def _next_race(state: State, event) -> State:
+    _need_phase(state, OVER)
+    if state.race_no >= state.settings.races:
+        raise RuleError("the championship is over")
+    return _fresh_race(_with(state, race_no=state.race_no + 1))
+
+
+_HANDLERS = {
+    "qualify": _qualify, "start": _start, "draw": _draw, "pass": _pass, "no-lap": _no_lap, "pit": _pit,
+    "keep": _keep, "kers": _use_kers, "show": _show, "cards": _show, "next": _next, "fix": _fix,
+    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done, "next-race": _next_race,
+}
+
+
+# -- the race as the platform sees it ---------------------------------------------------
+
+def finished(state: State) -> bool:
+    return state.phase == OVER and state.race_no >= state.settings.races
+
+
+def championship(state: State) -> list[dict[str, Any]]:
+    return scoring.championship(state.results)
+
+
+def standings(state: State) -> list[dict[str, Any]]:
+    """Championship order after the finished races (one race: that race's result); during
+    a race, the race order with the points scored so far."""
+    if state.results and (state.phase == OVER or state.round == 0):
+        if state.settings.races == 1:
+            return [dict(r) for r in state.results[-1]]
+        return championship(state)
+    order = circuit.race_order([c.distance for c in state.cars])
+    return [{"position": k, "name": state.name(c), "colour": state.cars[c].colour, "points": state.cars[c].points}
+            for k, c in enumerate(order, start=1)]
+
+
+def summary(state: State) -> dict[str, Any]:
+    s = state.settings
+    fast_car, fast_spaces, fast_round = state.fastest
+    return {
+        "race_type": s.race_type, "laps": s.laps, "circuit": s.circuit, "rounds": state.round,
+        "safety_car_periods": state.sc_periods,
+        "pit_stops": {c.name: c.pits for c in state.cars},
+        "laps_led": {c.name: c.led for c in state.cars},
+        "fastest_lap": None if fast_car < 0 else {"name": state.name(fast_car), "spaces": fast_spaces,
+                                                  "round": fast_round},
+        "races": [[{k: r[k] for k in ("position", "name", "points")} for r in race] for race in state.results],
+    }

@@ -1,0 +1,142 @@
+"""Deck shuffler: shuffle and draw any deck of a game, the owner's own decks included.
+
+GO draws a card (the first draw shuffles the deck; an empty draw pile takes the
+discards, reshuffled). Drawn cards stay on show until discarded. Every event records
+the cards drawn and any order shuffled, so replay needs no randomness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.core import deck as dk
+from companion.core import gamedata
+from companion.core.rng import Rng
+from companion.games.api import Move, Option, make_move
+
+LABEL = 14
+
+OPTIONS = (
+    Option("game", "Deck of", choices=gamedata.game_choices(),
+           default=next(iter(gamedata.game_choices()), (None,))[0]),
+)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    label: str
+    pile: dk.Pile
+    shown: tuple[dk.Card, ...] = ()   # drawn and not yet discarded, in the order drawn
+    shuffled: bool = False            # set by the first draw or shuffle
+
+    @property
+    def size(self) -> int:
+        return self.pile.left + len(self.pile.discard) + len(self.shown)
+
+
+@dataclass(frozen=True)
+class State:
+    game: str
+    name: str
+    decks: tuple[Deck, ...]
+    current: int = 0
+    draws: int = 0
+
+    @property
+    def deck(self) -> Deck:
+        return self.decks[self.current]
+
+
+def setup(options: dict, data: dict) -> State:
+    game = options.get("game") or ""
+    labels = gamedata.labels_of(data, "decks")
+    decks = tuple(Deck(i, labels[i], dk.new_pile(cards)) for i, cards in gamedata.decks_of(data).items())
+    return State(game, gamedata.game_name(data, game), decks)
+
+
+def moves(state: State) -> list[Move]:
+    if not state.decks:
+        return []
+    d = state.deck
+    out: list[Move] = []
+    if d.pile.left or d.pile.discard or (not d.shuffled and d.size):
+        out.append(make_move("draw", "Draw"))
+    if d.shown:
+        out.append(make_move("discard", "Discard"))
+    if d.pile.discard:
+        out.append(make_move("reshuffle", "Reshuffle disc"))
+    out.append(make_move("shuffle", "Shuffle all"))
+    if len(state.decks) > 1:
+        following = state.decks[(state.current + 1) % len(state.decks)]
+        out.append(make_move("deck", f"Deck: {following.label}"[:LABEL], deck=following.id))
+    out[0] = replace(out[0], primary=True)
+    return out
+
+
+def resolve(state: State, move: Move, rng: Rng) -> dict:
+    d = state.deck
+    if move.kind == "draw":
+        order = None if d.shuffled else dk.shuffle_order(d.pile.left + len(d.pile.discard), rng)
+        pile = d.pile if order is None else dk.shuffle_all(d.pile, order)
+        plan = dk.draw_plan(pile, 1, rng)
+        return {"kind": "draw", "deck": d.id, "shuffle": None if order is None else list(order), **plan.to_json()}
+    if move.kind == "discard":
+        return {"kind": "discard", "deck": d.id, "cards": [c.as_dict() for c in d.shown]}
+    if move.kind == "reshuffle":
+        return {"kind": "reshuffle", "deck": d.id, "order": list(dk.shuffle_order(len(d.pile.discard), rng))}
+    if move.kind == "shuffle":
+        return {"kind": "shuffle", "deck": d.id, "order": list(dk.shuffle_order(d.size, rng))}
+    if move.kind == "deck":
+        return {"kind": "deck", "deck": move.arg("deck")}
+    raise ValueError(f"the deck shuffler has no move '{move.kind}'")
+
+
+def apply(state: State, event: dict) -> State:
+    kind = event.get("kind")
+    index = next((i for i, d in enumerate(state.decks) if d.id == event.get("deck")), None)
+    if index is None:
+        raise ValueError(f"the deck shuffler has no deck {event.get('deck')!r}")
+    d = state.decks[index]
+    if kind == "deck":
+        return replace(state, current=index)
+    if kind == "draw":
+        pile = d.pile if event.get("shuffle") is None else dk.shuffle_all(d.pile, event["shuffle"])
+        draw = dk.Draw.from_json(event)
+        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True)
+        return _put(replace(state, draws=state.draws + 1), index, d)
+    if kind == "discard":
+        if [c.as_dict() for c in d.shown] != event.get("cards"):
+            raise dk.DeckError("recorded discards do not match the cards on show")
+        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=())
+    elif kind == "reshuffle":
+        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]))
+    elif kind == "shuffle":
+        everything = dk.Pile(d.pile.draw, d.pile.discard + d.shown)
+        d = replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True)
+    else:
+        raise ValueError(f"the deck shuffler has no event '{kind}'")
+    return _put(state, index, d)
+
+
+def _put(state: State, index: int, deck: Deck) -> State:
+    return replace(state, decks=state.decks[:index] + (deck,) + state.decks[index + 1:])
+
+
+def finished(state: State) -> bool:
+    return False
+
+
+def standings(state: State) -> list[dict]:
+    return []
+
+
+def summary(state: State) -> dict:
+    return {"draws": state.draws}
+
+
+def describe(event: dict) -> str:
+    """The outcome for the history list: the card drawn."""
+    if event.get("kind") == "draw":
+        return ", ".join(c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)) or "no card"
+    return ""
