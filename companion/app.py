@@ -106,6 +106,7 @@ class App:
         self.runner = SessionRunner.start(self.journal, slug, options, data, championship=options.get("game", slug))
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
+        self.print_receipt("program")  # if the game has its program already (else: see perform)
 
     def resume_open_session(self) -> None:
         session = self.journal.open_session()

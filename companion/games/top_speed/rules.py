@@ -123,12 +123,15 @@ def _with(obj, **changes):
     """``dataclasses.replace`` for this module's frozen states, at a fraction of its cost
     (a resume replays thousands of events): the same fields, ``changes`` laid over them."""
     fields = obj.__dict__
-    if not changes.keys() <= fields.keys():
-        raise AttributeError(f"{type(obj).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    for key in changes:
+        if key not in fields:
+            raise AttributeError(f"{type(obj).__name__} has no field {key!r}")
     new = object.__new__(type(obj))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
+    _set_dict(new, "__dict__", {**fields, **changes})
     return new
+
+
+_set_dict = object.__setattr__
 
 
 # -- cards ----------------------------------------------------------------------------
@@ -442,13 +445,13 @@ def _next_turn(state: State, c: int, car: Car) -> State:
     """After car ``c``'s action: the next player still drawing, in turn order; when
     nobody may draw, the movement phase."""
     cars = _set_car(state, c, car)
-    state = _with(state, cars=cars, show="")
     order = state.order
     k = order.index(c)
     for j in range(1, len(order) + 1):
         nxt = order[(k + j) % len(order)]
         if cars[nxt].status == DRAWING:
-            return _with(state, turn=nxt)
+            return _with(state, cars=cars, show="", turn=nxt)
+    state = _with(state, cars=cars, show="")
     if state.phase == QUALIFY:
         return _qualifying_lap(state)
     return _safety_car_round(state) if state.sc else _movement(state)

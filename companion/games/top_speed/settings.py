@@ -8,6 +8,7 @@ A mistake in the data (an owner's override) is a ConfigError naming the key.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.core.config import ConfigError
@@ -39,12 +40,14 @@ class Settings:
     qualifying_laps: int
     deck_note: str
 
+    cards: Mapping[str, Card]       # the deck's cards by name (read only)
+
     def card(self, name: str) -> Card:
         """The deck's card called ``name`` (a KeyError names it when there is none)."""
-        for c in self.deck:
-            if c.name == name:
-                return c
-        raise KeyError(f"no card {name!r} in the deck")
+        try:
+            return self.cards[name]
+        except KeyError:
+            raise KeyError(f"no card {name!r} in the deck") from None
 
 
 def _int(table: Mapping[str, Any], key: str, where: str, low: int, high: int, default: int | None = None) -> int:
@@ -128,4 +131,5 @@ def build_settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Setti
         signal_cards=_int(race, "signal_cards", "race", 1, 16, 2),
         qualifying_laps=_int(race, "qualifying_laps", "race", 1, 20, 5),
         deck_note=str(decks[DECK].get("assumption", "")),
+        cards=MappingProxyType({c.name: c for c in deck}),
     )

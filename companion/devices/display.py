@@ -1,0 +1,350 @@
+"""Displays: ``show(image)`` takes a PIL image, mode "1", 128x64; ``close()`` is idempotent.
+
+Backends:
+
+* :class:`OledDisplay` — the SSD1306/SH1106 OLED over I2C (luma.oled), sending only
+  the part of the frame that changed.
+* :class:`HeadlessDisplay` — each distinct frame to ``frame-00001.png`` ... (128x64).
+* :class:`DesktopDisplay` — a luma.emulator pygame window, 4x.
+* :class:`TerminalDisplay` — Unicode blocks in the terminal.
+
+luma and pygame are imported inside the backends that need them: the headless path
+never loads them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Protocol
+
+from PIL import Image
+
+from companion.devices import DeviceError
+
+WIDTH, HEIGHT = 128, 64
+SIZE = (WIDTH, HEIGHT)
+
+
+class Display(Protocol):
+    def show(self, image: Image.Image) -> None: ...
+    def close(self) -> None: ...
+
+
+def check_frame(image: Image.Image) -> None:
+    if image.mode != "1" or image.size != SIZE:
+        raise ValueError(f"a frame is a mode '1' {WIDTH}x{HEIGHT} image, not mode {image.mode!r} "
+                         f"{image.size[0]}x{image.size[1]}")
+
+
+def same_frame(a: Image.Image | None, b: Image.Image) -> bool:
+    return a is not None and a.tobytes() == b.tobytes()
+
+
+# -- OLED with partial updates --------------------------------------------------------
+
+_BIT_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def page_bytes(image: Image.Image) -> bytes:
+    """The controller's RAM image of a mode "1" picture: ``pages`` rows of ``width``
+    bytes, page-major; bit i of byte (page, x) is pixel (x, 8 * page + i)."""
+    width, height = image.size
+    pages = height // 8
+    # Transposed, each picture column is a row of bytes (MSB = top pixel): reverse the bits.
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    return b"".join(columns[page::pages] for page in range(pages))
+
+
+def changed_spans(old: bytes, new: bytes, width: int, merge_gap: int) -> list[tuple[int, int, int]]:
+    """``(page, first_column, last_column)`` runs where ``new`` differs from ``old``.
+    Runs closer than ``merge_gap`` columns are joined (resending a few bytes costs less
+    than addressing another window)."""
+    spans = []
+    for page in range(len(new) // width):
+        start = page * width
+        if old[start:start + width] == new[start:start + width]:
+            continue
+        run = None
+        for x in range(width):
+            if old[start + x] != new[start + x]:
+                if run and x - run[1] <= merge_gap:
+                    run[1] = x
+                else:
+                    if run:
+                        spans.append((page, run[0], run[1]))
+                    run = [x, x]
+        spans.append((page, run[0], run[1]))
+    return spans
+
+
+class PartialUpdates:
+    """Mixed in before a luma 1-bit OLED driver, it replaces the driver's ``display()``
+    (which sends all 1,024 bytes every time): the first frame, and the first after
+    ``invalidate()`` or a failed write, is sent whole; later ones send only the changed
+    column runs of the changed pages. The driver's init sequence, ``command()`` and
+    ``data()`` are used as they are; a window class (below) supplies
+    ``set_window(page, first, last)`` for its controller."""
+
+    MERGE_GAP = 8
+    _frame: bytes | None = None   # what the controller's RAM holds, as page_bytes()
+
+    def invalidate(self) -> None:
+        self._frame = None
+
+    def display(self, image: Image.Image) -> None:
+        assert image.mode == self.mode and image.size == self.size
+        frame = page_bytes(self.preprocess(image))
+        width, pages = self._w, self._h // 8
+        old, self._frame = self._frame, None   # unknown until the writes succeed
+        if old is None:
+            spans = [(page, 0, width - 1) for page in range(pages)]
+        else:
+            spans = changed_spans(old, frame, width, self.MERGE_GAP)
+        for page, first, last in spans:
+            self.set_window(page, first, last)
+            self.data(frame[page * width + first:page * width + last + 1])
+        self._frame = frame
+
+
+class Ssd1306Window:
+    """Address the columns ``first..last`` of one page on an SSD1306."""
+
+    def set_window(self, page, first, last):
+        c = self._const  # horizontal addressing (the driver's init sets it)
+        self.command(c.COLUMNADDR, self._colstart + first, self._colstart + last, c.PAGEADDR, page, page)
+
+
+class Sh1106Window:
+    """Address column ``first`` of one page on an SH1106 (132-column RAM)."""
+
+    def set_window(self, page, first, last):
+        column = self._page_address_offset + first  # page addressing: the column auto-increments
+        self.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+
+
+_DRIVERS: dict[str, type] = {}
+
+
+def oled_class(driver: str) -> type:
+    """The luma driver class ``driver`` ("ssd1306" or "sh1106") with partial updates."""
+    if driver not in _DRIVERS:
+        import luma.oled.device as luma_oled
+        window = {"ssd1306": Ssd1306Window, "sh1106": Sh1106Window}[driver]
+        base = getattr(luma_oled, driver)
+        _DRIVERS[driver] = type(f"Partial{driver.upper()}", (PartialUpdates, window, base), {})
+    return _DRIVERS[driver]
+
+
+class OledDisplay:
+    """The OLED of ``config`` (the ``[display]`` table of the pinout). ``bus``: an
+    smbus-like object (tests pass a recording fake); None opens /dev/i2c-<port>."""
+
+    def __init__(self, config: dict, *, bus=None):
+        self.config = config
+        port, address = config["i2c_port"], config["address"]
+        try:
+            from luma.core.interface.serial import i2c
+            serial = i2c(bus=bus, port=port, address=address)
+            self.device = oled_class(config["driver"])(
+                serial, width=config["width"], height=config["height"], rotate=config["rotate"])
+            self.device.contrast(config["contrast"])
+        except DeviceError:
+            raise
+        except Exception as exc:
+            raise DeviceError(oled_problem(exc, port, address)) from None
+        self.device.invalidate()  # the first frame is sent whole
+        self._closed = False
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        try:
+            self.device.display(image)
+        except Exception as exc:
+            raise DeviceError(oled_problem(exc, self.config["i2c_port"], self.config["address"])) from None
+
+    def close(self, blank: bool = True) -> None:
+        """Release the bus; ``blank=False`` leaves the last frame on the screen."""
+        if self._closed:
+            return
+        self._closed = True
+        self.device.persist = not blank
+        try:
+            self.device.cleanup()   # blanks the screen unless persist, closes the bus
+        except Exception:
+            pass                    # a display that is gone cannot be blanked
+        self.device.persist = True  # luma's exit hook must not touch it again
+
+
+def oled_problem(exc: BaseException, port: int, address: int) -> str:
+    """One line for an OLED failure, with the fix."""
+    text = str(exc)
+    wiring = "check wiring SDA=GPIO2 SCL=GPIO3, 3V3 and GND"
+    if "permission" in text.lower() or isinstance(exc, PermissionError):
+        return (f"no permission to use I2C bus {port}: add the user to the i2c group "
+                f"(sudo adduser $USER i2c) and log in again")
+    if re.search(r"I2C device not found: ", text) or isinstance(exc, FileNotFoundError):
+        return (f"I2C bus {port} not found (/dev/i2c-{port}): enable I2C "
+                f"(dtparam=i2c_arm=on, see firmware/config.txt) and reboot")
+    if "not found on address" in text or isinstance(exc, OSError):
+        return (f"no I2C device at 0x{address:02X} on bus {port}: {wiring}, and the address "
+                f"(0x3C or 0x3D) in hardware/pinout.toml; enable I2C (firmware/config.txt)")
+    return f"the display does not work: {text or type(exc).__name__} ({wiring})"
+
+
+# -- files ----------------------------------------------------------------------------
+
+class HeadlessDisplay:
+    """Each frame that differs from the one before is saved as ``frame-00001.png``...
+    (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
+    frames already there. ``out_dir=None`` keeps frames in memory only.
+    ``last_image`` is the last frame shown."""
+
+    def __init__(self, out_dir: str | Path | None = None):
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.last_image: Image.Image | None = None
+        self.count = 0
+        if self.out_dir is not None:
+            try:
+                self.out_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DeviceError(f"cannot create the frame folder {self.out_dir}: {exc.strerror}") from None
+            numbers = [int(m.group(1)) for p in self.out_dir.glob("frame-*.png")
+                       if (m := re.fullmatch(r"frame-(\d+)\.png", p.name))]
+            self.count = max(numbers, default=0)
+        self.written: list[Path] = []
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        if same_frame(self.last_image, image):
+            return
+        self.last_image = image.copy()
+        if self.out_dir is None:
+            return
+        self.count += 1
+        path = self.out_dir / f"frame-{self.count:05d}.png"
+        try:
+            self.last_image.save(path)
+        except OSError as exc:
+            raise DeviceError(f"cannot write {path}: {exc.strerror}") from None
+        self.written.append(path)
+
+    def close(self) -> None:
+        pass
+
+
+# -- desktop window ---------------------------------------------------------------------
+
+def graphical_display_available(env=os.environ, platform: str = sys.platform) -> bool:
+    if platform in ("darwin", "win32"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+class DesktopDisplay:
+    """A luma.emulator pygame window at ``scale`` x. Its keyboard is the buttons
+    (``buttons.PygameKeys``); Esc is BACK there, not luma's "quit"."""
+
+    def __init__(self, scale: int = 4):
+        if not graphical_display_available():
+            raise DeviceError("no graphical display here (DISPLAY and WAYLAND_DISPLAY are unset): "
+                              "use --hardware terminal or --hardware headless")
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        try:
+            from luma.emulator.device import pygame as window
+        except ImportError:
+            raise DeviceError("the desktop window needs luma.emulator and pygame "
+                              "(pip install 'race-companion[desktop]'): or use --hardware terminal") from None
+
+        class Window(window):
+            def _abort(self):
+                return False  # Esc is BACK; closing the window ends the input instead
+
+        try:
+            self.device = Window(width=WIDTH, height=HEIGHT, mode="1",
+                                 transform="identity", scale=scale)
+            self.device._pygame.display.set_caption("Race Companion")
+        except Exception as exc:
+            raise DeviceError(f"cannot open a window ({exc}): use --hardware terminal or --hardware headless") from None
+        self._last: Image.Image | None = None
+        self._closed = False
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        self._last = image.copy()
+        self.device.display(self._last)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.device._pygame.quit()
+
+
+# -- terminal ---------------------------------------------------------------------------
+
+_HALF = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+# 2x2 pixels -> a quadrant block; key = top-left, top-right, bottom-left, bottom-right
+_QUADRANT = dict(zip(
+    [(a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1)],
+    " \u2597\u2596\u2584\u259d\u2590\u259e\u259f\u2598\u259a\u258c\u2599\u2580\u259c\u259b\u2588"))
+
+
+def half_blocks(image: Image.Image) -> list[str]:
+    """One line per two pixel rows, one character per pixel column: lit pixels are ink."""
+    w, h = image.size
+    px = image.load()
+    return ["".join(_HALF[(px[x, y] > 0, y + 1 < h and px[x, y + 1] > 0)] for x in range(w))
+            for y in range(0, h, 2)]
+
+
+def quadrant_blocks(image: Image.Image) -> list[str]:
+    """Half as wide: one character per 2x2 pixels (for terminals under 130 columns)."""
+    w, h = image.size
+    px = image.load()
+
+    def lit(x, y):
+        return int(x < w and y < h and px[x, y] > 0)
+
+    return ["".join(_QUADRANT[(lit(x, y), lit(x + 1, y), lit(x, y + 1), lit(x + 1, y + 1))]
+                    for x in range(0, w, 2)) for y in range(0, h, 2)]
+
+
+class TerminalDisplay:
+    """The frame drawn with block characters in the terminal (alternate screen), framed,
+    with the key help under it. Full detail needs 130 columns; narrower terminals get
+    2x2 pixels per character."""
+
+    def __init__(self, stream=None, help_line: str = ""):
+        self.stream = stream or sys.stdout
+        self.help_line = help_line
+        self._last: Image.Image | None = None
+        self._closed = False
+        self.stream.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hide cursor
+        self.stream.flush()
+
+    def render(self, image: Image.Image, columns: int) -> str:
+        rows = half_blocks(image) if columns >= WIDTH + 2 else quadrant_blocks(image)
+        width = len(rows[0])
+        lines = ["\u250c" + "\u2500" * width + "\u2510"]
+        lines += ["\u2502" + row + "\u2502" for row in rows]
+        lines.append("\u2514" + "\u2500" * width + "\u2518")
+        if self.help_line:
+            lines.append(self.help_line[:max(columns - 1, 20)])
+        return "\x1b[H" + "\x1b[K\n".join(lines) + "\x1b[K\x1b[J"
+
+    def show(self, image: Image.Image) -> None:
+        check_frame(image)
+        if same_frame(self._last, image):
+            return
+        self._last = image.copy()
+        self.stream.write(self.render(image, shutil.get_terminal_size().columns))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.stream.write("\x1b[?25h\x1b[?1049l")  # cursor back, main screen back
+            self.stream.flush()

@@ -1,0 +1,434 @@
+"""A simulated 58 mm thermal printer on a real pseudo-terminal.
+
+The driver opens ``sim.path`` with pyserial exactly as it opens ``/dev/serial0``. The
+simulator models what makes a real printer lose data or stall:
+
+- the wire: bytes arrive no faster than ``baudrate / 10`` per second (8N1);
+- a small input buffer (``buffer_bytes``): a byte arriving while it is full is lost and
+  counted in ``overflow``;
+- the paper speed: a printed line holds the print engine for ``dots x line_ms``
+  (24 dot lines for font A, 48 at double height); the buffer drains only as it prints;
+- real-time status (``DLE EOT n``), answered on arrival; ``silent`` ignores it;
+- paper out (the engine stops, the sensor says so), unplugging (the pty closes and the
+  port's path disappears) and plugging back in (same path, a fresh pty).
+
+Time is accounted on the simulator's own clock: each byte gets an arrival time from the
+wire model and each line a finish time from the engine model, so ``jobs`` report how long
+a receipt took on paper regardless of thread scheduling. ``Decoder`` is the printer's
+command interpreter; it also turns captured bytes back into text lines and styles.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import struct
+import tempfile
+import termios
+import threading
+import time
+import tty
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LINE_DOTS = 24
+
+
+@dataclass(frozen=True)
+class PrintedLine:
+    """A line as it came out of the printer."""
+    text: str
+    bold: bool = False
+    width: int = 1
+    height: int = 1
+    align: str = "left"
+    dots: int = LINE_DOTS
+
+
+# ESC/GS commands this printer knows, by their second byte, with their parameter count.
+_ESC_ARGS = {b"@": 0, b"7": 3, b"t": 1, b"3": 1, b"2": 0, b"a": 1, b"E": 1, b"d": 1, b"!": 1, b"-": 1, b"J": 1}
+_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1}
+_ALIGNS = {0: "left", 1: "center", 2: "right", 48: "left", 49: "center", 50: "right"}
+
+
+class Decoder:
+    """The printer's interpreter: fed bytes in order, it builds the printed lines.
+
+    ``feed()`` returns how many dot lines of paper the bytes moved. Commands it does not
+    know are kept in ``unknown``; every ``ESC @`` counts in ``resets``.
+    """
+
+    def __init__(self, width: int = 32):
+        self.width = width
+        self.lines: list[PrintedLine] = []
+        self.unknown: list[bytes] = []
+        self.resets = 0
+        self._cmd = b""
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self._text = []
+        self._bold, self._wide, self._tall, self._align, self._spacing = False, 1, 1, "left", 30
+
+    def feed(self, data: bytes) -> int:
+        dots = 0
+        for b in data:
+            dots += self._byte(bytes([b]))
+        return dots
+
+    def _byte(self, b: bytes) -> int:
+        if self._cmd:
+            self._cmd += b
+            return self._command()
+        if b in (b"\x1b", b"\x1d", b"\x10"):
+            self._cmd = b
+            return 0
+        if b == b"\n":
+            return self._print_line()
+        if b == b"\r" or b < b" ":
+            return 0
+        self._text.append(b.decode("cp437"))
+        if len(self._text) > self.width // self._wide:   # the printer wraps a full line
+            extra = self._text.pop()
+            dots = self._print_line()
+            self._text.append(extra)
+            return dots
+        return 0
+
+    def _command(self) -> int:
+        cmd = self._cmd
+        prefix = cmd[:1]
+        if len(cmd) < 2:
+            return 0
+        if prefix == b"\x10":                          # DLE EOT n / DLE ENQ n: real time
+            if len(cmd) < 3:
+                return 0
+            self._cmd = b""
+            if cmd[1:2] not in (b"\x04", b"\x05"):
+                self.unknown.append(cmd)
+            return 0
+        table = _ESC_ARGS if prefix == b"\x1b" else _GS_ARGS
+        name = cmd[1:2]
+        if name not in table:
+            self._cmd = b""
+            self.unknown.append(cmd)
+            return 0
+        if len(cmd) < 2 + table[name]:
+            return 0
+        self._cmd = b""
+        arg = cmd[2] if len(cmd) > 2 else 0
+        if prefix == b"\x1d":
+            if name == b"!":
+                self._wide, self._tall = (arg >> 4) + 1, (arg & 15) + 1
+            return 0
+        if name == b"@":
+            self.resets += 1
+            self._reset_state()
+        elif name == b"3":
+            self._spacing = arg
+        elif name == b"2":
+            self._spacing = 30
+        elif name == b"a":
+            self._align = _ALIGNS.get(arg, "left")
+        elif name == b"E":
+            self._bold = bool(arg & 1)
+        elif name == b"!":
+            self._bold = bool(arg & 8)
+            self._wide, self._tall = (2 if arg & 32 else 1), (2 if arg & 16 else 1)
+        elif name == b"d":
+            dots = self._print_line() if self._text else 0
+            for _ in range(arg):
+                dots += self._print_line()
+            return dots
+        elif name == b"J":
+            return arg
+        return 0
+
+    def _print_line(self) -> int:
+        text = "".join(self._text)
+        self._text = []
+        height = max(self._spacing, LINE_DOTS * self._tall) if text else self._spacing
+        self.lines.append(PrintedLine(text, self._bold, self._wide, self._tall, self._align, height))
+        return height
+
+
+def decode(data: bytes, width: int = 32) -> Decoder:
+    """Interpret a whole byte stream; the result's ``lines`` are what the paper shows."""
+    decoder = Decoder(width)
+    decoder.feed(data)
+    return decoder
+
+
+def paper_text(lines: list[PrintedLine], width: int = 32) -> list[str]:
+    """The lines as a reader sees them: aligned in their width, trailing spaces removed."""
+    out = []
+    for line in lines:
+        w = width // line.width
+        text = line.text.center(w) if line.align == "center" else line.text.rjust(w) if line.align == "right" else line.text
+        out.append(text.rstrip())
+    return out
+
+
+@dataclass
+class Job:
+    """One print job (from one ``ESC @`` to the next) on the simulator's clock."""
+    started: float                   # when its first byte began to arrive
+    finished: float = 0.0            # when its last line was printed
+    first_line: int = 0
+    nbytes: int = 0
+    dots: int = 0
+    overflow: int = 0
+    lines: list[PrintedLine] = field(default_factory=list)
+
+    @property
+    def duration(self) -> float:
+        return self.finished - self.started
+
+    def text(self, width: int = 32) -> list[str]:
+        return paper_text(self.lines, width)
+
+
+class Engine:
+    """The timing model: wire, input buffer, print engine. Times are in seconds."""
+
+    def __init__(self, *, baudrate: int, buffer_bytes: int | None, line_ms: float, width: int = 32):
+        self.byte_s = 10.0 / baudrate
+        self.line_s = line_ms / 1000.0
+        self.capacity = buffer_bytes
+        self.decoder = Decoder(width)
+        self.queue: deque[tuple[float, int]] = deque()
+        self.wire_free = float("-inf")
+        self.engine_free = float("-inf")
+        self.paper = True
+        self.overflow = 0
+        self.jobs: list[Job] = []
+        self._last_arrival = 0.0
+
+    def receive(self, t: float, data: bytes, realtime: int = 0) -> None:
+        """``data`` was read at ``t``: give each byte its arrival time, buffer or lose it.
+        ``realtime`` bytes (status queries, answered at once) also took wire time."""
+        self.wire_free = max(t, self.wire_free + self.byte_s * realtime) if realtime else self.wire_free
+        for b in data:
+            arrival = max(t, self.wire_free + self.byte_s)
+            self.wire_free = arrival
+            self.advance(arrival)
+            if self.capacity is not None and len(self.queue) >= self.capacity:
+                self.overflow += 1
+                if self.jobs:
+                    self.jobs[-1].overflow += 1
+            else:
+                self.queue.append((arrival, b))
+
+    def advance(self, t: float) -> None:
+        """Let the engine consume and print what it can up to time ``t``."""
+        dec = self.decoder
+        while self.queue and self.paper:
+            arrival, b = self.queue[0]
+            start = max(self.engine_free, arrival)
+            if start > t:
+                break
+            self.queue.popleft()
+            resets = dec.resets
+            dots = dec.feed(bytes([b]))
+            if dec.resets != resets:
+                self.jobs.append(Job(started=self._last_arrival - self.byte_s, first_line=len(dec.lines)))
+                self.jobs[-1].nbytes = 1             # the ESC before the "@"
+            self._last_arrival = arrival
+            self.engine_free = start + dots * self.line_s
+            if self.jobs:
+                job = self.jobs[-1]
+                job.nbytes += 1
+                if dots:
+                    job.dots += dots
+                    job.finished = self.engine_free
+                    job.lines = dec.lines[job.first_line:]
+
+    def idle_at(self) -> float | None:
+        """When everything received will have been printed (None: never, paper out)."""
+        if self.queue and not self.paper:
+            return None
+        return self.engine_free if not self.queue else float("inf")
+
+
+def fastest_time(data: bytes, *, baudrate: int, line_ms: float, width: int = 32) -> float:
+    """The shortest time the modelled printer needs for ``data``: every byte sent back to
+    back at the baud rate into an unlimited buffer, measured like ``Job.duration``."""
+    engine = Engine(baudrate=baudrate, buffer_bytes=None, line_ms=line_ms, width=width)
+    engine.receive(0.0, data)
+    engine.advance(float("inf"))
+    job = engine.jobs[-1]
+    return job.duration
+
+
+class PrinterSim:
+    """A thermal printer at the other end of a pty. Use as a context manager or call
+    ``close()``. ``path`` stays the same across ``unplug()``/``plug()``."""
+
+    def __init__(self, *, baudrate: int = 9600, buffer_bytes: int = 256, line_ms: float = 12,
+                 width: int = 32, path: str | os.PathLike | None = None):
+        self.baudrate, self.buffer_bytes, self.line_ms, self.width = baudrate, buffer_bytes, line_ms, width
+        self.engine = Engine(baudrate=baudrate, buffer_bytes=buffer_bytes, line_ms=line_ms, width=width)
+        self.silent = False
+        self.received = bytearray()
+        self.status_queries = 0
+        self._tmpdir = None
+        if path is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="printer-sim-")
+            path = Path(self._tmpdir) / "printer"
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._rt = b""
+        self._unplug_after: int | None = None
+        self._stop = threading.Event()
+        self.plug()
+        self._thread = threading.Thread(target=self._run, name="printer-sim", daemon=True)
+        self._thread.start()
+
+    # -- faults an owner meets ------------------------------------------------------------
+    def plug(self) -> None:
+        """Connect (again): a fresh pty behind the same ``path``."""
+        with self._lock:
+            if self._master is not None:
+                return
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            self._master, self._slave = master, slave
+            tmp = self.path + ".new"
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            os.symlink(os.ttyname(slave), tmp)
+            os.replace(tmp, self.path)
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty closes, the port's path disappears."""
+        with self._lock:
+            if self._master is None:
+                return
+            for fd in (self._master, self._slave):
+                os.close(fd)
+            self._master = self._slave = None
+            self._rt = b""
+            if os.path.lexists(self.path):
+                os.unlink(self.path)
+
+    def unplug_after(self, nbytes: int) -> None:
+        """Pull the cable once ``nbytes`` more bytes have arrived (mid-receipt)."""
+        with self._lock:
+            self._unplug_after = len(self.received) + nbytes
+
+    def paper_out(self) -> None:
+        with self._lock:
+            self.engine.advance(time.monotonic())
+            self.engine.paper = False
+
+    def load_paper(self) -> None:
+        with self._lock:
+            self.engine.paper = True
+            self.engine.engine_free = max(self.engine.engine_free, time.monotonic())
+
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
+
+    # -- what came out --------------------------------------------------------------------
+    @property
+    def overflow(self) -> int:
+        """Bytes lost because they arrived while the input buffer was full."""
+        return self.engine.overflow
+
+    @property
+    def jobs(self) -> list[Job]:
+        with self._lock:
+            self.engine.advance(time.monotonic())
+            return list(self.engine.jobs)
+
+    def receipts(self) -> list[list[str]]:
+        """The text of every job printed so far, as a reader sees the paper."""
+        return [job.text(self.width) for job in self.jobs]
+
+    def _unread(self) -> int:
+        """Bytes written by the driver that the simulator has not read yet."""
+        if self._master is None:
+            return 0
+        return struct.unpack("i", fcntl.ioctl(self._master, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+    def wait_printed(self, timeout: float = 30.0) -> bool:
+        """Wait (wall clock) until everything sent so far has been printed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                now = time.monotonic()
+                self.engine.advance(now)
+                idle = self.engine.idle_at()
+                if idle is not None and idle <= now and not self._unread():
+                    return True
+            time.sleep(0.01)
+        return False
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self.unplug()
+        if self._tmpdir:
+            try:
+                os.rmdir(self._tmpdir)
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- the printer's side of the wire ---------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            master = self._master
+            if master is None:
+                time.sleep(0.01)
+                continue
+            try:
+                ready, _, _ = select.select([master], [], [], 0.01)
+                data = os.read(master, 4096) if ready else b""
+            except OSError:          # closed by unplug() meanwhile, or no one on the slave
+                time.sleep(0.005)
+                continue
+            with self._lock:
+                now = time.monotonic()
+                if data and self._master == master:
+                    self._arrive(now, data)
+                self.engine.advance(now)
+
+    def _arrive(self, now: float, data: bytes) -> None:
+        limit = self._unplug_after
+        if limit is not None and len(self.received) + len(data) >= limit:
+            data = data[:max(0, limit - len(self.received))]
+        self.received += data
+        stream, realtime = bytearray(), 0
+        for b in data:                 # real-time commands are answered on arrival
+            self._rt += bytes([b])
+            if self._rt[:1] != b"\x10" or self._rt[1:2] not in (b"", b"\x04"):
+                stream += self._rt
+                self._rt = b""
+            elif len(self._rt) == 3:
+                self._answer(self._rt[2])
+                self._rt = b""
+                realtime += 3
+        self.engine.receive(now, bytes(stream), realtime)
+        if limit is not None and len(self.received) >= limit:
+            self._unplug_after = None
+            self.unplug()
+
+    def _answer(self, n: int) -> None:
+        self.status_queries += 1
+        if self.silent or self._master is None:
+            return
+        paper = self.engine.paper
+        reply = {1: 0x12 if paper else 0x1A, 2: 0x12 if paper else 0x32, 4: 0x12 if paper else 0x72}.get(n)
+        if reply is not None:
+            os.write(self._master, bytes([reply]))

@@ -1,0 +1,134 @@
+"""Receipts as ESC/POS bytes for a 58 mm serial thermal printer (font A, 12x24 dots).
+
+Only the small subset the receipts need: initialise, heat settings, code page 437, line
+spacing, alignment, bold, character size, text, line feeds and a feed at the end.
+
+``layout()`` turns a receipt into the lines the paper will carry; ``encode_lines()`` turns
+those into byte chunks, one per printed line, each with the dot lines it feeds (the driver
+paces on that); ``encode()`` is the whole job. ``companion.receipts.png`` draws the same
+layout, so a preview shows exactly what the printer gets.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Mapping
+
+from companion.core.config import ConfigError, require
+from companion.receipts.model import Columns, Feed, Line, Receipt, Rule, format_columns
+
+ESC, GS, DLE, EOT, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\n"
+
+INIT = ESC + b"@"
+CODEPAGE_437 = ESC + b"t\x00"
+STATUS_PAPER = DLE + EOT + b"\x04"   # real-time query: paper sensor status
+
+LINE_DOTS = 24        # font A is 24 dots tall; line spacing is set to match (ESC 3 24)
+END_FEED = 4          # lines fed after a receipt so it clears the tear bar
+ALIGN = {"left": 0, "center": 1, "right": 2}
+
+# Characters CP437 lacks, mapped to what a reader expects; everything else outside CP437
+# loses its accent (NFKD) or becomes "?".
+_FALLBACK = {
+    "€": "EUR", "–": "-", "—": "-", "‘": "'", "’": "'", "‚": ",", "“": '"', "”": '"',
+    "„": '"', "…": "...", "•": "\u2219", "×": "x", "‐": "-", "\u00a0": " ", "\u2009": " ",
+    "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "œ": "oe", "Œ": "OE", "þ": "th", "ð": "d",
+}
+
+
+@dataclass(frozen=True)
+class PrintLine:
+    """One line of paper: its text (already CP437-safe and cut to fit), style and size."""
+    text: str = ""
+    bold: bool = False
+    width: int = 1      # character width multiplier (1 or 2)
+    height: int = 1     # character height multiplier (1 or 2)
+    align: str = "left"
+
+    @property
+    def dots(self) -> int:
+        """Dot lines of paper this line takes."""
+        return LINE_DOTS * self.height
+
+
+def to_cp437(text: str) -> str:
+    """``text`` with every character printable in code page 437 (controls dropped)."""
+    out = []
+    for ch in text:
+        if ch < " " or ch == "\x7f":
+            continue
+        if _encodable(ch):
+            out.append(ch)
+        elif ch in _FALLBACK:
+            out.append(_FALLBACK[ch])
+        else:
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+            out.append(plain if plain and all(_encodable(c) and c >= " " for c in plain) else "?")
+    return "".join(out)
+
+
+def _encodable(ch: str) -> bool:
+    try:
+        ch.encode("cp437")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def layout(receipt: Receipt, chars: int = 32) -> list[PrintLine]:
+    """The paper lines of ``receipt``: a bold double-height centred title, then its items."""
+    lines = [PrintLine(to_cp437(receipt.title)[:chars], bold=True, height=2, align="center")]
+    for item in receipt.items:
+        if isinstance(item, Line):
+            size = 2 if item.size == 2 else 1
+            align = item.align if item.align in ALIGN else "left"
+            lines.append(PrintLine(to_cp437(item.text)[:chars // size], item.bold, size, size, align))
+        elif isinstance(item, Columns):
+            lines.append(PrintLine(to_cp437(format_columns(item)).rstrip()[:chars], item.bold))
+        elif isinstance(item, Rule):
+            lines.append(PrintLine((to_cp437(item.char)[:1] or "-") * chars))
+        elif isinstance(item, Feed):
+            lines.extend(PrintLine() for _ in range(max(0, item.lines)))
+    return lines
+
+
+def heat_command(printer_config: Mapping) -> bytes:
+    """ESC 7 n1 n2 n3 from the [printer] heat settings (a ConfigError names a bad one)."""
+    values = []
+    for key in ("heat_dots", "heat_time", "heat_interval"):
+        value = require(printer_config, key, int, None, "printer")
+        if not 0 <= value <= 255:
+            raise ConfigError(None, f"printer.{key}", f"must be 0..255, not {value}")
+        values.append(value)
+    return ESC + b"7" + bytes(values)
+
+
+def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes, int]]:
+    """``receipt`` as chunks ``(bytes, dot lines fed)``: a setup chunk, one chunk per line,
+    then the end feed. Style commands are sent only when the style changes."""
+    chars = printer_config.get("chars_per_line", 32)
+    chunks = [(INIT + heat_command(printer_config) + CODEPAGE_437 + ESC + b"3" + bytes([LINE_DOTS]), 0)]
+    align, bold, size = "left", False, 0          # the state ESC @ leaves
+    for line in layout(receipt, chars):
+        out = b""
+        want = (line.width - 1) << 4 | (line.height - 1)
+        if want != size:              # also before a blank line: it feeds the current height
+            size = want
+            out += GS + b"!" + bytes([size])
+        if line.text:
+            if line.align != align:
+                align = line.align
+                out += ESC + b"a" + bytes([ALIGN[align]])
+            if line.bold != bold:
+                bold = line.bold
+                out += ESC + b"E" + bytes([bold])
+            out += line.text.encode("cp437")
+        chunks.append((out + LF, line.dots))
+    chunks.append((ESC + b"d" + bytes([END_FEED]), END_FEED * LINE_DOTS))
+    return chunks
+
+
+def encode(receipt: Receipt, printer_config: Mapping) -> bytes:
+    """The whole print job for ``receipt`` (``printer_config`` is the [printer] table)."""
+    return b"".join(data for data, _ in encode_lines(receipt, printer_config))

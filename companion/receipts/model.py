@@ -1,0 +1,75 @@
+"""Receipts as a small model: a title and a list of lines.
+
+A game's ``screens.receipts(state)`` builds these; ``companion.receipts.escpos`` encodes
+them for the thermal printer (32 characters a line in font A on 58 mm paper, 16 at double
+width) and ``companion.receipts.png`` draws them 384 dots wide for previews and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    bold: bool = False
+    size: int = 1            # 1 = normal (32 chars), 2 = double width and height (16 chars)
+    align: str = "left"      # "left" | "center" | "right"
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A table row: ``cells`` laid out in ``widths`` characters (the last one right-aligned
+    when ``right_last``). Widths add up to at most 32."""
+    cells: tuple[str, ...]
+    widths: tuple[int, ...]
+    bold: bool = False
+    right_last: bool = True
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A horizontal line across the paper."""
+    char: str = "-"
+
+
+@dataclass(frozen=True)
+class Feed:
+    lines: int = 1
+
+
+Item = Line | Columns | Rule | Feed
+
+
+@dataclass(frozen=True)
+class Receipt:
+    kind: str                 # "program", "results", "championship", "lap-chart", ...
+    title: str
+    items: tuple[Item, ...] = ()
+
+    def text_lines(self, width: int = 32) -> list[str]:
+        """The receipt as plain text lines (what a reader of the paper sees)."""
+        out: list[str] = [self.title.center(width)[:width].rstrip()]
+        for item in self.items:
+            if isinstance(item, Line):
+                w = width // item.size
+                t = item.text[:w]
+                t = t.center(w) if item.align == "center" else t.rjust(w) if item.align == "right" else t
+                out.append(t.rstrip())
+            elif isinstance(item, Columns):
+                out.append(format_columns(item).rstrip())
+            elif isinstance(item, Rule):
+                out.append(item.char * width)
+            elif isinstance(item, Feed):
+                out.extend([""] * item.lines)
+        return out
+
+
+def format_columns(row: Columns) -> str:
+    parts = []
+    last = len(row.cells) - 1
+    for i, (cell, w) in enumerate(zip(row.cells, row.widths)):
+        cell = str(cell)[:w]
+        parts.append(cell.rjust(w) if (i == last and row.right_last) else cell.ljust(w))
+    return "".join(parts)

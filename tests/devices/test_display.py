@@ -1,0 +1,274 @@
+"""Displays: the luma OLED drivers against a recording I2C bus, headless PNGs, the terminal."""
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from companion.devices import DeviceError
+from companion.devices.board import DEFAULTS
+from companion.devices.display import (HeadlessDisplay, OledDisplay, TerminalDisplay, changed_spans,
+                                       half_blocks, page_bytes, quadrant_blocks)
+from companion.ui.render import render
+from companion.ui.view import Big, View
+
+from companion.devices.fake_i2c import FakeBus, Sh1106Ram, Ssd1306Ram
+
+CONTROLLERS = [("ssd1306", Ssd1306Ram), ("sh1106", Sh1106Ram)]
+FULL_FRAME = 128 * 64 // 8
+
+
+def roll_screen(result: str) -> Image.Image:
+    return render(View(title="Formula De", status="RED", body=(Big(result, caption="gear 5"),), footer="ROLL"))
+
+
+def random_frame(rng: random.Random, density: float) -> Image.Image:
+    return Image.frombytes("1", (128, 64), bytes(rng.getrandbits(8) if rng.random() < density else 0
+                                                 for _ in range(FULL_FRAME)))
+
+
+def open_oled(driver, **settings):
+    bus = FakeBus()
+    display = OledDisplay(dict(DEFAULTS["display"], driver=driver, **settings), bus=bus)
+    return display, bus
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_first_frame_is_sent_whole_and_reconstructs_exactly(driver, ram_class):
+    display, bus = open_oled(driver)
+    bus.clear()
+    frame = roll_screen("7")
+    display.show(frame)
+    assert bus.data_bytes() == FULL_FRAME
+    ram = ram_class()
+    ram.replay(bus.writes)
+    assert ram.image().tobytes() == frame.tobytes()
+    display.close()
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+@pytest.mark.parametrize("before, after", [("7", "18"), ("18", "7"), ("4", "12"), ("20", "19"), ("2", "3")])
+def test_roll_change_sends_at_most_a_quarter_frame(driver, ram_class, before, after):
+    display, bus = open_oled(driver)
+    ram = ram_class()
+    display.show(roll_screen(before))
+    ram.replay(bus.writes)
+    bus.clear()
+    display.show(roll_screen(after))
+    assert 0 < bus.data_bytes() <= FULL_FRAME // 4
+    ram.replay(bus.writes)
+    assert ram.image().tobytes() == roll_screen(after).tobytes()
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_same_frame_again_sends_nothing(driver, ram_class):
+    display, bus = open_oled(driver)
+    display.show(roll_screen("5"))
+    bus.clear()
+    display.show(roll_screen("5"))
+    assert bus.writes == []
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_one_pixel_sends_one_byte(driver, ram_class):
+    display, bus = open_oled(driver)
+    frame = Image.new("1", (128, 64))
+    display.show(frame)
+    frame.putpixel((77, 42), 1)
+    bus.clear()
+    display.show(frame)
+    assert bus.data_bytes() == 1
+    if driver == "ssd1306":   # column 77..77 of page 5
+        assert bus.command_bytes() == [0x21, 77, 77, 0x22, 5, 5]
+    else:                     # page 5, column 77 + 2 = 0x4F
+        assert bus.command_bytes() == [0xB5, 0x0F, 0x14]
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_random_frames_reconstruct_exactly(driver, ram_class, rotate):
+    rng = random.Random(f"{driver}{rotate}")
+    display, bus = open_oled(driver, rotate=rotate)
+    ram = ram_class()
+    for density in [0.5, 0.0, 0.02, 0.1, 1.0, 0.05, 0.3] * 3:
+        frame = random_frame(rng, density)
+        display.show(frame)
+        ram.replay(bus.writes)
+        bus.clear()
+        expected = frame.rotate(180) if rotate == 2 else frame
+        assert ram.image().tobytes() == expected.tobytes()
+
+
+def test_contrast_from_the_pinout_is_sent():
+    display, bus = open_oled("ssd1306", contrast=40)
+    commands = bus.command_bytes()
+    assert commands[-5:-3] == [0x81, 40] or (0x81, 40) in zip(commands, commands[1:])
+    display.close()
+
+
+def test_failed_write_makes_the_next_frame_whole():
+    display, bus = open_oled("ssd1306")
+    display.show(roll_screen("1"))
+    bus.present = False
+    with pytest.raises(DeviceError, match="no I2C device at 0x3C on bus 1"):
+        display.show(roll_screen("2"))
+    bus.present = True
+    bus.clear()
+    display.show(roll_screen("2"))
+    assert bus.data_bytes() == FULL_FRAME
+
+
+def test_missing_display_is_one_line_with_the_fix():
+    with pytest.raises(DeviceError) as err:
+        OledDisplay(DEFAULTS["display"], bus=FakeBus(present=False))
+    message = str(err.value)
+    assert "no I2C device at 0x3C on bus 1" in message
+    assert "SDA=GPIO2 SCL=GPIO3" in message and "\n" not in message
+
+
+def test_close_blanks_once_and_is_idempotent():
+    display, bus = open_oled("ssd1306")
+    display.show(roll_screen("9"))
+    bus.clear()
+    display.close()
+    ram = Ssd1306Ram()
+    ram.ram = [[0xFF] * 128 for _ in range(8)]
+    ram.replay(bus.writes)
+    assert 0xAE in bus.command_bytes()                    # display off
+    writes = len(bus.writes)
+    display.close()
+    assert len(bus.writes) == writes
+
+
+def test_frames_must_be_1_bit_128x64():
+    display, _ = open_oled("ssd1306")
+    with pytest.raises(ValueError, match="mode '1' 128x64"):
+        display.show(Image.new("L", (128, 64)))
+
+
+def test_page_bytes_layout():
+    frame = Image.new("1", (128, 64))
+    frame.putpixel((3, 0), 1)
+    frame.putpixel((3, 7), 1)
+    frame.putpixel((127, 63), 1)
+    data = page_bytes(frame)
+    assert len(data) == FULL_FRAME
+    assert data[3] == 0x81
+    assert data[7 * 128 + 127] == 0x80
+    assert sum(1 for b in data if b) == 2
+
+
+def test_changed_spans_join_near_runs_only():
+    old = bytes(256)
+    new = bytearray(old)
+    for x in (10, 15, 40):
+        new[128 + x] = 1
+    assert changed_spans(old, bytes(new), 128, merge_gap=8) == [(1, 10, 15), (1, 40, 40)]
+
+
+# -- headless -------------------------------------------------------------------------
+
+def test_headless_writes_each_distinct_frame_as_128x64_png(tmp_path):
+    display = HeadlessDisplay(tmp_path / "frames")
+    for result in ["3", "3", "11", "11", "3"]:
+        display.show(roll_screen(result))
+    names = sorted(p.name for p in (tmp_path / "frames").iterdir())
+    assert names == ["frame-00001.png", "frame-00002.png", "frame-00003.png"]
+    with Image.open(tmp_path / "frames" / "frame-00002.png") as saved:
+        assert saved.size == (128, 64)
+        assert saved.convert("1").tobytes() == roll_screen("11").tobytes()
+    assert display.last_image.tobytes() == roll_screen("3").tobytes()
+
+
+def test_headless_numbering_continues_after_old_frames(tmp_path):
+    HeadlessDisplay(tmp_path).show(roll_screen("1"))
+    again = HeadlessDisplay(tmp_path)
+    again.show(roll_screen("2"))
+    assert [p.name for p in again.written] == ["frame-00002.png"]
+
+
+def test_headless_without_a_folder_keeps_the_last_frame_only(tmp_path):
+    display = HeadlessDisplay()
+    display.show(roll_screen("6"))
+    assert display.last_image.tobytes() == roll_screen("6").tobytes()
+    assert display.written == []
+
+
+# -- terminal ---------------------------------------------------------------------------------
+
+def test_half_blocks_are_exact():
+    frame = Image.new("1", (128, 64))
+    frame.putpixel((0, 0), 1)         # top only
+    frame.putpixel((1, 1), 1)         # bottom only
+    frame.putpixel((2, 0), 1)
+    frame.putpixel((2, 1), 1)         # both
+    lines = half_blocks(frame)
+    assert len(lines) == 32 and all(len(line) == 128 for line in lines)
+    assert lines[0][:4] == "\u2580\u2584\u2588 "
+
+
+def test_quadrant_blocks_decode_back_to_the_frame():
+    frame = random_frame(random.Random(1), 0.5)
+    lines = quadrant_blocks(frame)
+    assert len(lines) == 32 and all(len(line) == 64 for line in lines)
+    from companion.devices.display import _QUADRANT
+    pixels = {char: bits for bits, char in _QUADRANT.items()}
+    back = Image.new("1", (128, 64))
+    for row, line in enumerate(lines):
+        for col, char in enumerate(line):
+            tl, tr, bl, br = pixels[char]
+            for dx, dy, bit in ((0, 0, tl), (1, 0, tr), (0, 1, bl), (1, 1, br)):
+                back.putpixel((2 * col + dx, 2 * row + dy), bit)
+    assert back.tobytes() == frame.tobytes()
+
+
+def test_terminal_display_draws_a_frame_and_restores_the_screen():
+    out = io.StringIO()
+    display = TerminalDisplay(stream=out, help_line="Enter OK")
+    display.show(roll_screen("8"))
+    text = out.getvalue()
+    assert "\x1b[?1049h" in text and "Enter OK" in text
+    assert "\u250c" + "\u2500" * 64 + "\u2510" in text or "\u250c" + "\u2500" * 128 + "\u2510" in text
+    size = len(out.getvalue())
+    display.show(roll_screen("8"))
+    assert len(out.getvalue()) == size       # the same frame is not drawn again
+    display.close()
+    display.close()
+    assert out.getvalue().endswith("\x1b[?25h\x1b[?1049l")
+
+
+def test_terminal_render_picks_detail_by_width():
+    display = TerminalDisplay(stream=io.StringIO())
+    wide = display.render(roll_screen("8"), columns=200)
+    narrow = display.render(roll_screen("8"), columns=80)
+    assert "\u2500" * 128 in wide
+    assert "\u2500" * 64 in narrow and "\u2500" * 65 not in narrow
+
+
+# -- desktop window ---------------------------------------------------------------------------
+
+def test_desktop_window_without_a_display_says_what_to_use(monkeypatch):
+    from companion.devices.display import DesktopDisplay
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    with pytest.raises(DeviceError, match="--hardware terminal or --hardware headless"):
+        DesktopDisplay()
+
+
+def test_desktop_window_shows_frames(monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("DISPLAY", ":0")
+    from companion.devices.display import DesktopDisplay
+    display = DesktopDisplay()
+    try:
+        display.show(roll_screen("4"))
+        surface = display.device._screen
+        assert surface.get_size() == (512, 256)
+        lit = sum(1 for x in range(0, 512, 4) for y in range(0, 256, 4) if surface.get_at((x, y))[0] > 0)
+        assert lit == roll_screen("4").convert("L").histogram()[255]
+    finally:
+        display.close()
+        display.close()

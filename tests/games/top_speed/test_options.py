@@ -1,0 +1,170 @@
+"""Race types, the advanced rules (qualifying, KERS), the correction screen, a championship."""
+
+import pytest
+
+from companion.core.config import ConfigError
+from companion.core.deck import DeckError
+from companion.games.top_speed import rules as R
+from companion.games.top_speed import screens as S
+from tests.games.top_speed.helpers import (act, data, finish_round, kinds, new_race, next_round, stacked_orders,
+                                           stacked_start)
+
+RED, BLUE, YELLOW = 0, 1, 2
+
+
+def names(state, car=0):
+    return sorted(c.name for c in state.cars[car].pile.draw)
+
+
+@pytest.mark.parametrize("race, removed", [
+    ("wet", {}),
+    ("normal", {"Safety Car": 1, "Yellow Flag": 1, "Off Track": 1}),
+    ("custom", {"Drive Through": 2, "Off Track": 2}),
+])
+def test_race_types_take_the_rulebook_cards_out_of_every_deck(race, removed):
+    state = new_race(3, race=race)
+    full = new_race(3, race="wet")
+    assert len(full.cars[0].pile.draw) == 72
+    for car in range(3):
+        for card in set(names(full)):
+            assert names(state, car).count(card) == names(full).count(card) - removed.get(card, 0)
+
+
+def test_owner_can_change_what_a_normal_race_removes():
+    state = R.setup({"players": 2, "race": "normal"},
+                    data(race_types={"normal": {"remove": {"Safety Car": 2, "Yellow Flag": 1, "Off Track": 1}}}))
+    assert names(state).count("Safety Car") == 0 and len(state.cars[0].pile.draw) == 68
+
+
+@pytest.mark.parametrize("override, key", [
+    ({"race_types": {"wet": {"remove": {"Banana": 1}}}}, "race_types.wet.remove"),
+    ({"race_types": {"wet": {"remove": {"Safety Car": 9}}}}, "race_types.wet.remove.Safety Car"),
+    ({"circuit": {"spaces": 3}}, "circuit.spaces"),
+    ({"decks": {"team": {"cards": [{"name": "1", "count": 3, "value": 1, "trouble": True}]}}},
+     "decks.team.cards[0]"),
+    ({"decks": {"team": {"cards": [{"name": "X", "trouble": True, "signal": "red-flag"}]}}},
+     "decks.team.cards[0].signal"),
+])
+def test_bad_data_is_a_clear_config_error(override, key):
+    with pytest.raises(ConfigError) as err:
+        R.setup({"players": 2, "race": "wet"}, data(**override))
+    assert err.value.key == key
+    assert "\n" not in str(err.value)
+
+
+def test_unknown_race_type_and_wrong_player_counts_are_refused():
+    with pytest.raises(ConfigError, match="unknown race type"):
+        R.setup({"players": 2, "race": "snow"}, data())
+    for players in (1, 9):
+        with pytest.raises(R.RuleError, match="2 to 8 players"):
+            R.setup({"players": players}, data())
+
+
+def test_qualifying_sets_the_grid_by_the_fastest_lap_and_keeps_the_cards_played():
+    state = new_race(3, grid="qualifying")
+    assert kinds(state) == ["qualify"]
+    state = R.apply(state, {"kind": "qualify", "decks": stacked_orders(state, {
+        RED: ["1", "Tire Trouble", "Tire Trouble"], BLUE: ["2", "2"], YELLOW: ["2", "Drive Through"]})})
+    assert state.phase == R.QUALIFY and state.turn == RED            # seat order, clockwise
+    assert "pit" not in kinds(state) and "no-lap" in kinds(state)
+    state = act(act(act(state, "draw"), "draw"), "draw")            # 1, 2, 2
+    state = act(act(act(state, "draw"), "draw"), "draw")            # Tire, 2, Drive Through
+    state = act(state, "draw")                                       # Red: Tire again, bust
+    state = act(act(state, "pass"), "pass")                          # Blue 4, Yellow 2 - DT = 0
+    assert [(s.car, s.amount) for s in state.steps] == [(RED, 0), (BLUE, 4), (YELLOW, 0)]
+    assert len(state.cars[RED].damage) == 1                          # damage counts in qualifying
+    state = finish_round(state)
+    assert state.phase == R.QUALIFY and state.qround == 2
+    for _ in range(3):
+        state = act(state, "no-lap")                                 # nobody wants a lap: it ends
+    assert state.phase == R.START and state.qualified and kinds(state) == ["start"]
+    assert S.view(state).body[-1].text.startswith("Blu 4")
+    state = act(state, "start")
+    assert state.grid[0] == BLUE and state.order[0] == BLUE
+    assert len(state.cars[BLUE].pile.discard) == 2                   # qualifying cards stay out
+    assert state.laps_left == 65
+
+
+def test_qualifying_lasts_at_most_five_laps():
+    state = act(new_race(2, grid="qualifying"), "qualify")
+    for lap in range(1, 6):
+        assert state.phase == R.QUALIFY and state.qround == lap
+        state = act(act(state, "draw"), "draw")
+        while state.phase == R.QUALIFY:
+            state = act(state, "pass" if "pass" in kinds(state) else "no-lap")
+        state = finish_round(state)
+    assert state.phase == R.START and state.qualified
+
+
+def test_kers_keeps_one_green_card_for_a_later_round():
+    state = stacked_start(new_race(2, kers=True), grid=[RED, BLUE], tops={RED: ["2", "1"]})
+    state = act(act(state, "draw"), "draw")                          # Red 2, Blue 1
+    assert "keep" in kinds(state)
+    state = act(state, "keep")
+    red = state.cars[RED]
+    assert red.kers.name == "2" and red.row == () and state.turn == RED
+    assert "pit" not in kinds(state) and "kers" not in kinds(state)   # not both in one round
+    state = act(act(state, "draw"), "draw")                           # Red 1, Blue
+    assert state.turn == RED and "keep" not in kinds(state)           # one card kept at most
+    state = act(act(state, "pass"), "pass")
+    state = next_round(state)
+    turn_red = state if state.turn == RED else act(state, "draw")
+    assert "kers" in kinds(turn_red)
+    state = act(turn_red, "kers")
+    assert [c.name for c in state.cars[RED].row][-1] == "2" and state.cars[RED].kers is None
+
+
+def test_correction_screen_moves_a_car_past_occupied_spaces():
+    state = stacked_start(new_race(3), grid=[RED, BLUE, YELLOW])
+    state = act(act(act(state, "draw"), "draw"), "draw")
+    state = act(act(act(state, "pass"), "pass"), "pass")               # 1 each: blocked in a row
+    state = finish_round(state)
+    assert kinds(state) == ["next", "fix"]
+    state = act(state, "fix")
+    first = state.fix_car
+    view = S.view(state)
+    assert view.title == f"Fix {state.name(first).upper()}" and view.status == "P1"
+    state = act(state, "fix-car")
+    second = state.fix_car
+    d = {c: state.cars[c].distance for c in range(3)}
+    state = act(state, "fix-move", by=1)                                # jumps over the leader
+    assert state.cars[second].distance == d[first] + 1
+    state = act(state, "fix-done")
+    assert state.phase == R.ROUND_END
+    assert next_round(state).order[0] == second
+
+
+def test_championship_adds_up_the_races():
+    state = stacked_start(new_race(2, laps=2, races=2), grid=[RED, BLUE], tops={RED: ["2"]})
+    state = act(act(act(act(state, "draw"), "draw"), "pass"), "pass")
+    state = next_round(state)
+    state = finish_round(state)
+    assert state.phase == R.OVER and not R.finished(state)
+    assert kinds(state) == ["next-race"]
+    assert [r["points"] for r in R.standings(state)] == [25, 18]
+    state = act(state, "next-race")
+    assert state.phase == R.START and state.race_no == 2 and state.laps_left == 2
+    assert all(c.pile.left == 72 and c.distance <= 0 for c in state.cars)
+    state = stacked_start(state, grid=[RED, BLUE], tops={RED: ["2"]})
+    state = act(act(act(act(state, "draw"), "draw"), "pass"), "pass")
+    state = finish_round(next_round(state))
+    assert R.finished(state)
+    table = R.standings(state)
+    assert [(r["name"], r["points"], r["wins"]) for r in table] == [("Red", 50, 2), ("Blue", 36, 0)]
+    assert "championship" in S.receipts(state)
+
+
+def test_events_that_do_not_fit_are_refused_with_a_clear_error():
+    state = stacked_start(new_race(2), grid=[RED, BLUE])
+    with pytest.raises(R.RuleError, match="unknown Top Speed event"):
+        R.apply(state, {"kind": "teleport"})
+    with pytest.raises(R.RuleError, match="not car 1's turn"):
+        R.apply(state, {"kind": "pass", "car": BLUE})
+    with pytest.raises(R.RuleError, match="cannot pass"):
+        R.apply(state, {"kind": "pass", "car": RED})
+    with pytest.raises(DeckError, match="do not match"):
+        R.apply(state, {"kind": "draw", "car": RED, "cards": [{"name": "Drive Through"}], "reshuffle": None})
+    with pytest.raises(R.RuleError, match="malformed"):
+        R.apply(state, {"kind": "draw"})
+    with pytest.raises(R.RuleError, match="does not fit"):
+        R.apply(state, {"kind": "next-race"})

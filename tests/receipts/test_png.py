@@ -1,0 +1,74 @@
+"""PNG receipts: paper size, ink exactly where the text is, and a reference image.
+
+After an intended change to the drawing, look at the new image, then regenerate with:
+    .venv/bin/python -m tests.receipts.test_png
+"""
+
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+from companion.receipts.escpos import END_FEED, LINE_DOTS, layout
+from companion.receipts.model import Line, Receipt
+from companion.receipts.png import TOP_MARGIN, WIDTH, render
+from tests.receipts.samples import results_receipt
+
+REFERENCE = Path(__file__).parent / "reference" / "results.png"
+
+
+def _ink_rows(img: Image.Image, top: int, bottom: int) -> int:
+    band = ImageChops.invert(img.crop((0, top, img.width, bottom)).convert("L"))
+    return 0 if band.getbbox() is None else band.getbbox()[3] - band.getbbox()[1]
+
+
+def _ink_box(img: Image.Image, top: int, bottom: int):
+    box = ImageChops.invert(img.crop((0, top, img.width, bottom)).convert("L")).getbbox()
+    return box and (box[0], box[2])
+
+
+def test_size_and_mode():
+    receipt = results_receipt()
+    img = render(receipt)
+    assert img.mode == "1" and img.width == WIDTH == 384
+    assert img.height == TOP_MARGIN + sum(line.dots for line in layout(receipt)) + END_FEED * LINE_DOTS
+
+
+def test_ink_where_the_text_is_and_nowhere_else():
+    receipt = results_receipt()
+    img = render(receipt)
+    y = TOP_MARGIN
+    for line in layout(receipt):
+        rows = _ink_rows(img, y, y + line.dots)
+        if line.text.strip():
+            assert rows >= 2, f"no ink for {line.text!r}"
+        else:
+            assert rows == 0
+        y += line.dots
+    assert _ink_rows(img, 0, TOP_MARGIN) == 0 and _ink_rows(img, y, img.height) == 0   # margins blank
+
+
+def test_alignment_bold_and_size():
+    receipt = Receipt("x", "", (Line("MMMM"), Line("MMMM", align="right"), Line("MMMM", align="center"),
+                                Line("MMMM", bold=True), Line("MMMM", size=2)))
+    img = render(receipt)
+    top = TOP_MARGIN + 2 * LINE_DOTS                # after the (empty) double-height title
+    band = [(top + i * LINE_DOTS, top + (i + 1) * LINE_DOTS) for i in range(5)]
+    left, right, centre, bold = (_ink_box(img, a, b) for a, b in band[:4])
+    double = _ink_box(img, band[4][0], band[4][0] + 2 * LINE_DOTS)
+    assert left[0] == 0 and WIDTH - 12 <= right[1] <= WIDTH
+    assert abs((centre[0] + centre[1]) / 2 - WIDTH / 2) <= 6
+    assert bold[1] == left[1] + 1                   # struck twice, one dot apart
+    assert double[1] - double[0] >= 2 * (left[1] - left[0]) - 2
+
+
+def test_matches_reference_image():
+    img = render(results_receipt())
+    ref = Image.open(REFERENCE)
+    assert ref.size == img.size
+    assert ImageChops.difference(img.convert("L"), ref.convert("L")).getbbox() is None
+
+
+if __name__ == "__main__":
+    REFERENCE.parent.mkdir(exist_ok=True)
+    render(results_receipt()).save(REFERENCE, optimize=True)
+    print(f"wrote {REFERENCE}")
