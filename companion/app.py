@@ -9,8 +9,8 @@ only hands it receipts and reads its status.
 
 from __future__ import annotations
 
+import logging
 import random
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +19,8 @@ from companion.games import registry
 from companion.session import SessionRunner
 from companion.ui import flow
 from companion.ui.view import View
+
+log = logging.getLogger(__name__)
 
 TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
 
@@ -41,6 +43,7 @@ class App:
         self.runner: SessionRunner | None = None
         self.toast = ""
         self.frames = 0
+        self.display_error = ""
         self._last_printer_status: str | None = None
 
     # -- what exists ------------------------------------------------------------------
@@ -233,9 +236,16 @@ class App:
         return _with(view, alert=alert) if alert else view
 
     def refresh(self) -> None:
+        from companion.devices import DeviceError
         from companion.ui.render import render
         image = (self._render or render)(self.frame())
-        self.display.show(image)
+        try:
+            self.display.show(image)
+        except DeviceError as exc:  # a loose wire: the race goes on; the next frame is sent whole
+            self.display_error = str(exc)
+            log.warning("display: %s", exc)
+            return
+        self.display_error = ""
         self.frames += 1
 
     def step(self, gesture) -> None:
