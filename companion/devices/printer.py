@@ -315,8 +315,12 @@ class Printer:
         self._thread.start()
 
     def submit(self, receipt: Receipt) -> str:
-        """Spool ``receipt`` (on disk before this returns) and print it in the background."""
-        entry_id = self.spool.add(receipt)
+        """Spool ``receipt`` (on disk before this returns) and print it in the background.
+        A spool that cannot be written (disk full, read-only) raises PrinterFault."""
+        try:
+            entry_id = self.spool.add(receipt)
+        except OSError as exc:
+            raise PrinterFault(f"Cannot keep receipt: {self.spool.dir}", exc.strerror or str(exc)) from None
         self._wake.set()
         return entry_id
 
@@ -362,7 +366,13 @@ class Printer:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            ids = self.spool.ids()
+            try:
+                ids = self.spool.ids()
+            except OSError as exc:
+                self.fault = PrinterFault(f"Cannot read spool: {self.spool.dir}", exc.strerror or str(exc))
+                self.status = self.fault.message
+                self._wake.wait(self.retry_s)
+                continue
             if not ids:
                 self._wake.wait()
                 self._wake.clear()

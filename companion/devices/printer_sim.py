@@ -356,16 +356,22 @@ class PrinterSim:
             return 0
         return struct.unpack("i", fcntl.ioctl(self._master, termios.FIONREAD, b"\0\0\0\0"))[0]
 
-    def wait_printed(self, timeout: float = 30.0) -> bool:
-        """Wait (wall clock) until everything sent so far has been printed."""
+    def wait_printed(self, timeout: float = 30.0, settle: float = 0.1) -> bool:
+        """Wait (wall clock) until everything sent so far has been printed and nothing more
+        has come in for ``settle`` seconds (the pty hands bytes over asynchronously)."""
         deadline = time.monotonic() + timeout
+        quiet_since = None
         while time.monotonic() < deadline:
             with self._lock:
                 now = time.monotonic()
                 self.engine.advance(now)
                 idle = self.engine.idle_at()
-                if idle is not None and idle <= now and not self._unread():
-                    return True
+                done = idle is not None and idle <= now and not self._unread()
+                received = len(self.received)
+            if not done or quiet_since is None or quiet_since[1] != received:
+                quiet_since = (now, received) if done else None
+            elif now - quiet_since[0] >= settle:
+                return True
             time.sleep(0.01)
         return False
 
@@ -393,16 +399,16 @@ class PrinterSim:
                 time.sleep(0.01)
                 continue
             try:
-                ready, _, _ = select.select([master], [], [], 0.01)
-                data = os.read(master, 4096) if ready else b""
-            except OSError:          # closed by unplug() meanwhile, or no one on the slave
+                select.select([master], [], [], 0.01)
+                with self._lock:          # read and account in one step (see wait_printed)
+                    now = time.monotonic()
+                    if self._master == master:
+                        ready, _, _ = select.select([master], [], [], 0)
+                        if ready:
+                            self._arrive(now, os.read(master, 4096))
+                    self.engine.advance(now)
+            except OSError:          # closed by unplug() meanwhile
                 time.sleep(0.005)
-                continue
-            with self._lock:
-                now = time.monotonic()
-                if data and self._master == master:
-                    self._arrive(now, data)
-                self.engine.advance(now)
 
     def _arrive(self, now: float, data: bytes) -> None:
         limit = self._unplug_after

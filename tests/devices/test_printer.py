@@ -75,7 +75,7 @@ def test_wire_bound_printer_is_kept_busy(config, tmp_path):
 def test_unpaced_receipt_overflows_the_simulated_buffer(config):
     """The simulator catches what pacing prevents: the whole receipt written at once."""
     receipt = results_receipt()
-    with PrinterSim(baudrate=9600, buffer_bytes=256, line_ms=3) as sim:
+    with PrinterSim(baudrate=9600, buffer_bytes=256, line_ms=10) as sim:
         with serial.Serial(sim.path, 9600) as port:
             port.write(encode(receipt, config))
             assert sim.wait_printed()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.core import scoring
-from companion.core.deck import Card, Draw, Pile, apply_draw, draw_plan, reorder, shuffle_order
+from companion.core.deck import Card, DeckError, Pile, draw_plan, reorder, shuffle_order
 from companion.core.rng import shuffled
 from companion.games.api import COLOURS, Move, Option, make_move
 
@@ -166,14 +166,6 @@ def signals(state: State, signal: str) -> int:
     return sum(1 for car in state.cars for c in car.row if c.get("signal") == signal)
 
 
-def counts(cards) -> list[tuple[str, int]]:
-    """(card name, how many) in the order of the data file."""
-    out: dict[str, int] = {}
-    for c in cards:
-        out[c.name] = out.get(c.name, 0) + 1
-    return list(out.items())
-
-
 def planned_move(state: State, car: Car) -> int:
     """Spaces the car is due to move this round as things stand (negative: back)."""
     if car.status == PIT:
@@ -206,8 +198,8 @@ def _fresh_race(state: State) -> State:
     cars = tuple(Car(c.name, c.colour, Pile(state.settings.deck), distance=-i, points=c.points)
                  for i, c in enumerate(state.cars))
     return _with(state, cars=cars, phase=START, order=tuple(range(len(cars))), grid=(), turn=-1, round=0,
-                   laps_left=state.settings.laps, lines=0, sc=0, sc_periods=0, yellow=False, steps=(),
-                   step=0, qround=0, qualified=False, fastest=(-1, 0, 0), show="")
+                 laps_left=state.settings.laps, lines=0, sc=0, sc_periods=0, yellow=False, steps=(),
+                 step=0, qround=0, qualified=False, fastest=(-1, 0, 0), show="")
 
 
 # -- moves ----------------------------------------------------------------------------
@@ -366,9 +358,9 @@ def _start_round(state: State) -> State:
     laps_left = state.laps_left - 1
     leader = order[0]
     cars = tuple(_with(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
-                         led=c.led + (i == leader)) for i, c in enumerate(state.cars))
+                       led=c.led + (i == leader)) for i, c in enumerate(state.cars))
     state = _with(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
-                    show="", yellow=False)
+                  show="", yellow=False)
     if laps_left <= 0:
         return _finish(state, ())
     return _with(state, phase=DRAW, turn=order[0])
@@ -377,16 +369,17 @@ def _start_round(state: State) -> State:
 def _draw(state: State, event) -> State:
     c = _turn_car(state, event)
     car = state.cars[c]
-    if not car.pile.left:
-        raise RuleError(f"{car.name} has no cards left to draw")
     recorded = event["cards"]
     if len(recorded) != 1 or event.get("reshuffle") is not None:
         raise RuleError("a Top Speed draw is one card, never a reshuffle")
     card = state.settings.card(recorded[0]["name"])
-    draw = Draw((card,))
+    pile = car.pile
+    if not pile.draw or pile.draw[0] != card:   # apply_draw's check, for one card, at a third of its cost
+        top = pile.draw[0].name if pile.draw else "no card"
+        raise DeckError(f"recorded cards do not match the pile (recorded {card.name}, pile has {top})")
     bust = is_trouble(card) and any(x.name == card.name for x in car.row)
     status = BUST if bust else (DONE if state.sc else DRAWING)
-    car = _with(car, pile=apply_draw(car.pile, draw), row=car.row + (card,), status=status)
+    car = _with(car, pile=Pile(pile.draw[1:], pile.discard), row=car.row + (card,), status=status)
     return _next_turn(state, c, car)
 
 
@@ -413,7 +406,7 @@ def _pit(state: State, event) -> State:
     extra = sum(x.get("pit_extra", 0) for x in car.damage)
     pile = Pile(reorder(car.pile.draw + car.damage + car.pile.discard, event["order"]))
     car = _with(car, pile=pile, damage=(), status=PIT, pit_back=state.settings.pit_back + extra,
-                  pits=car.pits + 1)
+                pits=car.pits + 1)
     return _next_turn(state, c, car)
 
 
@@ -466,7 +459,7 @@ def _end_of_round_cards(car: Car) -> Car:
         damage += (row[-1],)
         row = row[:-1]
     return _with(car, pile=Pile(car.pile.draw, car.pile.discard + row), row=(), damage=damage,
-                   status=DONE, pit_back=0)
+                 status=DONE, pit_back=0)
 
 
 def _movement(state: State) -> State:

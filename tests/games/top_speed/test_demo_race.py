@@ -40,7 +40,9 @@ def test_every_scripted_move_is_one_the_rules_offer():
         move = A.demo_script(state)
         if move is None:
             break
-        assert move in R.moves(state)
+        offered = R.moves(state)
+        assert move in offered
+        assert all(len(m.label) <= 14 for m in offered)
         state = R.apply(state, R.resolve(state, move, rng))
 
 
