@@ -1,0 +1,53 @@
+"""``companion print``: results, the championship, or the receipts waiting in the spool."""
+
+from __future__ import annotations
+
+from companion import paths
+from companion.commands import CommandError
+
+WHAT = ("results", "championship", "waiting")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("print", help="print the last results, the championship or the waiting receipts")
+    p.add_argument("what", choices=WHAT, help="results: the last finished race; championship: its standings; "
+                                              "waiting: receipts kept while the printer was out")
+    p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
+    p.add_argument("--to", choices=("printer", "png"), default=None,
+                   help="printer: the serial printer of the pinout (default on a Pi); png: save previews")
+    p.add_argument("--out", metavar="DIR", help="with --to png: where the PNGs go (default STATE/receipts)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for the printer (default 120)")
+    p.set_defaults(func=print_command)
+
+
+def print_command(args) -> int:
+    from companion import results
+    from companion.commands.results import open_journal
+    from companion.devices.board import is_raspberry_pi, load_pinout
+    from companion.devices.printer import open_printer
+
+    state_dir = paths.state_dir(args.state)
+    receipt = None
+    if args.what != "waiting":
+        with open_journal(args.state) as journal:
+            receipt = (results.last_results_receipt(journal) if args.what == "results"
+                       else results.championship_receipt(journal))
+        if receipt is None:
+            raise CommandError("no finished race yet: nothing to print")
+    target = args.to or ("printer" if is_raspberry_pi() else "png")
+    pinout = load_pinout(paths.pinout_path(args.pinout))
+    printer = open_printer(pinout["printer"], "serial" if target == "printer" else "png",
+                           state_dir / "spool", out_dir=args.out)
+    with printer:
+        if receipt is not None:
+            printer.submit(receipt)
+        waiting = len(printer.pending())
+        if printer.wait_idle(timeout=args.timeout):
+            where = "" if target == "printer" else f" to {args.out or state_dir / 'receipts'}"
+            print(f"Printed {waiting} receipt(s){where}." if waiting else "Nothing waiting to print.")
+            return 0
+        fault = printer.fault
+        problem = f"{fault.message} ({fault.fix})" if fault is not None and fault.fix else printer.status
+        raise CommandError(f"{problem}; {len(printer.pending())} receipt(s) kept, they print when the printer is back",
+                           code=1)
