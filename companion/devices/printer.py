@@ -402,6 +402,24 @@ class Printer:
             self._wake.clear()
 
 
+def check_printer(printer_config: Mapping, port: str | None = None) -> tuple[bool, str]:
+    """Open the [printer] port and read the paper sensor. Never raises: returns
+    ``(ok, message)``; a failed message names the fix."""
+    try:
+        settings = printer_settings(printer_config)
+    except ConfigError as exc:
+        return False, str(exc)
+    link = SerialLink(settings, port)
+    try:
+        paper = link.ready()
+    except PrinterFault as fault:
+        return False, f"{fault.message} ({fault.fix})"
+    finally:
+        link.close()
+    note = "paper low, keep a roll at hand" if paper == "low" else "paper loaded"
+    return True, f"Printer OK on {link.port} at {settings.baudrate} baud ({note})"
+
+
 def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, port: str | None = None, *,
                  out_dir: str | Path | None = None) -> Printer:
     """A running Printer for the [printer] table of hardware/pinout.toml.

@@ -13,12 +13,11 @@ import pytest
 import serial
 
 from companion.core.config import ConfigError, load_toml
-from companion.devices.printer import SerialLink, open_printer, paper_state, printer_settings
+from companion.devices.printer import SerialLink, check_printer, open_printer, paper_state, printer_settings
 from companion.devices.printer_sim import PrinterSim, decode, fastest_time, paper_text
-from companion.devices.selftest_printer import check_printer
 from companion.devices.spool import Spool, receipt_from_json, receipt_to_json
 from companion.receipts.escpos import END_FEED, encode
-from companion.receipts.model import Line, Receipt
+from companion.receipts.model import Receipt
 from tests.receipts.samples import results_receipt
 
 PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
@@ -230,7 +229,7 @@ def test_check_printer_messages(config, tmp_path):
         assert check_printer(config, port=sim.path) == (False, "Printer: paper out (load a paper roll; the receipt prints then)")
         sim.silent = True
         ok, message = check_printer(config, port=sim.path)
-        assert not ok and message.startswith(f"Printer not answering on {sim.path} (check")
+        assert not ok and message.startswith("Printer not answering (check the printer's power")
     ok, message = check_printer(config, port=str(tmp_path / "ttyNONE"))
     assert not ok and message.startswith(f"Printer not found: {tmp_path / 'ttyNONE'} (check the cable")
     ok, message = check_printer({**config, "baudrate": "fast"})
