@@ -188,15 +188,14 @@ class App:
 
     def print_last_results(self) -> None:
         from companion import results as res
-        receipt = res.last_results_receipt(self.journal)
-        if receipt is None:
-            self.toast = "No finished race yet"
-        else:
-            self.submit(receipt)
+        self._submit_kept(res.last_results_receipt(self.journal))
 
     def print_championship(self) -> None:
         from companion import results as res
-        receipt = res.championship_receipt(self.journal)
+        self._submit_kept(res.championship_receipt(self.journal))
+
+    def _submit_kept(self, receipt) -> None:
+        """Print a receipt rebuilt from the journal (None: there is no finished race)."""
         if receipt is None:
             self.toast = "No finished race yet"
         else:
