@@ -228,12 +228,12 @@ class App:
         self.screen.handle(self, gesture)
 
     def frame(self) -> View:
+        """The top screen's view, with the message of the moment over it and, while the
+        printer has a problem, "P!" in the title bar (the Printer menu says what it is)."""
         view = self.screen.view(self)
-        problem = self.printer_status()
-        alert = self.toast or (problem or "")
-        if problem and not view.status:
-            view = _with(view, status="PRN!")
-        return _with(view, alert=alert) if alert else view
+        if self.printer_status():
+            view = _with(view, status=f"P! {view.status}".strip())
+        return _with(view, alert=self.toast) if self.toast else view
 
     def refresh(self) -> None:
         from companion.devices import DeviceError
@@ -258,6 +258,8 @@ class App:
         status = self.printer_status()
         if status != self._last_printer_status:
             self._last_printer_status = status
+            if status:  # say it once; the title bar keeps "P!" until it is mended
+                self.toast = f"{status}. Receipts wait for it."
             changed = True
         if changed:
             self.refresh()

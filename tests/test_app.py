@@ -109,3 +109,32 @@ def test_stuck_button_is_reported_not_acted_on(state_dir):
     app.run(ScriptedButtons.from_keys("STUCK:GO"))
     assert "GO button held down" in app.frame().alert
     assert isinstance(app.screen, flow.Home)
+
+
+def test_missing_printer_is_said_once_and_the_receipt_waits(state_dir):
+    import time
+
+    from companion.devices.buttons import ScriptedButtons as Keys
+    from companion.devices.gestures import Gesture
+    from companion.devices.printer import open_printer
+    from companion.receipts.model import Line, Receipt
+
+    from companion.devices.board import load_pinout
+
+    config = {**load_pinout(None)["printer"], "port": str(state_dir / "no-such-port")}
+    printer = open_printer(config, "serial", state_dir / "spool")
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=printer, rng=random.Random(1))
+    try:
+        app.run(Keys.from_keys(""))
+        app.submit(Receipt("results", "Race", (Line("1 Red"),)))
+        deadline = time.monotonic() + 10
+        while printer.fault is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        app.step(None)
+        assert "Printer not found" in app.frame().alert and "wait" in app.frame().alert
+        app.step(Gesture("DOWN", "press"))          # the message goes with the next press ...
+        assert app.frame().alert == ""
+        assert app.frame().status.startswith("P!")  # ... the title bar keeps the mark
+        assert len(printer.pending()) == 1          # and the receipt is kept
+    finally:
+        printer.close()

@@ -32,6 +32,10 @@ def run(args) -> int:
     except StartupError as exc:
         raise CommandError(str(exc)) from None
     with runtime:
+        if runtime.board.hardware == "headless" and args.keys is None:
+            where = args.out or runtime.state_dir / "frames"
+            print(f"companion: no screen or terminal here, so it ran headless: the first frame is in {where}. "
+                  "Try --hardware terminal, or --keys \"OK GO\" to press buttons.", file=sys.stderr)
         runtime.app.run(runtime.board.buttons)
     for problem in runtime.problems():
         print(f"companion: {problem}", file=sys.stderr)

@@ -38,6 +38,12 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "driver": "ssd1306", "i2c_port": 1, "address": 0x3C, "width": 128, "height": 64,
         "rotate": 0, "contrast": 255,
     },
+    # checked in full when the printer is opened (companion.devices.printer.printer_settings)
+    "printer": {
+        "port": "/dev/serial0", "baudrate": 9600, "model": "generic-58mm", "dots_per_line": 384,
+        "chars_per_line": 32, "heat_dots": 7, "heat_time": 80, "heat_interval": 2, "line_ms": 12,
+        "buffer_bytes": 256, "flow_control": "none", "status_timeout_ms": 500, "retry_s": 3,
+    },
 }
 # (low, high) for the integer settings
 _RANGES = {

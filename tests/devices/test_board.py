@@ -30,10 +30,10 @@ def write(tmp_path, text):
 def test_the_shipped_pinout_is_valid_and_matches_the_documented_defaults():
     pinout = load_pinout(DEFAULT_PINOUT)
     shipped = load_toml(DEFAULT_PINOUT)
-    for table in ("buttons", "display"):
+    for table in ("buttons", "display", "printer"):
         for key, value in shipped[table].items():
             assert DEFAULTS[table][key] == value, f"{table}.{key}"
-    assert pinout["printer"] == shipped["printer"]
+    assert pinout["printer"] == {**DEFAULTS["printer"], **shipped["printer"]}
 
 
 def test_missing_keys_take_the_defaults(tmp_path):
@@ -46,7 +46,7 @@ def test_missing_keys_take_the_defaults(tmp_path):
     assert pinout["buttons"]["OK"] == 16 and pinout["buttons"]["UP"] == 5
     assert pinout["buttons"]["stuck_ms"] == 30_000
     assert pinout["display"] == {**DEFAULTS["display"], "driver": "sh1106"}
-    assert pinout["printer"] == {}
+    assert pinout["printer"] == DEFAULTS["printer"]
 
 
 BAD = [
