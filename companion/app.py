@@ -13,13 +13,15 @@ import logging
 import os
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.core.journal import Journal
 from companion.games import registry
-from companion.session import SessionRunner
 from companion.ui import flow
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the session runner is loaded with the first race, not for the first frame
+    from companion.session import SessionRunner
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,7 @@ class App:
 
     def start_session(self, slug: str, options: dict) -> None:
         data = self.session_data(slug, options)
+        from companion.session import SessionRunner
         self.runner = SessionRunner.start(self.journal, slug, options, data, championship=options.get("game", slug))
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
@@ -116,6 +119,7 @@ class App:
         session = self.journal.open_session()
         if session is None:
             return
+        from companion.session import SessionRunner
         self.runner = SessionRunner.resume(self.journal, session)
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())

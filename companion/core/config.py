@@ -21,7 +21,12 @@ class ConfigError(ValueError):
         msg = f"{where}: {problem}"
         if fix:
             msg += f" ({fix})"
-        super().__init__(msg)
+        super().__init__(_one_line(msg))
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters escaped (a key can be any string, "\\n" too)."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:

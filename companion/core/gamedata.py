@@ -15,11 +15,13 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from companion.core.config import ConfigError, deep_merge, load_toml
-from companion.core.deck import Card, build
-from companion.core.dice import Die, plain
+
+if TYPE_CHECKING:  # loaded when dice or cards are built: the home menu's game names need neither
+    from companion.core.deck import Card
+    from companion.core.dice import Die
 
 ANY = "any"
 """The pseudo game of the plain dN dice: no data file, no decks."""
@@ -159,6 +161,7 @@ def _check_dice(entry, keys, where, data) -> None:
 
 
 def _check_dice_sets(entry, keys, where, data) -> None:
+    from companion.core.dice import plain
     dice = data.get("dice", {})
     for field in ("dice", "swap"):
         if field not in entry:  # only the optional swap
@@ -256,6 +259,7 @@ def _dotted(keys) -> str:
 
 def dice_of(data: Mapping[str, Any]) -> dict[str, Die]:
     """The dice of loaded game data by id."""
+    from companion.core.dice import Die
     return {i: Die(i, d["label"], tuple(d["faces"]), d.get("assumption", "")) for i, d in data.get("dice", {}).items()}
 
 
@@ -267,6 +271,7 @@ def dice_sets_of(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 def decks_of(data: Mapping[str, Any]) -> dict[str, list[Card]]:
     """The decks of loaded game data by id, each as its full list of cards (counts expanded)."""
+    from companion.core.deck import build
     return {i: list(build(d["cards"])) for i, d in data.get("decks", {}).items()}
 
 

@@ -21,6 +21,7 @@ import sqlite3
 import time
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -77,10 +78,17 @@ class Entry:
 
 @dataclass
 class Replay:
-    """A session's events, ready to replay: ``effective`` are the events to apply in order."""
-    entries: list[Entry] = field(default_factory=list)
+    """A session's events, ready to replay: ``effective`` are the events to apply in order.
+    ``entries`` (the history) is made from the rows on first use: a resume needs only
+    ``effective``, and making thousands of entries would slow every boot."""
+    rows: list[tuple[int, str, dict[str, Any] | None, float]] = field(default_factory=list, repr=False)
+    undone: set[int] = field(default_factory=set, repr=False)
     effective: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+    @cached_property
+    def entries(self) -> list[Entry]:
+        return [Entry(seq, label, event, created, seq in self.undone) for seq, label, event, created in self.rows]
 
 
 def _crc(body: str) -> int:
@@ -185,7 +193,7 @@ class Journal:
 
     def replay(self, session_id: int) -> Replay:
         """Read a session's events; skip (and report) unreadable rows and undone actions."""
-        entries: list[Entry] = []
+        rows: list[tuple[int, str, dict[str, Any] | None, float]] = []
         problems: list[str] = []
         undone: set[int] = set()
         for seq, label, body, crc, created in self.rows(session_id):
@@ -193,17 +201,16 @@ class Journal:
             if _crc(body) != crc:
                 problems.append(f"journal entry {seq} ({label}) is damaged and was skipped")
             else:
-                event = _loads(body, None)
+                event = _load_event(body)
                 if not isinstance(event, dict) or "kind" not in event:
                     problems.append(f"journal entry {seq} ({label}) is unreadable and was skipped")
                     event = None
-            if event is not None and event["kind"] == UNDO:
-                undone.add(event.get("target"))
-            entries.append(Entry(seq, label, event, created))
-        entries = [Entry(e.seq, e.label, e.event, e.created, e.seq in undone) for e in entries]
-        effective = [e.event for e in entries
-                     if e.event is not None and not e.undone and e.event["kind"] != UNDO]
-        return Replay(entries, effective, problems)
+                elif event["kind"] == UNDO:
+                    undone.add(event.get("target"))
+            rows.append((seq, label, event, created))
+        effective = [event for seq, _, event, _ in rows
+                     if event is not None and seq not in undone and event["kind"] != UNDO]
+        return Replay(rows, undone, effective, problems)
 
     # -- internals --------------------------------------------------------------------
 
@@ -215,6 +222,22 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None
+
+
+_RAW_DECODE = json.JSONDecoder().raw_decode
+
+
+def _load_event(body: str) -> Any:
+    """An event body as ``_dump`` wrote it (compact JSON): decoded without the
+    whitespace scans of ``json.loads``, which replaying thousands of events notices.
+    Anything else is left to ``_loads`` (None if it is not JSON)."""
+    try:
+        value, end = _RAW_DECODE(body)
+        if end == len(body):
+            return value
+    except (ValueError, TypeError):
+        pass
+    return _loads(body, None)
 
 
 def _loads(text: str | None, default: Any) -> Any:

@@ -7,11 +7,13 @@ game's own view and offers exactly the moves its rules allow.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from companion.games.api import COLOURS, Option
 from companion.ui import screens as ui
 from companion.ui.view import Menu, View
+
+if TYPE_CHECKING:  # the activity contract is loaded with the first activity, not for the first frame
+    from companion.games.api import Option
 
 UP, DOWN, OK, BACK, GO = "UP", "DOWN", "OK", "BACK", "GO"
 
@@ -130,6 +132,7 @@ def adjust(option: Option, value: Any, step: int) -> Any:
 
 def finish_options(options: tuple[Option, ...], values: dict[str, Any]) -> dict[str, Any]:
     """The options dict ``setup`` receives: every key, and players as name/colour dicts."""
+    from companion.games.api import COLOURS
     out = dict(values)
     for option in options:
         if option.kind == "players":

@@ -18,7 +18,7 @@ from companion.games.top_speed import rules as R
 
 TEMPERAMENTS = ("cautious", "greedy", "calculating")
 DEMO_OPTIONS = {"players": 6, "race": "wet", "laps": 15, "grid": "random",
-                "fastest_lap": True, "kers": False, "races": 1}
+                "fastest_lap": True, "kers": False}
 """A short wet race (all the Safety Car cards stay in): a Safety Car period is likely."""
 DEMO_SEED = 1
 """A seed whose demo race has a Safety Car period and a pit stop (tests check it)."""

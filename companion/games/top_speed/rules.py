@@ -15,7 +15,11 @@ A race goes:
   Cars: the Safety Car comes out, its counter on space n (players) of the laps track,
   and the cars close up. Under it each player draws one card a round, the counter goes
   down by the green cards drawn, and the Safety Car leaves at 0.
-- the leader crossing the line going forward takes a lap off (see :func:`_cross`).
+- the leader crossing the line going forward takes a lap off (see :func:`_movement`).
+- between turns and at the round end, ``fix`` opens the correction screen: a car's space
+  is set to match the board.
+
+One session is one race; the platform's championship adds up the races.
 
 Choices where the rulebook is silent (docs/games/top-speed.md lists them): a Drive
 Through moves the car 6 back whatever green cards are in the row; a lap taken off by the
@@ -46,7 +50,6 @@ OPTIONS = (
     Option("grid", "Start order", choices=(("random", "Random"), ("qualifying", "Qualifying")), default="random"),
     Option("fastest_lap", "Fastest lap", choices=((False, "Off"), (True, "On")), default=False),
     Option("kers", "KERS", choices=((False, "Off"), (True, "On")), default=False),
-    Option("races", "Races", kind="number", low=1, high=20, default=1),
 )
 
 # phases
@@ -79,15 +82,18 @@ class Car:
     led: int = 0                       # laps led
     best: int = 0                      # fastest lap: most spaces moved in one round
     qual: int = -1                     # fastest qualifying lap (-1: none)
-    points: int = 0                    # championship points so far
 
 
 @dataclass(frozen=True)
 class Step:
-    """One line of the movement phase: ``car`` (-1 for the Safety Car) and what to do."""
+    """One line of the movement phase: ``car`` (-1 for the Safety Car) and what to do.
+
+    ``want`` is what the cards asked for: the planned move of a MOVE step (more than
+    ``amount`` when the car was blocked), the green cards drawn of a Safety Car step."""
     kind: str
     car: int = -1
     amount: int = 0
+    want: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,9 +117,10 @@ class State:
     qualified: bool = False
     fastest: tuple[int, int, int] = (-1, 0, 0)   # car, spaces, round
     fix_car: int = 0
-    show: str = ""                     # "odds" | "cards": what the player on turn asked to see
-    race_no: int = 1
-    results: tuple[tuple[Mapping[str, Any], ...], ...] = ()   # scored standings of finished races
+    fix_from: str = ROUND_END          # the phase a correction returns to
+    show: bool = False                 # the player on turn asked to see their cards
+    last: tuple[int, str] = (-1, "")   # (car, what) of the round's last action: "draw", "bust",
+                                       # "pass", "pit", "keep", "kers" or "no-lap"
 
     def name(self, car: int) -> str:
         return self.cars[car].name
@@ -178,6 +185,11 @@ def planned_move(state: State, car: Car) -> int:
     return max(0, green(car) - len(car.damage))
 
 
+def pit_cost(state: State, car: Car) -> int:
+    """Spaces back for a pit stop now: 8, and 2 more per Engine Trouble in the damage row."""
+    return state.settings.pit_back + sum(x.get("pit_extra", 0) for x in car.damage)
+
+
 # -- setup ----------------------------------------------------------------------------
 
 def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
@@ -190,16 +202,9 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     names = [str(p.get("name") or p.get("colour")) for p in players]
     if len(set(names)) != len(names):
         raise RuleError("every player needs a name of their own")
-    cars = tuple(Car(name, str(p.get("colour", name)), Pile(settings.deck)) for name, p in zip(names, players))
-    return _fresh_race(State(settings, cars))
-
-
-def _fresh_race(state: State) -> State:
-    cars = tuple(Car(c.name, c.colour, Pile(state.settings.deck), distance=-i, points=c.points)
-                 for i, c in enumerate(state.cars))
-    return _with(state, cars=cars, phase=START, order=tuple(range(len(cars))), grid=(), turn=-1, round=0,
-                 laps_left=state.settings.laps, lines=0, sc=0, sc_periods=0, yellow=False, steps=(),
-                 step=0, qround=0, qualified=False, fastest=(-1, 0, 0), show="")
+    cars = tuple(Car(name, str(p.get("colour", name)), Pile(settings.deck), distance=-i)
+                 for i, (name, p) in enumerate(zip(names, players)))
+    return State(settings, cars, order=tuple(range(len(cars))), laps_left=settings.laps)
 
 
 # -- moves ----------------------------------------------------------------------------
@@ -210,8 +215,10 @@ def moves(state: State) -> list[Move]:
         if state.settings.grid == "qualifying" and not state.qualified:
             return [make_move("qualify", "QUALIFY", primary=True)]
         return [make_move("start", "START", primary=True)]
-    if phase in (DRAW, QUALIFY):
+    if phase == QUALIFY:
         return _turn_moves(state)
+    if phase == DRAW:
+        return _turn_moves(state) + [make_move("fix", "Fix a car")]
     if phase == STEPS:
         return [make_move("next", "OK", primary=True)]
     if phase == ROUND_END:
@@ -223,8 +230,6 @@ def moves(state: State) -> list[Move]:
                 make_move("fix-move", "Back 1", player=who, car=car, by=-1),
                 make_move("fix-car", "Next car"),
                 make_move("fix-done", "Done", primary=True)]
-    if phase == OVER and state.race_no < state.settings.races:
-        return [make_move("next-race", "NEXT RACE", primary=True)]
     return []
 
 
@@ -249,6 +254,7 @@ def _turn_moves(state: State) -> list[Move]:
         return out
     if state.sc:
         add("pit", "PIT STOP", primary=not has_cards)
+        add("cards", "My cards")
         return out
     if car.row or car.kers_round:
         add("pass", "PASS", primary=not has_cards)
@@ -259,8 +265,6 @@ def _turn_moves(state: State) -> list[Move]:
             add("kers", f"KERS {car.kers.name}"[:14], primary=not has_cards)
         if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
             add("keep", f"KEEP {car.row[-1].name}"[:14])
-    if any(is_trouble(x) for x in car.row):
-        add("show", "Odds?")
     add("cards", "My cards")
     return out
 
@@ -360,7 +364,7 @@ def _start_round(state: State) -> State:
     cars = tuple(_with(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
                        led=c.led + (i == leader)) for i, c in enumerate(state.cars))
     state = _with(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
-                  show="", yellow=False)
+                  show=False, yellow=False, last=(-1, ""))
     if laps_left <= 0:
         return _finish(state, ())
     return _with(state, phase=DRAW, turn=order[0])
@@ -380,7 +384,7 @@ def _draw(state: State, event) -> State:
     bust = is_trouble(card) and any(x.name == card.name for x in car.row)
     status = BUST if bust else (DONE if state.sc else DRAWING)
     car = _with(car, pile=Pile(pile.draw[1:], pile.discard), row=car.row + (card,), status=status)
-    return _next_turn(state, c, car)
+    return _next_turn(state, c, car, "bust" if bust else "draw")
 
 
 def _pass(state: State, event) -> State:
@@ -388,13 +392,13 @@ def _pass(state: State, event) -> State:
     car = state.cars[c]
     if not car.row and not car.kers_round:
         raise RuleError(f"{car.name} cannot pass before drawing a card")
-    return _next_turn(state, c, _with(car, status=PASSED))
+    return _next_turn(state, c, _with(car, status=PASSED), "pass")
 
 
 def _no_lap(state: State, event) -> State:
     c = _turn_car(state, event)
     _need_phase(state, QUALIFY)
-    return _next_turn(state, c, _with(state.cars[c], status=NO_LAP))
+    return _next_turn(state, c, _with(state.cars[c], status=NO_LAP), "no-lap")
 
 
 def _pit(state: State, event) -> State:
@@ -403,11 +407,9 @@ def _pit(state: State, event) -> State:
     car = state.cars[c]
     if car.row or car.kers_round:
         raise RuleError(f"{car.name} cannot declare a pit stop after drawing")
-    extra = sum(x.get("pit_extra", 0) for x in car.damage)
     pile = Pile(reorder(car.pile.draw + car.damage + car.pile.discard, event["order"]))
-    car = _with(car, pile=pile, damage=(), status=PIT, pit_back=state.settings.pit_back + extra,
-                pits=car.pits + 1)
-    return _next_turn(state, c, car)
+    car = _with(car, pile=pile, damage=(), status=PIT, pit_back=pit_cost(state, car), pits=car.pits + 1)
+    return _next_turn(state, c, car, "pit")
 
 
 def _keep(state: State, event) -> State:
@@ -416,7 +418,7 @@ def _keep(state: State, event) -> State:
     if not state.settings.kers or car.kers is not None or car.kers_round or not car.row or value(car.row[-1]) <= 0:
         raise RuleError(f"{car.name} cannot keep a card now")
     car = _with(car, kers=car.row[-1], row=car.row[:-1], kers_round=True)
-    return _with(state, cars=_set_car(state, c, car), show="")
+    return _with(state, cars=_set_car(state, c, car), show=False, last=(c, "keep"))
 
 
 def _use_kers(state: State, event) -> State:
@@ -425,26 +427,26 @@ def _use_kers(state: State, event) -> State:
     if car.kers is None or car.kers_round or state.sc:
         raise RuleError(f"{car.name} has no KERS card to use now")
     car = _with(car, row=car.row + (car.kers,), kers=None, kers_round=True)
-    return _next_turn(state, c, car)
+    return _next_turn(state, c, car, "kers")
 
 
-def _show(state: State, event) -> State:
+def _show_cards(state: State, event) -> State:
+    """The player on turn opens (or closes) the page of their cards; any action closes it."""
     _turn_car(state, event)
-    page = "odds" if event["kind"] == "show" else "cards"
-    return _with(state, show="" if state.show == page else page)
+    return _with(state, show=not state.show)
 
 
-def _next_turn(state: State, c: int, car: Car) -> State:
-    """After car ``c``'s action: the next player still drawing, in turn order; when
-    nobody may draw, the movement phase."""
+def _next_turn(state: State, c: int, car: Car, what: str) -> State:
+    """After car ``c``'s action ``what``: the next player still drawing, in turn order;
+    when nobody may draw, the movement phase."""
     cars = _set_car(state, c, car)
     order = state.order
     k = order.index(c)
     for j in range(1, len(order) + 1):
         nxt = order[(k + j) % len(order)]
         if cars[nxt].status == DRAWING:
-            return _with(state, cars=cars, show="", turn=nxt)
-    state = _with(state, cars=cars, show="")
+            return _with(state, cars=cars, show=False, turn=nxt, last=(c, what))
+    state = _with(state, cars=cars, show=False, last=(-1, ""))
     if state.phase == QUALIFY:
         return _qualifying_lap(state)
     return _safety_car_round(state) if state.sc else _movement(state)
@@ -480,10 +482,10 @@ def _movement(state: State) -> State:
         new = circuit.move(distances, c, amount, s.spaces, yellow)
         moved = new - distances[c]
         distances[c] = new
-        if not moved:
-            continue                   # boxed in behind the car ahead
         kind = PIT_BACK if car.status == PIT else BACK if amount < 0 else MOVE
-        steps.append(Step(kind, c, moved))
+        steps.append(Step(kind, c, moved, amount))
+        if not moved:
+            continue                   # boxed in behind the car ahead: the screen says so
         if kind == MOVE and moved > best[c]:
             best[c] = moved
             if moved > fastest[1]:
@@ -538,7 +540,7 @@ def _safety_car_round(state: State) -> State:
     cars = tuple(_with(_end_of_round_cards(car), distance=d) for car, d in zip(state.cars, distances))
     state = _close_up(_with(state, cars=cars), steps)
     sc = max(0, state.sc - greens)
-    steps.append(Step(SC_IN if sc == 0 else SC_COUNT, -1, sc))
+    steps.append(Step(SC_IN if sc == 0 else SC_COUNT, -1, sc, greens))
     return _show_steps(_with(state, sc=sc), tuple(steps), ROUND_END)
 
 
@@ -576,15 +578,18 @@ def _after_steps(state: State) -> State:
     state = _with(state, steps=(), step=0)
     if after == QUALIFY:
         cars = tuple(_with(c, status=DRAWING) for c in state.cars)
-        return _with(state, cars=cars, phase=QUALIFY, qround=state.qround + 1, turn=0)
+        return _with(state, cars=cars, phase=QUALIFY, qround=state.qround + 1, turn=0, last=(-1, ""))
     if after == START:
         return _with(state, phase=START, qualified=True, turn=-1)
     return _with(state, phase=after, turn=-1)
 
 
 def _fix(state: State, event) -> State:
-    _need_phase(state, ROUND_END)
-    return _with(state, phase=FIX, fix_car=circuit.race_order([c.distance for c in state.cars])[0])
+    """The correction screen, between turns or at the round end; the car on turn (else
+    the leader) first."""
+    _need_phase(state, ROUND_END, DRAW)
+    first = state.turn if state.phase == DRAW else circuit.race_order([c.distance for c in state.cars])[0]
+    return _with(state, phase=FIX, fix_from=state.phase, fix_car=first, show=False)
 
 
 def _fix_car(state: State, event) -> State:
@@ -603,12 +608,15 @@ def _fix_move(state: State, event) -> State:
     d = state.cars[c].distance + by
     while d % spaces in taken:
         d += by
-    return _with(state, cars=_set_car(state, c, _with(state.cars[c], distance=d)))
+    # a corrected car's line crossings are the board's, not the race's: no lap comes off
+    # for them now or later (the Laps Remaining are kept as they are)
+    lines = max(state.lines, circuit.lines_crossed(d, spaces))
+    return _with(state, cars=_set_car(state, c, _with(state.cars[c], distance=d)), lines=lines)
 
 
 def _fix_done(state: State, event) -> State:
     _need_phase(state, FIX)
-    return _with(state, phase=ROUND_END)
+    return _with(state, phase=state.fix_from)
 
 
 # -- the end --------------------------------------------------------------------------
@@ -624,15 +632,13 @@ def _finish(state: State, steps: tuple[Step, ...]) -> State:
                 steps.append(Step(BONUS, c, new - distances[c]))
                 distances[c] = new
         state = _with(state, cars=tuple(_with(car, distance=d) for car, d in zip(state.cars, distances)))
-    rows = race_standings(state)
-    cars = tuple(_with(car, points=car.points + next(r["points"] for r in rows if r["name"] == car.name))
-                 for car in state.cars)
-    state = _with(state, cars=cars, results=state.results + (tuple(rows),), turn=-1)
-    return _show_steps(state, tuple(steps), OVER)
+    return _show_steps(_with(state, turn=-1), tuple(steps), OVER)
 
 
 def race_standings(state: State) -> list[dict[str, Any]]:
-    """The race's classification as it stands, scored with the points table."""
+    """The race's classification as it stands, scored with the points table: one entry per
+    car, leader first, with ``position``, ``name``, ``colour`` and ``points`` (what the
+    platform's championship adds up), laps down, laps led, best lap and pit stops."""
     distances = [c.distance for c in state.cars]
     order = circuit.race_order(distances)
     lead = distances[order[0]]
@@ -645,40 +651,35 @@ def race_standings(state: State) -> list[dict[str, Any]]:
     return scoring.standings(entries, table)
 
 
-def _next_race(state: State, event) -> State:
-    _need_phase(state, OVER)
-    if state.race_no >= state.settings.races:
-        raise RuleError("the championship is over")
-    return _fresh_race(_with(state, race_no=state.race_no + 1))
-
-
 _HANDLERS = {
     "qualify": _qualify, "start": _start, "draw": _draw, "pass": _pass, "no-lap": _no_lap, "pit": _pit,
-    "keep": _keep, "kers": _use_kers, "show": _show, "cards": _show, "next": _next, "fix": _fix,
-    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done, "next-race": _next_race,
+    "keep": _keep, "kers": _use_kers, "cards": _show_cards, "next": _next, "fix": _fix,
+    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done,
 }
 
 
 # -- the race as the platform sees it ---------------------------------------------------
 
 def finished(state: State) -> bool:
-    return state.phase == OVER and state.race_no >= state.settings.races
-
-
-def championship(state: State) -> list[dict[str, Any]]:
-    return scoring.championship(state.results)
+    return state.phase == OVER
 
 
 def standings(state: State) -> list[dict[str, Any]]:
-    """Championship order after the finished races (one race: that race's result); during
-    a race, the race order with the points scored so far."""
-    if state.results and (state.phase == OVER or state.round == 0):
-        if state.settings.races == 1:
-            return [dict(r) for r in state.results[-1]]
-        return championship(state)
-    order = circuit.race_order([c.distance for c in state.cars])
-    return [{"position": k, "name": state.name(c), "colour": state.cars[c].colour, "points": state.cars[c].points}
-            for k, c in enumerate(order, start=1)]
+    """The race's classification (as it stands, when a race is ended early): one session
+    is one race; the platform's championship adds up the races of Top Speed."""
+    return race_standings(state)
+
+
+def describe(event: Mapping[str, Any]) -> str:
+    """The outcome for the history: the card drawn, the shuffles."""
+    kind = event.get("kind")
+    if kind == "draw":
+        return ", ".join(str(c.get("name")) for c in event.get("cards", ()))
+    if kind == "pit":
+        return f"{len(event.get('order', ()))} cards shuffled"
+    if kind in ("start", "qualify") and event.get("decks"):
+        return "decks shuffled"
+    return ""
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -691,5 +692,4 @@ def summary(state: State) -> dict[str, Any]:
         "laps_led": {c.name: c.led for c in state.cars},
         "fastest_lap": None if fast_car < 0 else {"name": state.name(fast_car), "spaces": fast_spaces,
                                                   "round": fast_round},
-        "races": [[{k: r[k] for k in ("position", "name", "points")} for r in race] for race in state.results],
     }

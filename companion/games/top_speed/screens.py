@@ -1,12 +1,11 @@
 """Top Speed on the 128x64 screen and on paper.
 
-The body holds four small lines under the footer: the screens keep to that, with
-``Big`` for the number the table acts on (green points, spaces to move, laps left).
+The body holds four small lines over the footer: the screens keep to that, with
+``Big`` for what the table acts on ("move 7", "65 cards", "+7", the Safety Car counter).
+The title bar says whose turn it is and how many laps are left ("RED", "14 to go").
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from companion.games.top_speed import circuit
 from companion.games.top_speed import rules as R
@@ -23,7 +22,8 @@ def _name(state: R.State, car: int) -> str:
 
 
 def _laps(state: R.State) -> str:
-    return f"L{state.laps_left}"
+    """The Laps Remaining, as the laps track shows them."""
+    return f"{state.laps_left} to go"
 
 
 def view(state: R.State) -> View:
@@ -41,8 +41,6 @@ def _start_view(state: R.State) -> View:
         lines.append(Text(" ".join(f"{state.name(c)[:3]} {max(0, state.cars[c].qual)}" for c in ranked)[:LINE]))
     else:
         lines.append(Text("Grid: by qualifying" if s.grid == "qualifying" else "Grid: random"))
-        if s.races > 1:
-            lines.append(Text(f"Race {state.race_no} of {s.races}"))
     return View(title="Top Speed", status=f"{len(state.cars)}P", body=tuple(lines))
 
 
@@ -55,28 +53,65 @@ def row_text(cards, width: int = LINE) -> str:
 
 
 def _turn_view(state: R.State) -> View:
-    car = state.cars[state.turn]
+    """Whose turn (title), what the last player did and the flags on the table (line 1),
+    this player's row and the exact chance the next card ends their round (line 2), and
+    what the car would do if they stopped now ("move 7"). Before the first card: the
+    damage, the cost of a pit stop and the cards left, for the pit-or-draw decision."""
+    c = state.turn
+    car = state.cars[c]
     qualifying = state.phase == R.QUALIFY
     if qualifying:
-        title, status = f"{_name(state, state.turn)} Q{state.qround}", f"Q{state.qround}/{state.settings.qualifying_laps}"
-    elif state.sc:
-        title, status = f"{_name(state, state.turn)} SAFETY CAR", _laps(state)
+        title, status = _name(state, c), f"qual {state.qround}/{state.settings.qualifying_laps}"
     else:
-        title, status = _name(state, state.turn), _laps(state)
-    if state.show == "cards":
+        title, status = _name(state, c), _laps(state)
+    if state.show:
         return View(title=title, status=status, body=_cards_body(car))
     flags = "" if qualifying else _flags(state)
-    row = row_text(car.row, LINE - len(flags) - 1 if flags else LINE) if car.row else "no card yet"
-    body: list[Any] = [Row(row, flags) if flags else Text(row)]
-    if state.show == "odds":
-        bad, left = R.bust_cards(car), car.pile.left
-        body.append(Big(f"{round(100 * bad / left) if left else 0}%", caption=f"{bad} of {left} cards end it"))
-    elif state.sc:
-        body.append(Big(str(state.sc), caption="Safety Car counter"))
+    top = Row(last_text(state, LINE - len(flags) - 1 if flags else LINE), flags)
+    if state.sc:
+        return View(title=title, status=status,
+                    body=(top, Row("one card only", f"{car.pile.left} left"), Big(f"SC {state.sc}")))
+    if not car.row and not car.kers_round:
+        if qualifying:
+            second = Row(f"best lap {car.qual}" if car.qual >= 0 else "no lap yet", "")
+        else:
+            second = Row(f"damage {len(car.damage)}" if car.damage else "no damage",
+                         f"pit: -{R.pit_cost(state, car)}")
+        return View(title=title, status=status, body=(top, second, Big(f"{car.pile.left} cards")))
+    risk = f"bust {round(100 * R.bust_chance(car))}%" if car.pile.left else "deck empty"
+    row = row_text(car.row, LINE - len(risk) - 1) if car.row else "no card yet"
+    return View(title=title, status=status, body=(top, Row(row, risk), Big(_if_stopped(state, car))))
+
+
+def _if_stopped(state: R.State, car: R.Car) -> str:
+    n = R.planned_move(state, car)
+    if state.phase == R.QUALIFY:
+        return f"lap {max(0, n)}"
+    return f"back {-n}" if n < 0 else f"move {n}"
+
+
+def last_text(state: R.State, width: int = LINE) -> str:
+    """What the last player did this round ("YELLOW: TIRE", "RED: ENG x2 OUT"), the name
+    shortened to fit ``width``; at the start of a round, which round it is."""
+    c, what = state.last
+    if c < 0:
+        return f"Qualifying lap {state.qround}" if state.phase == R.QUALIFY else f"Round {state.round}"
+    car = state.cars[c]
+    if what == "draw":
+        words = [_short(car.row[-1])]
+    elif what == "bust":
+        words = [f"{_short(car.row[-1])} x2 OUT", f"{_short(car.row[-1])} x2"]
+    elif what == "keep":
+        words = [f"keeps {_short(car.kers)}"]
+    elif what == "kers":
+        words = [f"KERS {_short(car.row[-1])}"]
     else:
-        extra = f" -{len(car.damage)} dmg" if car.damage else ""
-        body.append(Big(str(R.green(car)), caption=f"green{extra}, {car.pile.left} left"))
-    return View(title=title, status=status, body=tuple(body))
+        words = [{"pass": "passes", "pit": "PIT STOP", "no-lap": "no lap"}.get(what, what)]
+    word = next((w for w in words if len(w) + 5 <= width), words[-1])
+    name = _name(state, c)
+    if len(name) + len(word) + 2 > width:
+        name = name[:3]
+    return f"{name}: {word}"
 
 
 def _flags(state: R.State) -> str:
@@ -97,7 +132,7 @@ def _cards_body(car: R.Car) -> tuple:
     for c in car.pile.draw:
         if R.is_trouble(c):
             left[_short(c)] = left.get(_short(c), 0) + 1
-    words = [f"{k}{n}" for k, n in sorted(left.items())] or ["no trouble left"]
+    words = ["left:", *(f"{k}{n}" for k, n in sorted(left.items()))] if left else ["no trouble left"]
     lines = [""]
     for w in words:
         if lines[-1] and len(lines[-1]) + 1 + len(w) > LINE:
@@ -118,9 +153,11 @@ def step_text(state: R.State, step: R.Step) -> tuple[str, str, str]:
     """(headline, big number, caption) of one step of the movement phase."""
     kind, n = step.kind, step.amount
     who = _name(state, step.car) if step.car >= 0 else ""
-    if kind in (R.MOVE, R.BONUS):
-        why = "fastest-lap bonus" if kind == R.BONUS else ("yellow: no passing" if state.yellow else "")
-        return f"{who}: move {n}", f"+{n}", why
+    if kind == R.MOVE:
+        head, big = (f"{who}: move {n}", f"+{n}") if n else (f"{who}: stays", "0")
+        return head, big, _move_caption(state, step)
+    if kind == R.BONUS:
+        return f"{who}: move {n}", f"+{n}", "fastest-lap bonus"
     if kind == R.BACK:
         return f"{who}: back {-n}", str(n), "Drive Through"
     if kind == R.PIT_BACK:
@@ -128,11 +165,11 @@ def step_text(state: R.State, step: R.Step) -> tuple[str, str, str]:
     if kind == R.CLOSE:
         return f"{who}: close up {n}", f"+{n}", "behind the car ahead"
     if kind == R.LAP:
-        return f"{who} on a new lap", str(n), "laps remaining"
+        return f"{who} crosses line", str(n), "laps to go"
     if kind == R.SC_OUT:
         return "SAFETY CAR OUT", str(n), f"counter on space {n}"
     if kind == R.SC_COUNT:
-        return "Safety Car stays", str(n), f"counter to space {n}"
+        return "Safety Car stays", str(n), f"{step.want} green: counter {n}"
     if kind == R.SC_IN:
         return "SAFETY CAR IN", "GO", "racing next round"
     if kind == R.QLAP:
@@ -142,25 +179,38 @@ def step_text(state: R.State, step: R.Step) -> tuple[str, str, str]:
     return kind, str(n), ""
 
 
+def _move_caption(state: R.State, step: R.Step) -> str:
+    """Why a car moves what it moves: blocked, damage, yellow flags."""
+    if step.amount < step.want:
+        return f"{step.want} due: yellow flags" if state.yellow else f"{step.want} due: space taken"
+    damage = len(state.cars[step.car].damage)
+    if damage:
+        return f"{step.want + damage} green -{damage} damage"
+    return "yellow: no passing" if state.yellow else ""
+
+
+_STEP_TITLES = {R.QLAP: "Qualifying", R.SC_OUT: "Safety Car", R.SC_COUNT: "Safety Car", R.SC_IN: "Safety Car",
+                R.FLAG: "Finish", R.BONUS: "Finish"}
+
+
 def _steps_view(state: R.State) -> View:
     step = state.steps[state.step]
     head, big, caption = step_text(state, step)
-    title = "Qualifying" if step.kind == R.QLAP else "Movement"
-    return View(title=title, status=f"{state.step + 1}/{len(state.steps)}",
+    return View(title=_STEP_TITLES.get(step.kind, "Movement"), status=f"{state.step + 1}/{len(state.steps)}",
                 body=(Text(head, align="center"), Big(big, caption=caption)))
 
 
 CELL = 10                     # characters in half a line
 
 
-def order_rows(state: R.State, order, label=lambda c: "") -> tuple[Row, ...]:
+def order_rows(state: R.State, order) -> tuple[Row, ...]:
     """The race order two cars a line: "1 Red" ... "2 Blue -1L" (laps down)."""
     lead = state.cars[order[0]].distance
     spaces = state.settings.spaces
 
     def cell(k: int, c: int) -> str:
         down = circuit.laps_down(state.cars[c].distance, lead, spaces)
-        tail = label(c) + (f" -{down}L" if down else "")
+        tail = f" -{down}L" if down else ""
         room = CELL - len(str(k)) - 1 - len(tail)
         return f"{k} {state.name(c)[:room]}{tail}"
 
@@ -173,7 +223,8 @@ def _order(state: R.State) -> tuple[int, ...]:
 
 
 def _round_end_view(state: R.State) -> View:
-    title = f"Round {state.round}" + (f" SC {state.sc}" if state.sc else "")
+    """The new race order (the next round's turn order), with the Safety Car counter."""
+    title = f"Order, SC {state.sc}" if state.sc else "New order"
     return View(title=title, status=_laps(state), body=order_rows(state, _order(state)))
 
 
@@ -188,12 +239,9 @@ def _fix_view(state: R.State) -> View:
 
 
 def _over_view(state: R.State) -> View:
-    rows = state.results[-1]
-    points = {r["name"]: r["points"] for r in rows}
-    order = [next(i for i, c in enumerate(state.cars) if c.name == r["name"]) for r in rows]
-    title = "Finish" if state.settings.races == 1 else f"Race {state.race_no}/{state.settings.races}"
-    return View(title=title, status=_laps(state),
-                body=order_rows(state, order, lambda c: f" {points[state.name(c)]}"))
+    """The finishing order with whole names (the points are on the results receipt)."""
+    return View(title=f"{_name(state, _order(state)[0])} WINS", status="final",
+                body=order_rows(state, _order(state)))
 
 
 _VIEWS = {R.START: _start_view, R.QUALIFY: _turn_view, R.DRAW: _turn_view, R.STEPS: _steps_view,
@@ -214,22 +262,20 @@ def _heading(state: R.State) -> list[str]:
                                     ("KERS", s.kers)) if on]
     if extras:
         lines.append("Rules: " + ", ".join(extras))
-    if s.races > 1:
-        lines.append(f"Race {state.race_no} of {s.races}")
     return lines
 
 
 def program(state: R.State) -> Receipt:
-    grid = [{"name": state.name(c), "colour": state.cars[c].colour} for c in state.grid or range(len(state.cars))]
+    """The race program with the starting grid, pole first."""
     lines = _heading(state) + [f"{len(state.settings.deck)} cards in every deck"]
-    if not state.grid:
-        lines.append("Grid to be drawn at the start")
+    grid = [{"name": state.name(c), "colour": state.cars[c].colour} for c in state.grid]
     return layouts.race_program("Top Speed", lines, grid, (COLOUR,))
 
 
 def results(state: R.State) -> Receipt:
-    rows = state.results[-1] if state.results else R.race_standings(state)
-    title = "Top Speed results" if state.results else "Top Speed (running)"
+    rows = R.race_standings(state)
+    over = state.phase == R.OVER
+    title = "Top Speed results" if over else "Top Speed (running)"
     notes = []
     car, spaces, rnd = state.fastest
     if car >= 0:
@@ -243,8 +289,9 @@ def results(state: R.State) -> Receipt:
 
 
 def receipts(state: R.State) -> dict[str, Receipt]:
-    out = {"program": program(state), "results": results(state)}
-    if state.settings.races > 1 and state.results:
-        out["championship"] = layouts.championship("Top Speed championship", R.championship(state),
-                                                   [f"{state.settings.races} races"])
+    """The results (marked running before the finish); the program once the grid is set
+    (the app prints it the moment it appears: after START)."""
+    out = {"results": results(state)}
+    if state.grid:
+        out["program"] = program(state)
     return out

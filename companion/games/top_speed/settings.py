@@ -31,7 +31,6 @@ class Settings:
     grid: str                       # "random" | "qualifying"
     fastest_lap: bool               # advanced rule: fastest-lap bonus at the end
     kers: bool                      # advanced rule: keep one green card for later
-    races: int                      # races in the championship
     points: tuple[int, ...]
     points_note: str
     bonus: tuple[tuple[str, int], ...]   # points table bonuses (companion.core.scoring.BONUSES)
@@ -123,7 +122,6 @@ def build_settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Setti
         grid="qualifying" if options.get("grid") == "qualifying" else "random",
         fastest_lap=bool(options.get("fastest_lap", False)),
         kers=bool(options.get("kers", False)),
-        races=_int(options, "races", "options", 1, 20, 1),
         points=tuple(points.get("positions", ())),
         points_note=str(points.get("assumption", "")),
         bonus=tuple(sorted(points.get("bonus", {}).items())),

@@ -47,5 +47,5 @@ def test_owner_override_with_a_mistake_names_the_key(tmp_path):
 def test_options_default_to_the_data_file():
     state = R.setup({"players": 4}, gamedata.load("top-speed"))
     assert state.laps_left == 66 and state.settings.race_type == "normal"
-    assert [o.key for o in R.OPTIONS] == ["players", "race", "laps", "grid", "fastest_lap", "kers", "races"]
+    assert [o.key for o in R.OPTIONS] == ["players", "race", "laps", "grid", "fastest_lap", "kers"]
     assert all(len(label) <= 14 for o in R.OPTIONS for _, label in o.choices)

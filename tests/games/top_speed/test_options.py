@@ -1,4 +1,4 @@
-"""Race types, the advanced rules (qualifying, KERS), the correction screen, a championship."""
+"""Race types, the advanced rules (qualifying, KERS), the correction screen, one race a session."""
 
 import pytest
 
@@ -134,24 +134,78 @@ def test_correction_screen_moves_a_car_past_occupied_spaces():
     assert next_round(state).order[0] == second
 
 
-def test_championship_adds_up_the_races():
-    state = stacked_start(new_race(2, laps=2, races=2), grid=[RED, BLUE], tops={RED: ["2"]})
+def test_correction_screen_between_turns_returns_to_the_player_on_turn():
+    state = stacked_start(new_race(3), grid=[RED, BLUE, YELLOW])
+    state = act(state, "draw")                                          # Red draws; Blue's turn
+    assert "fix" in kinds(state)
+    state = act(state, "fix")
+    assert state.phase == R.FIX and state.fix_car == BLUE              # the car on turn first
+    before = state.cars[BLUE].distance
+    state = act(act(state, "fix-move", by=-1), "fix-move", by=-1)       # Yellow's space is jumped
+    assert state.cars[BLUE].distance == before - 3
+    state = act(state, "fix-done")
+    assert state.phase == R.DRAW and state.turn == BLUE and [c.name for c in state.cars[RED].row] == ["1"]
+    state = act(act(state, "draw"), "draw")
+    assert state.turn == RED                                            # the turn order stays the round's
+
+
+def test_no_correction_while_the_movement_is_shown():
+    state = stacked_start(new_race(2), grid=[RED, BLUE])
     state = act(act(act(act(state, "draw"), "draw"), "pass"), "pass")
-    state = next_round(state)
-    state = finish_round(state)
-    assert state.phase == R.OVER and not R.finished(state)
-    assert kinds(state) == ["next-race"]
-    assert [r["points"] for r in R.standings(state)] == [25, 18]
-    state = act(state, "next-race")
-    assert state.phase == R.START and state.race_no == 2 and state.laps_left == 2
-    assert all(c.pile.left == 72 and c.distance <= 0 for c in state.cars)
+    assert state.phase == R.STEPS and "fix" not in kinds(state)
+
+
+def test_a_corrected_leader_over_the_line_takes_no_lap_off_later():
+    state = stacked_start(new_race(2, spaces=20), grid=[RED, BLUE])
+    state = act(state, "draw")
+    state = act(state, "fix")                                           # Blue on turn
+    state = act(state, "fix-car")                                       # Red, the leader
+    for _ in range(20):
+        state = act(state, "fix-move", by=1)                            # the board says: over the line
+    laps = state.laps_left
+    state = act(state, "fix-done")
+    state = next_round(act(act(act(state, "draw"), "pass"), "pass"))
+    assert state.laps_left == laps - 1                                  # the round start only
+
+
+def short_race(state):
+    """A two-lap race Red wins: Red draws a 2, both pass, the laps run out."""
     state = stacked_start(state, grid=[RED, BLUE], tops={RED: ["2"]})
     state = act(act(act(act(state, "draw"), "draw"), "pass"), "pass")
-    state = finish_round(next_round(state))
-    assert R.finished(state)
-    table = R.standings(state)
-    assert [(r["name"], r["points"], r["wins"]) for r in table] == [("Red", 50, 2), ("Blue", 36, 0)]
-    assert "championship" in S.receipts(state)
+    return finish_round(next_round(state))
+
+
+def test_one_session_is_one_race_and_its_standings_carry_what_the_championship_adds_up():
+    assert "races" not in [o.key for o in R.OPTIONS]
+    state = short_race(new_race(2, laps=2))
+    assert state.phase == R.OVER and R.finished(state) and R.moves(state) == []
+    rows = R.standings(state)
+    assert [(r["position"], r["name"], r["colour"], r["points"]) for r in rows] == [
+        (1, "Red", "Red", 25), (2, "Blue", "Blue", 18)]
+
+
+def test_the_platform_championship_adds_up_finished_races(tmp_path):
+    from companion import results
+    from companion.core.journal import Journal
+    from companion.core.rng import make_rng
+    from companion.games.top_speed.autoplay import demo_script
+    from companion.session import SessionRunner
+
+    races = []
+    with Journal(tmp_path) as journal:
+        for seed in (1, 2):
+            runner = SessionRunner.start(journal, "top-speed", {"players": 3, "laps": 4}, data(),
+                                         championship="top-speed")
+            rng = make_rng(seed)
+            while not runner.finished():
+                runner.perform(demo_script(runner.state), rng)
+            races.append(runner.finish()["standings"])
+        key, table = results.standings(journal)
+    assert key == "top-speed"
+    totals = {name: sum(r["points"] for race in races for r in race if r["name"] == name)
+              for name in ("Red", "Blue", "Yellow")}
+    assert {r["name"]: r["points"] for r in table} == totals
+    assert [r["position"] for r in table] == [1, 2, 3] and all(r["colour"] == r["name"] for r in table)
 
 
 def test_events_that_do_not_fit_are_refused_with_a_clear_error():
@@ -167,4 +221,4 @@ def test_events_that_do_not_fit_are_refused_with_a_clear_error():
     with pytest.raises(R.RuleError, match="malformed"):
         R.apply(state, {"kind": "draw"})
     with pytest.raises(R.RuleError, match="does not fit"):
-        R.apply(state, {"kind": "next-race"})
+        R.apply(state, {"kind": "fix-done"})

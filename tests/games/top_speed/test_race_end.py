@@ -48,7 +48,7 @@ def test_leader_crossing_the_line_takes_a_lap_off():
     lap = next(s for s in state.steps if s.kind == R.LAP)
     assert (lap.car, lap.amount) == (RED, 7) and state.laps_left == 7
     assert state.lines == 1
-    assert S.step_text(state, lap) == ("RED on a new lap", "7", "laps remaining")
+    assert S.step_text(state, lap) == ("RED crosses line", "7", "laps to go")
     assert state.cars[RED].led == 3                       # two round starts and the crossing
 
 

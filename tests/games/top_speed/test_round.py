@@ -2,8 +2,10 @@
 
 import pytest
 
+from companion.core.rng import make_rng
 from companion.games.top_speed import rules as R
 from companion.games.top_speed import screens as S
+from companion.ui.view import Row
 from tests.games.top_speed.helpers import act, draws, finish_round, kinds, new_race, next_round, stacked_start
 
 RED, BLUE, YELLOW = 0, 1, 2
@@ -80,6 +82,8 @@ def test_movement_is_green_points_minus_damage_and_the_screen_says_how_far():
             state = act(state, "pass")
     state = act(state, "pass")
     assert [(s.car, s.amount) for s in state.steps if s.kind == R.MOVE] == [(BLUE, 1), (RED, 3)]
+    red_step = next(s for s in state.steps if s.car == RED)
+    assert S.step_text(state, red_step) == ("RED: move 3", "+3", "4 green -1 damage")
 
 
 def test_movement_points_never_go_below_zero():
@@ -123,7 +127,17 @@ def test_two_yellow_flags_forbid_overtaking():
     state = act(state, "pass")
     assert state.yellow
     assert [c.distance for c in state.cars] == [1, 0]        # Blue stops behind Red
-    assert S.step_text(state, state.steps[1]) == ("BLUE: move 1", "+1", "yellow: no passing")
+    assert S.step_text(state, state.steps[1]) == ("BLUE: move 1", "+1", "6 due: yellow flags")
+
+
+def test_a_car_boxed_in_under_yellow_flags_is_told_it_stays():
+    state = stacked_start(new_race(2), grid=[RED, BLUE],
+                          tops={RED: ["Yellow Flag", "Off Track", "Off Track"], BLUE: ["Yellow Flag", "2"]})
+    state = act(act(act(act(state, "draw"), "draw"), "draw"), "draw")     # YF, YF, OFF, 2
+    state = act(state, "draw")                                # Red: Off Track again, out
+    state = act(state, "pass")                                # Blue: 2, right behind Red
+    assert [(s.kind, s.car, s.amount, s.want) for s in state.steps] == [(R.MOVE, BLUE, 0, 2)]
+    assert S.step_text(state, state.steps[0]) == ("BLUE: stays", "0", "2 due: yellow flags")
 
 
 def test_one_yellow_flag_does_not_stop_overtaking():
@@ -185,18 +199,16 @@ def test_exact_bust_chance_counts_the_cards_left():
     assert R.bust_chance(red) == pytest.approx(7 / 70)
 
 
-def test_odds_and_cards_pages_are_asked_for_and_go_away_on_the_next_action():
+def test_bust_chance_is_always_on_the_turn_screen_and_the_cards_page_closes_on_the_next_action():
     state = stacked_start(new_race(2), grid=[RED, BLUE], tops={RED: ["Tire Trouble"]})
-    assert "show" not in kinds(state)             # no trouble card yet: nothing to fear
     state = act(act(state, "draw"), "draw")
-    state = act(state, "show")
-    assert state.show == "odds"
-    text = S.view(state)
-    assert text.body[-1].text == "7%" and text.body[-1].caption == "5 of 71 cards end it"
+    assert "show" not in kinds(state)                          # no extra move to see the odds
+    assert S.view(state).body[1] == Row("TIRE", "bust 7%")   # 5 Tire Troubles in 71 cards
     state = act(state, "cards")
-    assert state.show == "cards"
+    assert state.show
+    assert S.view(state).body[0] == Row("Deck 71", "Discard 0")
     state = act(state, "draw")
-    assert state.show == ""
+    assert not state.show
 
 
 def test_deck_running_out_leaves_pass_or_pit():
@@ -210,3 +222,11 @@ def test_deck_running_out_leaves_pass_or_pit():
     state = next_round(act(act(state, "pass"), "pass"))
     assert state.turn == RED or state.order[0] == RED
     assert "draw" not in kinds(state) and "pit" in kinds(state)
+
+
+def test_history_lines_name_the_card_drawn():
+    state = stacked_start(new_race(2), grid=[RED, BLUE], tops={RED: ["Tire Trouble"]})
+    moves = {m.kind: m for m in R.moves(state)}
+    assert R.describe(R.resolve(state, moves["draw"], make_rng(0))) == "Tire Trouble"
+    assert R.describe(R.resolve(state, moves["pit"], make_rng(0))) == "72 cards shuffled"
+    assert R.describe(R.resolve(state, moves["cards"], make_rng(0))) == ""

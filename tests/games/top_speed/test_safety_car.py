@@ -59,6 +59,7 @@ def test_safety_car_stays_until_enough_green_cards_are_drawn():
         state = act(state, "draw")
     assert state.sc == 3                                     # no green card: counter stays
     assert state.steps[-1].kind == R.SC_COUNT
+    assert S.step_text(state, state.steps[-1]) == ("Safety Car stays", "3", "0 green: counter 3")
     state = next_round(state)
     assert state.order == order
     for _ in range(3):                                       # 1, 2, 1: three green cards
