@@ -5,7 +5,8 @@
 
 The first command writes ``DIR/journal.sqlite3`` with one open session holding the
 first ``--events`` events of a scripted race (all of them if the race has fewer),
-through the journal's own ``append``, so each row is committed as on a device. The
+through the session runner's ``record``, so each row is committed, and the state
+snapshotted every few hundred events, as on a device. The
 second is the cold start that resumes it; ``bench/run.py`` runs it under callgrind and
 subtracts the cold start with an empty journal.
 
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 
 from companion.core.journal import Journal
+from companion.session import SessionRunner
 
 GAMES = ("top-speed", "laps")
 
@@ -67,9 +69,9 @@ def write_journal(state_dir: str | Path, game: str, events: int) -> int:
     options, data, log = RACES[game]()
     log = log[:events]
     with Journal(state_dir) as journal:
-        sid = journal.start_session(game, options, data)
+        runner = SessionRunner.start(journal, game, options, data)
         for event in log:
-            journal.append(sid, event, event["kind"])
+            runner.record(event, event["kind"])  # as on the device: snapshots included
     return len(log)
 
 

@@ -44,6 +44,7 @@ class App:
         self._render = renderer
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
+        self._has_program: bool | None = None  # whether the running race's program is out
         self.toast = ""
         self.frames = 0
         self.display_error = ""
@@ -113,7 +114,7 @@ class App:
         self.runner = SessionRunner.start(self.journal, slug, options, data, championship=options.get("game", slug))
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
-        self.print_receipt("program")  # if the game has its program already (else: see perform)
+        self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
 
     def resume_open_session(self) -> None:
         session = self.journal.open_session()
@@ -121,6 +122,7 @@ class App:
             return
         from companion.session import SessionRunner
         self.runner = SessionRunner.resume(self.journal, session)
+        self._has_program = None
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
         if self.runner.problems:
@@ -130,10 +132,11 @@ class App:
         """Do ``move``; print the race program the moment the game has one (after the
         track is drawn, the grid set...) and the results when the race is over."""
         runner = self.runner
-        had_program = "program" in runner.receipts()
+        if self._has_program is None:  # after a resume or an undo: ask the game once
+            self._has_program = "program" in runner.receipts()
         runner.perform(move, self.rng)
-        if not had_program:
-            self.print_receipt("program")
+        if not self._has_program:
+            self._has_program = self.print_receipt("program")
         if runner.finished():
             self.print_receipt("results")
             runner.finish()
@@ -142,6 +145,7 @@ class App:
         if self.runner is None:
             return
         entry = self.runner.undo()
+        self._has_program = None  # the program may have gone with the undone action
         self.toast = f"Undone: {entry.label}" if entry else "Nothing to undo"
         race = self.stack[-1]
         if isinstance(race, flow.Race):
@@ -162,12 +166,14 @@ class App:
 
     # -- printing ---------------------------------------------------------------------
 
-    def print_receipt(self, kind: str) -> None:
+    def print_receipt(self, kind: str) -> bool:
+        """Print the running game's ``kind`` receipt; False if the game has none now."""
         if self.runner is None:
-            return
+            return False
         receipt = self.runner.receipts().get(kind)
         if receipt is not None:
             self.submit(receipt)
+        return receipt is not None
 
     def open_printer(self) -> None:
         """Open the printer (the printing stack is loaded only now, after the first frame)."""

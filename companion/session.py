@@ -8,8 +8,13 @@ restart from the journal alone.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import logging
+import pickle
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Entry, Journal, Session
@@ -17,8 +22,25 @@ from companion.games.api import Move
 from companion.games.registry import Activity, activity
 
 
-class ReplayProblem(Exception):
-    pass
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 250
+"""A snapshot of the state every this many events: a resume replays at most this many
+(a 66-lap Top Speed race has about 3,000 events)."""
+
+
+@functools.lru_cache(maxsize=None)
+def code_fingerprint(package: str) -> str:
+    """A hash of the code that shapes a state (the activity's package, ``core`` and the
+    contract): a snapshot is used only by the code that made it."""
+    import companion
+
+    root = Path(companion.__file__).parent
+    folders = [root.joinpath(*package.split(".")[1:]), root / "core"]
+    digest = hashlib.sha1(companion.__version__.encode())
+    for path in sorted(p for folder in folders for p in folder.rglob("*.py")) + [root / "games" / "api.py"]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass
@@ -47,11 +69,14 @@ class SessionRunner:
         return runner
 
     def rebuild(self) -> None:
-        """State from the session's setup and its effective events (skipping unusable ones)."""
+        """State from the newest usable snapshot (or the session's setup) and the effective
+        events after it, skipping unusable ones."""
         rules = self.activity.rules
-        replay = self.journal.replay(self.session.id)
+        state, after = self._from_snapshot()
+        if state is None:
+            state, after = rules.setup(self.session.options, self.session.data), 0
+        replay = self.journal.replay(self.session.id, after=after)
         problems = list(replay.problems)
-        state = rules.setup(self.session.options, self.session.data)
         for event in replay.effective:
             try:
                 state = rules.apply(state, event)
@@ -77,9 +102,36 @@ class SessionRunner:
         outcome = describe(event) if describe is not None else ""
         if outcome:
             label = f"{label}: {outcome}"
-        self.journal.append(self.session.id, event, label)
-        self.state = self.rules.apply(self.state, event)
+        self.record(event, label)
         return event
+
+    def record(self, event: dict, label: str) -> None:
+        """Commit an event already resolved, then apply it (and keep a snapshot now and then)."""
+        seq = self.journal.append(self.session.id, event, label)
+        self.state = self.rules.apply(self.state, event)
+        if seq % SNAPSHOT_EVERY == 0:
+            self._save_snapshot(seq)
+
+    # -- snapshots (a cache: the journal's events are the truth) ------------------------
+
+    def _save_snapshot(self, seq: int) -> None:
+        try:
+            blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # a state that cannot be pickled just replays in full
+            log.warning("no snapshot of %s: %s", self.session.activity, exc)
+            return
+        self.journal.save_snapshot(self.session.id, seq, code_fingerprint(self.activity.package), blob)
+
+    def _from_snapshot(self) -> tuple[Any, int]:
+        found = self.journal.latest_snapshot(self.session.id, code_fingerprint(self.activity.package))
+        if found is None:
+            return None, 0
+        seq, blob = found
+        try:
+            return pickle.loads(blob), seq
+        except Exception as exc:  # damaged: the full replay gives the same state
+            log.warning("snapshot %s of session %s unreadable (%s): replaying in full", seq, self.session.id, exc)
+            return None, 0
 
     def undo(self) -> Entry | None:
         entry = self.journal.undo_last(self.session.id)

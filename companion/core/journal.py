@@ -12,6 +12,12 @@ Each event row carries a CRC32 of its JSON body. A row whose body is unreadable 
 reported (``Replay.problems``) and skipped; it stays in the file, nothing is deleted.
 SQLite's write-ahead log makes each append atomic: a torn last write (power cut during
 the write) leaves the journal at the previous committed event.
+
+Snapshots are a cache, never the truth: every few hundred events the session runner
+stores the state reached (``save_snapshot``) so a resume replays only the events after
+it. An undo that reaches behind a snapshot deletes it in the same transaction, and a
+snapshot that cannot be read (or was made by other code) is ignored: the full replay
+gives the same state.
 """
 
 from __future__ import annotations
@@ -43,6 +49,13 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     crc INTEGER NOT NULL,
     created REAL NOT NULL,
+    PRIMARY KEY (session, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    session INTEGER NOT NULL REFERENCES sessions(id),
+    seq INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    state BLOB NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 """
@@ -171,8 +184,7 @@ class Journal:
     def append(self, session_id: int, event: dict[str, Any], label: str) -> int:
         """Commit ``event`` (with its history ``label``) and return its sequence number."""
         body = _dump(event)
-        cur = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session=?", (session_id,))
-        seq = int(cur.fetchone()[0])
+        seq = self._next_seq(session_id)
         self._write("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
                     (session_id, seq, label, body, _crc(body), time.time()))
         return seq
@@ -184,19 +196,45 @@ class Journal:
                        if e.event is not None and not e.undone and e.event.get("kind") != UNDO), None)
         if target is None:
             return None
-        self.append(session_id, {"kind": UNDO, "target": target.seq}, f"Undo: {target.label}")
+        body = _dump({"kind": UNDO, "target": target.seq})
+        seq = self._next_seq(session_id)
+        self._transaction([
+            ("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
+             (session_id, seq, f"Undo: {target.label}", body, _crc(body), time.time())),
+            # a snapshot that holds the undone event is no longer the state
+            ("DELETE FROM snapshots WHERE session=? AND seq>=?", (session_id, target.seq)),
+        ])
         return target
 
-    def rows(self, session_id: int) -> Iterator[tuple[int, str, str, int, float]]:
-        return iter(self._db.execute(
-            "SELECT seq, label, body, crc, created FROM events WHERE session=? ORDER BY seq", (session_id,)))
+    # -- snapshots --------------------------------------------------------------------
 
-    def replay(self, session_id: int) -> Replay:
-        """Read a session's events; skip (and report) unreadable rows and undone actions."""
+    def save_snapshot(self, session_id: int, seq: int, code: str, state: bytes) -> None:
+        """Keep ``state`` (the state after event ``seq``, made by code ``code``)."""
+        self._write("INSERT OR REPLACE INTO snapshots (session, seq, code, state) VALUES (?,?,?,?)",
+                    (session_id, seq, code, state))
+
+    def latest_snapshot(self, session_id: int, code: str) -> tuple[int, bytes] | None:
+        """(seq, state) of the newest snapshot made by ``code``, if any."""
+        row = self._db.execute("SELECT seq, state FROM snapshots WHERE session=? AND code=? "
+                               "ORDER BY seq DESC LIMIT 1", (session_id, code)).fetchone()
+        return (int(row[0]), bytes(row[1])) if row else None
+
+    def _next_seq(self, session_id: int) -> int:
+        cur = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session=?", (session_id,))
+        return int(cur.fetchone()[0])
+
+    def rows(self, session_id: int, after: int = 0) -> Iterator[tuple[int, str, str, int, float]]:
+        return iter(self._db.execute(
+            "SELECT seq, label, body, crc, created FROM events WHERE session=? AND seq>? ORDER BY seq",
+            (session_id, after)))
+
+    def replay(self, session_id: int, after: int = 0) -> Replay:
+        """Read a session's events (those after ``after`` only, when resuming from a
+        snapshot); skip (and report) unreadable rows and undone actions."""
         rows: list[tuple[int, str, dict[str, Any] | None, float]] = []
         problems: list[str] = []
         undone: set[int] = set()
-        for seq, label, body, crc, created in self.rows(session_id):
+        for seq, label, body, crc, created in self.rows(session_id, after):
             event = None
             if _crc(body) != crc:
                 problems.append(f"journal entry {seq} ({label}) is damaged and was skipped")
@@ -215,10 +253,15 @@ class Journal:
     # -- internals --------------------------------------------------------------------
 
     def _write(self, sql: str, params: tuple) -> sqlite3.Cursor:
+        return self._transaction([(sql, params)])
+
+    def _transaction(self, statements: list[tuple[str, tuple]]) -> sqlite3.Cursor:
         try:
             with self._db:  # one transaction, committed (and synced) on exit
                 self._db.execute("BEGIN IMMEDIATE")
-                return self._db.execute(sql, params)
+                for sql, params in statements:
+                    cur = self._db.execute(sql, params)
+                return cur
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None

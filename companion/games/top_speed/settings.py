@@ -8,7 +8,6 @@ A mistake in the data (an owner's override) is a ConfigError naming the key.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Mapping
 
 from companion.core.config import ConfigError
@@ -129,5 +128,5 @@ def build_settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Setti
         signal_cards=_int(race, "signal_cards", "race", 1, 16, 2),
         qualifying_laps=_int(race, "qualifying_laps", "race", 1, 20, 5),
         deck_note=str(decks[DECK].get("assumption", "")),
-        cards=MappingProxyType({c.name: c for c in deck}),
+        cards={c.name: c for c in deck},  # read-only by convention (a plain dict pickles for snapshots)
     )

@@ -1,0 +1,118 @@
+"""The session runner's snapshots: a resume replays only the events after the newest
+snapshot and gets exactly the state a full replay gives; an undo behind a snapshot, a
+damaged snapshot or one made by other code falls back to the full replay."""
+
+import random
+import sqlite3
+
+from companion import session as session_module
+from companion.core import gamedata
+from companion.core.journal import Journal
+from companion.session import SNAPSHOT_EVERY, SessionRunner
+
+
+def full_replay(journal, sid):
+    s = journal.session(sid)
+    from companion.games.registry import activity
+    rules = activity(s.activity).rules
+    state = rules.setup(s.options, s.data)
+    for event in journal.replay(sid).effective:
+        state = rules.apply(state, event)
+    return state
+
+
+def race(state_dir, events):
+    journal = Journal(state_dir)
+    runner = SessionRunner.start(journal, "dice", {"game": "formula-de"}, gamedata.load("formula-de"))
+    rng = random.Random(11)
+    for _ in range(events):
+        runner.perform(next(m for m in runner.moves() if m.primary), rng)
+    return journal, runner
+
+
+def snapshot_seqs(journal, sid):
+    return [row[0] for row in journal._db.execute("SELECT seq FROM snapshots WHERE session=?", (sid,))]
+
+
+def test_resume_starts_from_the_newest_snapshot(state_dir, monkeypatch):
+    journal, runner = race(state_dir, SNAPSHOT_EVERY * 2 + 7)
+    sid = runner.session.id
+    assert snapshot_seqs(journal, sid) == [SNAPSHOT_EVERY, SNAPSHOT_EVERY * 2]
+    read_after = []
+    original = Journal.replay
+    monkeypatch.setattr(Journal, "replay", lambda self, s, after=0: read_after.append(after) or original(self, s, after))
+    resumed = SessionRunner.resume(journal, journal.session(sid))
+    assert read_after == [SNAPSHOT_EVERY * 2]       # only the last 7 events were read
+    assert resumed.state == runner.state == full_replay(journal, sid)
+
+
+def test_undo_behind_a_snapshot_drops_it(state_dir):
+    journal, runner = race(state_dir, SNAPSHOT_EVERY)   # the last event made a snapshot
+    sid = runner.session.id
+    assert snapshot_seqs(journal, sid) == [SNAPSHOT_EVERY]
+    runner.undo()                                         # undoes event SNAPSHOT_EVERY
+    assert snapshot_seqs(journal, sid) == []
+    assert runner.state == full_replay(journal, sid)
+    assert runner.state.count == SNAPSHOT_EVERY - 1
+
+
+def test_damaged_snapshot_falls_back_to_the_full_replay(state_dir):
+    journal, runner = race(state_dir, SNAPSHOT_EVERY + 3)
+    sid = runner.session.id
+    journal._db.execute("UPDATE snapshots SET state = x'00ff00ff'")
+    resumed = SessionRunner.resume(journal, journal.session(sid))
+    assert resumed.state == full_replay(journal, sid)
+
+
+def test_snapshot_of_other_code_is_ignored(state_dir, monkeypatch):
+    journal, runner = race(state_dir, SNAPSHOT_EVERY + 3)
+    sid = runner.session.id
+    monkeypatch.setattr(session_module, "code_fingerprint", lambda package: "changed-code")
+    read_after = []
+    original = Journal.replay
+    monkeypatch.setattr(Journal, "replay", lambda self, s, after=0: read_after.append(after) or original(self, s, after))
+    resumed = SessionRunner.resume(journal, journal.session(sid))
+    assert read_after == [0]
+    assert resumed.state == runner.state
+
+
+def test_snapshots_survive_reopening_the_file(state_dir):
+    journal, runner = race(state_dir, SNAPSHOT_EVERY + 1)
+    expected = runner.state
+    journal.close()
+    db = sqlite3.connect(state_dir / Journal.FILENAME)
+    assert db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 1
+    db.close()
+    again = Journal(state_dir)
+    assert SessionRunner.resume(again, again.open_session()).state == expected
+
+
+def test_every_activity_state_can_be_snapshotted():
+    """A state that cannot be pickled would silently replay in full at every boot."""
+    import importlib
+    import pickle
+
+    from companion.demo import demo_target
+    from companion.games.registry import activity
+    from companion.ui.flow import finish_options
+
+    for game in ("top-speed", "street-illegal", "laps", "dice", "deck"):
+        slug, extra = demo_target(game)
+        act = activity(slug)
+        rules = act.rules
+        try:
+            auto = importlib.import_module(act.package + ".autoplay")
+        except ModuleNotFoundError:
+            auto = None
+        options = finish_options(tuple(rules.OPTIONS), {**getattr(auto, "DEMO_OPTIONS", {}), **extra,
+                                                        **({"game": "street-illegal"} if slug == "deck" else {})})
+        data = gamedata.load(options["game"]) if options.get("game") in gamedata.games_with_data() else (
+            gamedata.load(slug) if slug in gamedata.games_with_data() else {})
+        state = rules.setup(options, data)
+        rng = random.Random(3)
+        for _ in range(40):
+            move = auto.demo_script(state) if auto else next(iter(rules.moves(state)), None)
+            if move is None:
+                break
+            state = rules.apply(state, rules.resolve(state, move, rng))
+        assert pickle.loads(pickle.dumps(state)) == state, slug
