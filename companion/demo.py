@@ -207,7 +207,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     clock = FakeClock()
     buttons = GpioButtons({b: pinout["buttons"][b] for b in BUTTONS}, Timing.from_table(pinout["buttons"]),
                           pin_factory=MockFactory(), clock=clock)
-    bus = FakeBus(pinout["display"].get("address", 0x3C))
+    bus = FakeBus(pinout["display"].get("address", 0x3C), keep_writes=False)
     display = FrameRecorder(OledDisplay(pinout["display"], bus=bus), out / "frames")
     printer = ReceiptRecorder(open_printer(printer_config, "sim", out / "state" / "spool"))
     sim = printer.sim
