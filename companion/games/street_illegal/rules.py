@@ -95,7 +95,6 @@ class State:
     duel: Duel | None = None
     again: bool = False                   # phase 3: the actor already passed this turn
     out: tuple[int, ...] = ()             # phase 3: cars done for this phase
-    last: tuple = ()                      # phase 3's last outcome: (what, car, other car)
     pile: Pile = Pile()                   # the Old Pros' tempo deck in play
     hand: tuple[int, ...] = ()            # per car: tempo cards in hand
     won: tuple[int, ...] = ()             # per car: duels won
@@ -373,7 +372,7 @@ def _bump(values: tuple[int, ...], i: int, by: int, floor: int | None = None) ->
 
 
 def _start_passing(state: State) -> State:
-    state = replace(state, phase=3, out=(), again=False, last=(), duel=None, stage="", actor=None)
+    state = replace(state, phase=3, out=(), again=False, duel=None, stage="", actor=None)
     return _next_turn(state, len(state.order) - 1)
 
 
@@ -405,7 +404,7 @@ def _in_duel(state: State, stage: str) -> Duel:
 def _apply_pass_up(state: State, e) -> State:
     duel = _in_duel(state, "attack")
     _expect(not state.cars[duel.attacker].old_pro and not state.again, "this car must attack")
-    return _end_turn(replace(state, last=("stays", duel.attacker, duel.defender)))
+    return _end_turn(state)
 
 
 def _apply_old_pro(state: State, e) -> State:
@@ -474,13 +473,8 @@ def _decide(state: State, winner: int) -> State:
                     out=state.out + (loser,))
     if winner == a:
         i = state.order.index(a)
-        order = state.order[: i - 1] + (a, d) + state.order[i + 1:]
-        state = replace(state, order=order, last=("passed", a, d))
-    else:
-        state = replace(state, last=("held", d, a))
-    if duel.op_cards or _may_pass_again(state):
-        return replace(state, stage="after")
-    return _end_turn(state)
+        state = replace(state, order=state.order[: i - 1] + (a, d) + state.order[i + 1:])
+    return replace(state, stage="after")     # every duel ends on its result screen
 
 
 def _apply_again(state: State, e) -> State:

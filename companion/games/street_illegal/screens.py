@@ -1,17 +1,20 @@
 """Street Illegal on the 128x64 screen and on paper.
 
-The body holds four lines of 21 characters under the title; ``Big`` carries the fact
-the table needs at arm's length: the speed limit, or the Old Pro's cards ("30+60").
+Every race screen names whose turn it is in the title ("Red: phase 2") with the track
+card in the status ("3/8"); positions are ordinals ("7th") so they never read as phases.
+The body holds four lines of 21 characters; ``Big`` carries the fact the table needs at
+arm's length: the speed limit, who attacks whom ("Red>OP4"), the Old Pro's cards.
 """
 
 from __future__ import annotations
 
-from companion.ui.view import Big, Menu, Text, View
+from companion.ui.view import Big, Menu, Row, Text, View
 
 from companion.games.street_illegal import old_pro
-from companion.games.street_illegal.rules import FIELD, TEAM, State, standings, summary, team_points
+from companion.games.street_illegal.rules import FIELD, TEAM, State, moves, standings, summary, team_points
 
 GAME = "Street Illegal"
+LINE = 21                      # characters in a size-1 line and in the title bar
 
 
 def short(state: State, car: int) -> str:
@@ -20,12 +23,20 @@ def short(state: State, car: int) -> str:
     return "OP" + c.name.rsplit(" ", 1)[-1] if c.old_pro else c.name[:9]
 
 
-def outcome(state: State) -> str:
-    """The last pass attempt in a line: ``Bob passed OP4``, ``OP2 held Chris``."""
-    if not state.last:
-        return ""
-    what, car, other = state.last
-    return f"{short(state, car)} {what}" if what == "stays" else f"{short(state, car)} {what} {short(state, other)}"
+def ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+
+
+def _fit(*candidates: str) -> str:
+    """The first text that fits one line (the last one, cut, when none does)."""
+    return next((t for t in candidates if len(t) <= LINE), candidates[-1][:LINE])
+
+
+def _titled(title: str, body, status: str = "") -> View:
+    """A view whose title keeps its whole text: the status goes when both do not fit."""
+    if status and len(title) + 1 + len(status) > LINE:
+        status = ""
+    return View(title, tuple(body), status=status)
 
 
 def _card_status(state: State) -> str:
@@ -36,13 +47,13 @@ def view(state: State) -> View:
     if state.step == "start":
         return _start(state)
     if state.step == "grid":
-        return _grid(state)
+        return _grid_by_age(state) if state.grid_mode == "age" else _bidding(state)
     if state.step == "done":
         return _results(state)
     if state.phase == 1:
         return _phase1(state)
     if state.phase == 2:
-        return _drive(state, state.current_player, "P2")
+        return _drive(state, state.current_player)
     return _phase3(state)
 
 
@@ -57,91 +68,186 @@ def _start(state: State) -> View:
     return View(GAME, tuple(body))
 
 
-def _grid(state: State) -> View:
+def _seated_line(state: State) -> Text:
+    """Who already has a place (``7th Blue 6th Red``), or where the Old Pros go."""
+    if not state.seated:
+        old = FIELD - len(state.players)
+        return Text(f"Old Pros: 1st to {ordinal(old)}" if old > 1 else
+                    "Old Pro starts 1st" if old else "No Old Pros")
+    return Text(" ".join(f"{ordinal(FIELD - i)} {short(state, c)}" for i, c in enumerate(state.seated)))
+
+
+def _grid_by_age(state: State) -> View:
+    """The table picks the colour of the youngest player still without a place: the
+    youngest starts last, the next youngest in front of them, and so on."""
+    position = ordinal(FIELD - len(state.seated))
+    who = "the YOUNGEST player" if not state.seated else "the NEXT youngest"
+    last = " (last)" if not state.seated else ""
+    body = [Text("Pick the colour of"), Text(who), Text(f"It starts {position}{last}"), _seated_line(state)]
+    return View("Grid by age", tuple(body), status=position)
+
+
+def _bidding(state: State) -> View:
     position = FIELD - len(state.seated)
-    seated = " ".join(f"P{FIELD - i}:{short(state, c)}" for i, c in enumerate(state.seated))
-    if state.grid_mode == "age":
-        ask = "Who is youngest?" if not state.seated else "Next youngest?"
-        body = [Text(ask), Text(f"Takes position {position}")]
-        return View("Start grid", tuple(body + ([Text(seated)] if seated else [])), status=f"P{position}")
     car = state.current_player
-    body = [Text(f"{short(state, car)}: card put down"), Text(f"Slowest: position {position}")]
+    name = short(state, car)
+    body = [Text(_fit(f"{name}: card put down?", f"{name}: card down?")), Text(f"Slowest starts {ordinal(position)}")]
     if state.last_bids:
         low = min(v for _, v in state.last_bids)
         slowest = [c for c, v in state.last_bids if v == low]
         if len(slowest) > 1:
             body.append(Text(f"Tie at {low}: bid again"))
         else:
-            body.append(Text(f"{short(state, slowest[0])} {low}: P{position + 1}"))
+            body.append(Text(f"{short(state, slowest[0])} {low}: {ordinal(position + 1)}"))
     if state.seated:
         body.append(Text("Seated: swap 1 card"))
-    return View(f"Bid for P{position}", tuple(body), status=f"{len(state.bids) + 1}/{len(state.bidders)}")
+    return View(f"Bid for {ordinal(position)}", tuple(body), status=f"{len(state.bids) + 1}/{len(state.bidders)}")
+
+
+def _turn_title(state: State, car: int, what: str) -> str:
+    return f"{short(state, car)}: {what}"
 
 
 def _phase1(state: State) -> View:
     car = state.current_player
-    situation = state.track_card.situation
-    body = [Text(situation.label.upper(), invert=True), *(Text(line) for line in situation.effect[:2]),
-            Text("+2 chips/icon card")]
-    return View(f"P1 {state.name(car)}", tuple(body), status=_card_status(state))
+    card = state.track_card
+    situation = card.situation
+    label = situation.label.upper()
+    if len(label) + 1 + len(card.limit_text) > LINE:
+        label = situation.short.upper()
+    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in situation.effect[:2]),
+            Text("2 chips/matching icon")]
+    return _titled(_turn_title(state, car, "phase 1"), body, _card_status(state))
 
 
-def _drive(state: State, car: int, title: str) -> View:
-    limit = state.limit
-    if state.stage == "redrive":
-        caption = "Slow by 10 or more"
-    elif limit is None:
-        caption = "Drive, no limit"
-    else:
-        caption = "Over: pay chips/brake"
+def _chips_line(state: State, car: int) -> str:
     hand = state.hand[car]
-    return View(f"{title} {state.name(car)}",
-                (Big(state.track_card.limit_text, caption=caption), Text(f"Hand {hand}: {hand} chips max")),
-                status=_card_status(state))
+    return f"1 chip/10 over, max {hand}" if state.limit is not None else f"Hand {hand}: {hand} chips max"
+
+
+def _drive(state: State, car: int) -> View:
+    """Phase 2, and the drive before a second pass: the limit and what being over costs."""
+    if state.stage == "redrive":
+        title, caption = _turn_title(state, car, "pass again"), "Slow by 10 or more"
+    else:
+        title = _turn_title(state, car, "phase 2")
+        caption = "Over: chips or brake" if state.limit is not None else "Drive, no limit"
+    body = (Big(state.track_card.limit_text, caption=caption), Text(_chips_line(state, car)))
+    return _titled(title, body, _card_status(state))
 
 
 def _phase3(state: State) -> View:
-    status = _card_status(state)
-    duel = state.duel
     if state.stage == "redrive":
-        return _drive(state, state.actor, "Again")
-    a, d = duel.attacker, duel.defender
-    vs = f"{short(state, a)} P{state.position(a)} > {short(state, d)} P{state.position(d)}"
+        return _drive(state, state.actor)
     if state.stage == "speed":
-        player = d if state.cars[a].old_pro else a
-        return View(f"P3 {short(state, player)}: speed?",
-                    (Big(old_pro.cards_text(duel.op_cards), caption=vs),), status=status)
+        return _speed(state)
     if state.stage == "nitrous":
-        car = a if not duel.raised else d
-        return View("P3 Nitrous", (Text(f"Tie {short(state, a)}>{short(state, d)}"),
-                                   Text(f"{short(state, car)}: card raised"),
-                                   Text("No card counts 0")), status=status)
+        return _nitrous(state)
     if state.stage == "after":
-        return _after(state, status)
-    hint = ("GO: Old Pro cards" if state.cars[a].old_pro or state.cars[d].old_pro
-            else "Bet chips; who won?")
-    body = [Big(f"{short(state, a)} > {short(state, d)}", caption=hint)]
-    if state.last:
-        body.append(Text(outcome(state)))
-    return View(f"P3 Pass for P{state.position(d)}", tuple(body), status=status)
+        return _after(state)
+    return _attack(state)
 
 
-def _after(state: State, status: str) -> View:
+def _versus(state: State) -> str:
     duel = state.duel
-    a, d = duel.attacker, duel.defender
-    if duel.op_cards:
-        player = d if state.cars[a].old_pro else a
-        caption = f"OP {old_pro.speed(duel.op_cards)} v {short(state, player)} {duel.speed}"
-        body = [Big(old_pro.cards_text(duel.op_cards), caption=caption), Text(outcome(state))]
+    return f"{short(state, duel.attacker)}>{short(state, duel.defender)}"
+
+
+def _with_old_pro(state: State) -> bool:
+    duel = state.duel
+    return state.cars[duel.attacker].old_pro or state.cars[duel.defender].old_pro
+
+
+def _attack(state: State) -> View:
+    """Who attacks whom, for which place, and how the duel is settled."""
+    duel = state.duel
+    d = short(state, duel.defender)
+    if _with_old_pro(state):
+        how = "GO: Old Pro's cards"
+    elif state.nitrous:
+        how = "Chips! Tie: nitrous"
     else:
-        body = [Text(outcome(state))]
-    return View("P3 Result", tuple(body), status=status)
+        how = _fit(f"Chips! Tie: {d} holds", f"Chips! Tie to {d}", f"Tie: {d} holds")
+    body = (Big(_versus(state), caption=f"attacks for {ordinal(state.position(duel.defender))}"), Text(how))
+    return _titled(_turn_title(state, duel.attacker, "phase 3"), body, _card_status(state))
+
+
+def _third_card(state: State) -> str:
+    """Whether the Old Pro will turn a third card, said before the player sets a speed."""
+    duel = state.duel
+    op = short(state, duel.defender if state.cars[duel.defender].old_pro else duel.attacker)
+    total = old_pro.speed(duel.op_cards)
+    if old_pro.needs_third(duel.op_cards, state.limit, state.better):
+        return f"{op} {total} + a 3rd card"
+    return f"{op} {total}: no 3rd card"
+
+
+def _speed(state: State) -> View:
+    duel = state.duel
+    player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
+    a, d = short(state, duel.attacker), short(state, duel.defender)
+    body = (Big(old_pro.cards_text(duel.op_cards), caption=_third_card(state)),
+            Text(_fit(f"{a} attacks {d}", f"{a}>{d}")))
+    return _titled(_turn_title(state, player, "speed+chips"), body, _card_status(state))
+
+
+def _nitrous(state: State) -> View:
+    duel = state.duel
+    car = duel.attacker if not duel.raised else duel.defender
+    d = short(state, duel.defender)
+    body = (Text(_fit(f"Tie {_versus(state)}: nitrous", f"Tie {_versus(state)}")), Text(f"{short(state, car)}: card raised?"),
+            Text("No card counts 0"), Text(_fit(f"Higher wins; tie: {d}", "Higher card wins")))
+    return _titled(_turn_title(state, car, "nitrous"), body, _card_status(state))
+
+
+def outcome(state: State) -> str:
+    """A decided duel in a line: ``Red passed OP4``, ``OP2 held Red``, ``Tie: front OP2 holds``."""
+    duel = state.duel
+    a, d = short(state, duel.attacker), short(state, duel.defender)
+    if duel.winner == duel.attacker:
+        return f"{a} passed {d}"
+    return _fit(f"Tie: front {d} holds", f"Tie: {d} holds") if _tied(duel) else f"{d} held {a}"
+
+
+def _tied(duel) -> bool:
+    """Whether the known speeds of a decided duel were equal (players' chip bets are not
+    entered: their duels show no speeds)."""
+    if duel.op_cards:
+        return old_pro.speed(duel.op_cards) == duel.speed
+    return len(duel.raised) == 2 and duel.raised[0][1] == duel.raised[1][1]
+
+
+def _after(state: State) -> View:
+    """A duel's result, with why: the speeds (the front car holds a tie) and who is out."""
+    duel = state.duel
+    loser = duel.defender if duel.winner == duel.attacker else duel.attacker
+    if duel.op_cards:
+        player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
+        op = duel.attacker if player == duel.defender else duel.defender
+        o, p = short(state, op), short(state, player)
+        speeds = _fit(f"{o} {old_pro.speed(duel.op_cards)} v {p} {duel.speed}",
+                      f"{old_pro.speed(duel.op_cards)} v {duel.speed}")
+        body = [Big(old_pro.cards_text(duel.op_cards), caption=speeds), Text(outcome(state))]
+    else:
+        body = [Big(outcome(state), caption=_fit(f"{short(state, loser)} out this phase", "Loser out this phase"))]
+        if duel.raised:
+            (_, a), (_, d) = duel.raised
+            body.append(Text(f"Nitrous {a} v {d}"))
+    if _again_offered(state):
+        body.append(Text("Again: slow by 10+"))
+    return _titled(_turn_title(state, state.actor, "result"), body, _card_status(state))
+
+
+def _again_offered(state: State) -> bool:
+    return any(m.kind == "again" for m in moves(state))
 
 
 def _results(state: State) -> View:
     team, best = team_points(state)
-    lines = [f"{r['position']} {r['name'][:12]:<12}{r['points']:>3}" + ("*" if r["old_pro"] else "")
-             for r in standings(state)]
+    rows = standings(state)
+    winner = TEAM if rows[0]["old_pro"] else rows[0]["name"]
+    lines = [f"Winner: {winner}"]
+    lines += [f"{r['position']} {r['name'][:12]:<12}{r['points']:>3}" + ("*" if r["old_pro"] else "") for r in rows]
     if best:
         lines.append(f"*{TEAM} {team} pts")
     return View("Results", (Menu(tuple(lines), 0),), status="end")
@@ -168,7 +274,7 @@ def _rule_lines(state: State) -> list[str]:
 
 
 def _program(state: State, layouts):
-    lines = ["Race program", *_rule_lines(state), "Track:"]
+    lines = ["Race program", *_rule_lines(state), "Track (speed limit, situation):"]
     for k, i in enumerate(state.track, start=1):
         card = state.deck[i]
         lines.append(f"{k}. {card.limit_text:<9}{card.situation.label}")
@@ -180,7 +286,10 @@ def _program(state: State, layouts):
 def _results_receipt(state: State, layouts):
     rows = standings(state)
     team = summary(state)["teams"]
-    notes = [f"{TEAM} team (best car): {team[0]['points']} pts"] if team else []
+    first = rows[0]
+    winner = f"{TEAM} ({first['name']})" if first["old_pro"] else first["name"]
+    notes = [f"Winner: {winner}"]
+    notes += [f"{TEAM} team (best car): {team[0]['points']} pts"] if team else []
     cols = (layouts.Col("start", "Grid", 5), layouts.Col("duels_won", "Won", 4), layouts.Col("duels_lost", "Lost", 5),
             layouts.POINTS)
     return layouts.results(GAME, rows, ["Race results", *_rule_lines(state)], columns=cols,

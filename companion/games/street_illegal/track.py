@@ -15,6 +15,8 @@ from companion.core.config import ConfigError
 SOURCE = "street-illegal data"
 RACE_LENGTH = 8
 """Track cards drawn for a race (rulebook, setup)."""
+SHORT_CHARS = 12
+"""A situation's short label: beside "NO LIMIT" on one 21-character line."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class Situation:
     id: str
     label: str
     effect: tuple[str, ...]   # screen lines, at most 21 characters each
+    short: str = ""           # the label where the screen has less room (default: label)
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,15 @@ def load_situations(data: Mapping[str, Any]) -> dict[str, Situation]:
         if not isinstance(entry, Mapping):
             raise ConfigError(SOURCE, key, "must be a table with label and effect")
         label, effect = entry.get("label"), entry.get("effect", "")
+        short = entry.get("short", label)
         if not isinstance(label, str) or not label.strip():
             raise ConfigError(SOURCE, f"{key}.label", "missing or not text", 'e.g. label = "Uphill"')
         if not isinstance(effect, str):
             raise ConfigError(SOURCE, f"{key}.effect", "must be text", 'lines split at "|"')
+        if not isinstance(short, str) or not short.strip():
+            raise ConfigError(SOURCE, f"{key}.short", "must be text", 'e.g. short = "Obst. left"')
         lines = tuple(part.strip()[:21] for part in effect.split("|") if part.strip())
-        out[sid] = Situation(sid, label, lines)
+        out[sid] = Situation(sid, label, lines, short.strip()[:SHORT_CHARS])
     return out
 
 

@@ -60,3 +60,13 @@ def test_tempo_card_without_value(data):
     del data["decks"]["tempo"]["cards"][2]["value"]
     with pytest.raises(ConfigError, match=r"decks.tempo.cards\[2\].value"):
         rules.setup({"players": 2}, data)
+
+
+def test_situation_short_label_fits_beside_the_limit(data):
+    from companion.games.street_illegal.track import load_situations
+
+    for situation in load_situations(data).values():
+        assert len(situation.short) + 1 + len("NO LIMIT") <= 21, situation.short
+    data["situations"]["uphill"]["short"] = 5
+    with pytest.raises(ConfigError, match=r"situations\.uphill\.short"):
+        rules.setup({"players": 2}, data)

@@ -4,7 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.street_illegal import rules
+from companion.games.street_illegal import rules, screens
+from companion.ui.view import Big
 from tests.games.street_illegal.helpers import car, names, perform, players, start, track_index
 
 
@@ -30,34 +31,54 @@ def rulebook_table(data, op_values, limit=90, situation="downhill", **options):
     return state
 
 
+def speed(cards, chips=0):
+    """A player's speed in a duel: the three face-up tempo cards plus 10 per chip paid."""
+    assert len(cards) == 3
+    return sum(cards) + 10 * chips
+
+
 def test_rulebook_phase_3_example(data):
+    """The rulebook's phase 3 example, number for number, with the Old Pro deck stacked
+    30, 60, 10, 20, 50 and a 90 limit."""
     state = rulebook_table(data, op_values=(30, 60, 10, 20, 50))
     assert state.hand[car(state, "Bob")] == 4 and state.brakes[car(state, "Bob")] == 1   # emergency braking
 
-    # Alex, last, attacks Bob: players press who won
+    # Alex (100) attacks Bob (80); neither pays chips: players press who won
     assert (state.duel.attacker, state.duel.defender) == (car(state, "Alex"), car(state, "Bob"))
+    assert speed((20, 30, 50)) > speed((40, 30, 10))
     state, _ = perform(state, "winner", car=car(state, "Alex"))
     assert names(state, state.order)[5:] == ["Alex", "Bob"]
-    state, _ = perform(state, "stop")                       # Alex does not slow down
+    assert screens.view(state).body[0] == Big("Alex passed Bob", caption="Bob out this phase")
+    state, _ = perform(state, "stop")                       # Alex does not want to slow down
 
-    # Bob was passed: Chris attacks the Old Pro in front of him, who turns 30 + 60
+    # Bob was passed: Chris attacks the Old Pro in front of him, who turns 30 + 60 = 90,
+    # the 90 limit: no third card. Chris drives 90 (30 + 30 + 30), pays 1 chip: 100.
     assert (state.duel.attacker, state.duel.defender) == (car(state, "Chris"), car(state, "Old Pro 4"))
     state, _ = perform(state, "old_pro")
     assert [c.get("value") for c in state.duel.op_cards] == [30, 60]
-    state, event = perform(state, "speed", speed=100)        # 90 + 1 chip
-    assert event["third"] is None                           # 30 + 60 reaches the 90 limit
+    assert screens.view(state).body[0] == Big("30+60", caption="OP4 90: no 3rd card")
+    assert speed((30, 30, 30)) == state.limit
+    state, event = perform(state, "speed", speed=speed((30, 30, 30), chips=1))
+    assert event["speed"] == 100 and event["third"] is None
+    assert state.duel.winner == car(state, "Chris")
     assert names(state, state.order)[3:5] == ["Chris", "Old Pro 4"]
 
-    # Chris slows by 10 and attacks again: 10 + 20, then a 50; 80 against 80 holds
+    # Chris replaces a 30 by a 20 (slower by 10, under the limit) and attacks again:
+    # the next Old Pro turns 10 + 20 = 30, below 90, so a third card: a 50, 80 in all.
+    # Chris at 80 (30 + 20 + 30), no chips: the tie goes to the car in front.
     state, _ = perform(state, "again")
     state, _ = perform(state, "redrive", choice=rules.WITHIN)
     assert state.duel.defender == car(state, "Old Pro 3")
     assert not any(m.kind == "pass_up" for m in rules.moves(state))   # a second pass is not optional now
     state, _ = perform(state, "old_pro")
-    state, event = perform(state, "speed", speed=80)
+    assert screens.view(state).body[0] == Big("10+20", caption="OP3 30 + a 3rd card")
+    state, event = perform(state, "speed", speed=speed((30, 20, 30)))
     assert [c["value"] for c in event["third"]["cards"]] == [50]
     assert [c.get("value") for c in state.duel.op_cards] == [10, 20, 50]
     assert state.duel.winner == car(state, "Old Pro 3")
+    view = screens.view(state)
+    assert view.body[0] == Big("10+20+50", caption="OP3 80 v Chris 80")
+    assert view.body[1].text == "Tie: front OP3 holds"
     state, _ = perform(state, "stop")
 
     # Old Pros never pass each other: phase 3 is over, the next track card begins
@@ -76,6 +97,7 @@ def third_card(data, first_two, limit, better=False):
     state = rulebook_table(data, op_values=(*first_two, 40), limit=limit, situation=situation,
                            better_old_pros=better)
     state, _ = perform(state, "winner", car=car(state, "Bob"))      # Bob holds against Alex
+    state, _ = perform(state, "stop")
     state, _ = perform(state, "pass_up", player="Bob")              # and stays behind Chris
     state, _ = perform(state, "old_pro")
     state, event = perform(state, "speed", speed=90)
@@ -195,6 +217,10 @@ def test_nitrous_settles_a_tie_between_players(data):
     state, _ = perform(state, "raise", car=car(state, "Alex"), card=40)
     state, _ = perform(state, "raise", car=car(state, "Bob"), card=40)
     assert state.won[car(state, "Bob")] == 1 and state.lost[car(state, "Alex")] == 1   # equal: no change
+    view = screens.view(state)
+    assert view.body[0] == Big("Tie: front Bob holds", caption="Alex out this phase")
+    assert view.body[1].text == "Nitrous 40 v 40"
+    state, _ = perform(state, "stop")
     assert state.actor == car(state, "Bob")
     assert state.hand[car(state, "Alex")] == 4 and state.hand[car(state, "Bob")] == 3   # Bob braked too
     state2 = rulebook_table(data, op_values=(), nitrous=True)
@@ -213,6 +239,7 @@ def test_without_nitrous_no_tie_move(data):
 def test_speed_choices_follow_the_hand(data):
     state = rulebook_table(data, op_values=(30, 60))
     state, _ = perform(state, "winner", car=car(state, "Bob"))
+    state, _ = perform(state, "stop")
     state, _ = perform(state, "pass_up", player="Bob")
     state, _ = perform(state, "old_pro")
     speeds = [m.arg("speed") for m in rules.moves(state)]

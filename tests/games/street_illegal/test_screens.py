@@ -42,35 +42,94 @@ def test_every_screen_of_a_race_fits(data):
     assert {("race", 3, "speed"), ("race", 3, "after"), ("race", 1, ""), ("race", 2, "")} <= seen
     final = screens.view(state)
     assert isinstance(final.body[0], Menu) and final.body[0].items[-1].startswith("*Old Pros")
+    first = rules.standings(state)[0]
+    assert final.body[0].items[0] == f"Winner: {'Old Pros' if first['old_pro'] else first['name']}"
 
 
-def test_key_facts_are_big(data):
-    state = rules.setup({"players": players("Alex", "Bob", "Chris")}, data)
-    state = start(state, [track_index(state, 90, "downhill"), track_index(state, None, "uphill")], (30, 60))
+def texts(view):
+    return [w.text for w in view.body if isinstance(w, Text)]
+
+
+def test_grid_by_age_asks_for_the_youngest_colour(data):
+    state = start(rules.setup({"players": 3, "grid": "age"}, data))      # Red, Blue, Yellow
     view = screens.view(state)
-    assert view.title == "Start grid" and view.body[0].text == "Who is youngest?"
+    assert (view.title, view.status) == ("Grid by age", "7th")
+    assert texts(view) == ["Pick the colour of", "the YOUNGEST player", "It starts 7th (last)",
+                           "Old Pros: 1st to 4th"]
+    assert [m.label for m in rules.moves(state)] == ["Red", "Blue", "Yellow"]
+    state, _ = perform(state, "seat", car=car(state, "Blue"))
+    view = screens.view(state)
+    assert texts(view) == ["Pick the colour of", "the NEXT youngest", "It starts 6th", "7th Blue"]
+    state, _ = perform(state, "seat", car=car(state, "Yellow"))       # Red, the eldest, is seated 5th
+    assert [state.name(c) for c in state.grid[4:]] == ["Red", "Yellow", "Blue"]
+
+
+def test_each_phase_says_whose_turn_and_what_to_do(data):
+    state = rules.setup({"players": players("Alex", "Bob", "Chris")}, data)
+    state = start(state, [track_index(state, 90, "downhill"), track_index(state, None, "obstacle-middle")], (30, 60))
     state, _ = perform(state, "seat", car=car(state, "Alex"))
     state, _ = perform(state, "seat", car=car(state, "Bob"))
-    view = screens.view(state)
-    assert view.title == "P1 Chris" and view.status == "1/8"
-    assert [w.text for w in view.body][:2] == ["DOWNHILL", "Turn 1 card, discard"]
+    view = screens.view(state)                              # phase 1: situation and limit
+    assert (view.title, view.status) == ("Chris: phase 1", "1/8")
+    assert view.body[0] == Row("DOWNHILL", "LIMIT 90", invert=True)
+    assert texts(view) == ["Turn 1 card, discard", "the LOWEST of four", "2 chips/matching icon"]
     for who in ("Chris", "Bob", "Alex"):
         state, _ = perform(state, "drive", player=who)
-    view = screens.view(state)
-    assert view.title == "P2 Chris" and view.body[0] == Big("LIMIT 90", caption="Over: pay chips/brake")
+    view = screens.view(state)                              # phase 2: the limit, chips or brake
+    assert view.title == "Chris: phase 2"
+    assert view.body == (Big("LIMIT 90", caption="Over: chips or brake"), Text("1 chip/10 over, max 5"))
     for who in ("Chris", "Bob", "Alex"):
         state, _ = perform(state, "drive", player=who, choice=rules.WITHIN)
-    view = screens.view(state)
-    assert view.body[0].text == "Alex > Bob" and view.title == "P3 Pass for P6"
+    view = screens.view(state)                              # phase 3: who attacks whom
+    assert view.title == "Alex: phase 3"
+    assert view.body == (Big("Alex>Bob", caption="attacks for 6th"), Text("Chips! Tie: Bob holds"))
     state, _ = perform(state, "winner", car=car(state, "Bob"))
+    view = screens.view(state)
+    assert view.title == "Alex: result" and [m.label for m in rules.moves(state)] == ["Next"]
+    assert view.body == (Big("Bob held Alex", caption="Alex out this phase"),)
+    state, _ = perform(state, "stop")
+    view = screens.view(state)
+    assert view.title == "Bob: phase 3" and view.body[0] == Big("Bob>Chris", caption="attacks for 5th")
     state, _ = perform(state, "pass_up", player="Bob")
+    view = screens.view(state)
+    assert view.body == (Big("Chris>OP4", caption="attacks for 4th"), Text("GO: Old Pro's cards"))
     state, _ = perform(state, "old_pro")
     view = screens.view(state)
-    assert view.body[0] == Big("30+60", caption="Chris P5 > OP4 P4") and view.title == "P3 Chris: speed?"
+    assert view.title == "Chris: speed+chips"
+    assert view.body == (Big("30+60", caption="OP4 90: no 3rd card"), Text("Chris attacks OP4"))
     state, _ = perform(state, "speed", speed=100)
     view = screens.view(state)
-    assert view.body[0] == Big("30+60", caption="OP 90 v Chris 100")
-    assert view.body[1].text == "Chris passed OP4"
+    assert view.body == (Big("30+60", caption="OP4 90 v Chris 100"), Text("Chris passed OP4"),
+                         Text("Again: slow by 10+"))
+    state, _ = perform(state, "again")
+    view = screens.view(state)
+    assert view.title == "Chris: pass again"
+    assert view.body[0] == Big("LIMIT 90", caption="Slow by 10 or more")
+
+
+def test_no_limit_and_old_pro_attacking(data):
+    state = rules.setup({"players": players("Solo"), "better_old_pros": True}, data)
+    state = start(state, [track_index(state, None, "obstacle-middle")], (60, 60, 10))
+    view = screens.view(state)
+    assert view.body[0] == Row("OBST. MIDDLE", "NO LIMIT", invert=True)
+    state, _ = perform(state, "drive", player="Solo")
+    assert screens.view(state).body[0] == Big("NO LIMIT", caption="Drive, no limit")
+    state, _ = perform(state, "drive", player="Solo")
+    state, _ = perform(state, "old_pro")
+    assert screens.view(state).body[0] == Big("60+60", caption="OP6 120 + a 3rd card")   # no limit: always
+
+
+def test_nitrous_screen(data):
+    state = rules.setup({"players": players("Alex", "Bob"), "nitrous": True}, data)
+    state = start(state, [track_index(state, 80, "uphill")])
+    state, _ = perform(state, "seat", car=car(state, "Alex"))
+    for choice in (None, None, rules.WITHIN, rules.WITHIN):
+        state, _ = perform(state, "drive", **({"choice": choice} if choice else {}), player=state.name(state.current_player))
+    assert screens.view(state).body[1] == Text("Chips! Tie: nitrous")
+    state, _ = perform(state, "tie")
+    view = screens.view(state)
+    assert view.title == "Alex: nitrous"
+    assert texts(view) == ["Tie Alex>Bob: nitrous", "Alex: card raised?", "No card counts 0", "Higher wins; tie: Bob"]
 
 
 def test_receipts_program_then_results(data):
@@ -102,3 +161,5 @@ def test_receipts_program_then_results(data):
                                      str(row["points"])]
     team = rules.summary(state)["teams"][0]["points"]
     assert f"Old Pros team (best car): {team} pts" in results
+    first = rules.standings(state)[0]
+    assert f"Winner: {'Old Pros (' + first['name'] + ')' if first['old_pro'] else first['name']}" in results

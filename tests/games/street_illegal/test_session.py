@@ -46,3 +46,35 @@ def test_race_in_the_journal_resumes_and_reports(state_dir):
     best = min(r["position"] for r in rows if r["old_pro"])
     assert stored["teams"][0]["points"] == (15, 11, 8, 6, 4, 2, 1)[best - 1]
     assert sum(r["duels_won"] for r in rows) == sum(r["duels_lost"] for r in rows) > 0
+
+
+def test_championship_in_the_journal_counts_the_old_pros_as_one_team(state_dir):
+    """Two races with different fields through the journal, then the device's championship
+    table (companion.results): one "Old Pros" row with the sum of the team's points."""
+    from companion import results as device_results
+
+    data = gamedata.load("street-illegal")
+    stored = []
+    with Journal(state_dir) as journal:
+        for seed, players in ((31, 2), (32, 3)):
+            options = finish_options(rules.OPTIONS, {"players": players, "grid": "age"})
+            runner = SessionRunner.start(journal, "street-illegal", options, data, championship="street-illegal")
+            rng = random.Random(seed)
+            while not runner.finished():
+                runner.perform(autoplay.choose(runner.state, rng), rng)
+            stored.append(runner.finish())
+        key, table = device_results.standings(journal)
+
+    assert key == "street-illegal"
+    rows = {r["name"]: r for r in table}
+    assert not any(name.startswith("Old Pro ") for name in rows)
+    assert rows["Old Pros"]["points"] == sum(r["teams"][0]["points"] for r in stored)
+    assert rows["Old Pros"]["results"] == tuple(r["teams"][0]["best_position"] for r in stored)
+    for name in ("Red", "Blue"):
+        assert rows[name]["points"] == sum(s["points"] for r in stored for s in r["standings"] if s["name"] == name)
+    assert rows["Yellow"]["results"][0] is None and rows["Yellow"]["races"] == 1
+    assert [r["name"] for r in table] == [r["name"] for r in rules.championship(stored)]
+    for race in stored:     # each race's team points are its best Old Pro's points
+        best = min(s["position"] for s in race["standings"] if s["old_pro"])
+        assert race["teams"][0]["points"] == (15, 11, 8, 6, 4, 2, 1)[best - 1]
+        assert race["teams"][0]["points"] == max(s["points"] for s in race["standings"] if s["old_pro"])
