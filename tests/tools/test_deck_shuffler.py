@@ -59,7 +59,7 @@ def test_first_draw_shuffles_and_records_the_order_and_the_card():
     assert d.pile.left == 12 and d.shown[0].as_dict() == event["cards"][0]
     view = screens.view(state)
     assert view.title == "Suit (1 car)" and view.status == "12 left"
-    assert view.body == (Big(event["cards"][0]["name"], caption="0 discarded"),)
+    assert view.body == (Big(event["cards"][0]["name"], caption=""),)   # the only card out: all room to it
 
 
 def test_a_whole_suit_is_each_card_once_then_the_discards_come_back():
@@ -71,13 +71,19 @@ def test_a_whole_suit_is_each_card_once_then_the_discards_come_back():
         drawn += event["cards"]
     assert names(drawn) == names(gamedata.decks("lacorsa")["suit"])
     assert [m.kind for m in rules.moves(state)] == ["discard", "shuffle"]   # nothing left to draw
-    assert primary(state).kind == "discard"
-    assert screens.view(state).status == "0 left"
+    assert primary(state).label == "Discard all 13"
+    view = screens.view(state)
+    assert view.status == "0 left" and view.body[0].caption == "13 on show, none left"
     state, event = perform(state, primary(state), rng)
     assert names(event["cards"]) == names(drawn) and len(state.deck.pile.discard) == 13
+    assert [w.text for w in screens.view(state).body] == ["Draw pile empty:", "GO reshuffles the",
+                                                          "13 discards, draws"]
     state, event = perform(state, primary(state), rng)     # draw pile empty: discards reshuffled in
     assert event["shuffle"] is None and sorted(event["reshuffle"]) == list(range(13))
     assert state.deck.pile.left == 12 and state.deck.pile.discard == ()
+    assert screens.view(state).body[0].caption == "13 discards reshuffled"   # said once, with the card
+    state, _ = perform(state, primary(state), rng)
+    assert screens.view(state).body[0].caption == "2 on show"
 
 
 def test_reshuffle_discards_and_shuffle_all_keep_every_card():
@@ -87,12 +93,17 @@ def test_reshuffle_discards_and_shuffle_all_keep_every_card():
         state, _ = perform(state, primary(state), rng)
     state, _ = perform(state, move(state, "discard"), rng)
     state, _ = perform(state, primary(state), rng)
-    state, event = perform(state, move(state, "reshuffle"), rng)
+    assert screens.view(state).body[0].caption == "3 discarded"
+    reuse = move(state, "reshuffle")
+    assert reuse.label == "Reuse discards"
+    state, event = perform(state, reuse, rng)
     assert sorted(event["order"]) == [0, 1, 2]
     assert state.deck.pile.left == 12 and state.deck.pile.discard == () and len(state.deck.shown) == 1
+    assert screens.view(state).body[0].caption == "3 discards put back"
     state, event = perform(state, move(state, "shuffle"), rng)
     assert sorted(event["order"]) == list(range(13))
     assert state.deck.pile.left == 13 and state.deck.shown == ()
+    assert [w.text for w in screens.view(state).body] == ["All 13 cards shuffled", "Press GO to draw", ""]
     assert names(state.deck.pile.draw) == names(gamedata.decks("lacorsa")["suit"])
 
 
@@ -102,14 +113,16 @@ def test_owner_defined_decks_are_offered_and_can_be_switched(state_dir):
     path.write_text(OWNER_DECK)
     state = start("lacorsa", state_dir)
     switch = move(state, "deck")
-    assert switch.label == "Deck: Weather" and len(switch.label) <= 14
+    assert switch.label == "Use Weather" and len(switch.label) <= 14
     rng = make_rng(5)
     state, _ = perform(state, primary(state), rng)          # a card of the suit stays on show
     state, _ = perform(state, switch, rng)
     assert state.deck.label == "Weather" and state.deck.size == 5
     state, event = perform(state, primary(state), rng)
     assert event["deck"] == "my-deck" and event["cards"][0]["name"] in ("Sun", "Rain")
-    state, _ = perform(state, move(state, "deck"), rng)
+    back = move(state, "deck")
+    assert back.label == "Use Suit"            # "Suit (1 car)" without its note
+    state, _ = perform(state, back, rng)
     assert state.deck.id == "suit" and len(state.deck.shown) == 1
 
 
@@ -162,3 +175,48 @@ def test_through_the_journal_resume_and_undo(tmp_path):
         assert resumed.state == state
         resumed.undo()
         assert [c.as_dict() for c in resumed.state.deck.shown] == first["cards"]
+
+
+def test_before_the_first_draw_and_after_a_discard_the_screen_says_what_go_does():
+    state = start("street-illegal")
+    view = screens.view(state)
+    assert (view.title, view.status) == ("Track cards", "20 left")
+    assert [w.text for w in view.body] == ["", "Press GO to shuffle", "and draw (20 cards)"]
+    rng = make_rng(4)
+    state, drawn = perform(state, primary(state), rng)
+    discard = move(state, "discard")
+    assert discard.label == "Discard"
+    state, _ = perform(state, discard, rng)
+    card = drawn["cards"][0]["name"]
+    assert [w.text for w in screens.view(state).body] == [f"{card} discarded", "Press GO to draw", ""]
+
+
+@pytest.mark.parametrize("game, deck, size", [
+    ("street-illegal", "tempo", 90), ("street-illegal", "track", 20), ("top-speed", "team", 72), ("lacorsa", "suit", 13),
+])
+def test_every_deck_of_the_games_can_be_drawn_to_the_end_and_again(game, deck, size):
+    state = start(game)
+    while state.deck.id != deck:
+        state, _ = perform(state, next(m for m in rules.moves(state) if m.arg("deck") == deck), make_rng(1))
+    rng = make_rng(size)
+    drawn = []
+    for _ in range(size):
+        state, event = perform(state, move(state, "draw"), rng)
+        drawn += event["cards"]
+    assert names(drawn) == names(gamedata.decks(game)[deck]) and state.deck.pile.left == 0
+    state, _ = perform(state, move(state, "discard"), rng)
+    state, event = perform(state, move(state, "draw"), rng)
+    assert event["reshuffle"] is not None and state.deck.pile.left == size - 1
+    assert all(len(m.label) <= 14 for m in rules.moves(state))
+
+
+def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
+    rng = make_rng(8)
+    with Journal(tmp_path) as journal:
+        runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, gamedata.load("lacorsa"))
+        first = runner.perform(move(runner.state, "draw"), rng)["cards"][0]["name"]
+        second = runner.perform(move(runner.state, "draw"), rng)["cards"][0]["name"]
+        runner.perform(move(runner.state, "discard"), rng)
+        runner.perform(move(runner.state, "shuffle"), rng)
+        assert [e.label for e in runner.history()] == [
+            f"Draw: {first}", f"Draw: {second}", f"Discard all 2: {first}, {second}", "Shuffle all"]

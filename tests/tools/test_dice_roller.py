@@ -8,7 +8,7 @@ from companion.core.rng import make_rng
 from companion.games.api import event_json
 from companion.session import SessionRunner
 from companion.tools.dice_roller import rules, screens
-from companion.ui.view import Big
+from companion.ui.view import Big, Menu, Text
 
 
 def start(game):
@@ -38,15 +38,33 @@ def test_options_offer_any_and_each_game_with_data():
     assert choices["formula-de"] == "Formula Dé"
 
 
-@pytest.mark.parametrize("game", ["any", "3-wide", "formula-de", "lacorsa"])
+@pytest.mark.parametrize("game", ["any", "street-illegal", "3-wide", "formula-de", "lacorsa", "top-speed"])
 def test_moves_fit_the_footer_and_one_is_primary(game):
     state = start(game)
     moves = rules.moves(state)
     assert all(len(m.label) <= 14 for m in moves)
     assert len({m for m in moves}) == len(moves)
     primary(state)
-    rolled = {m.arg("die") for m in moves if m.kind == "roll"}
-    assert {"d6", "d20"} <= rolled
+
+
+@pytest.mark.parametrize("game, expected", [
+    ("any", ["d6", "2d6", "3d6", "d20", "d4", "d8", "d10", "d12", "d100"]),
+    ("street-illegal", ["d6", "d20"]),
+    ("top-speed", ["d6", "d20"]),
+    # the game's own dice; a plain die only where the game has none with its faces
+    ("formula-de", ["1st gear", "2nd gear", "3rd gear", "4th gear", "5th gear", "6th gear", "Black die", "d6"]),
+    ("lacorsa", ["Tie die", "d20"]),
+])
+def test_every_die_of_each_game_is_offered_once(game, expected):
+    assert [m.label for m in rules.moves(start(game)) if m.kind in ("roll", "roll-set")] == expected
+
+
+def test_plain_sets_roll_several_dice_at_once():
+    state = start("any")
+    state, event = perform(state, move(state, "roll-set", set="2d6"), make_rng(3))
+    assert event["dice"] == ["d6", "d6"] and all(1 <= f <= 6 for f in event["faces"])
+    assert primary(state).label == "2d6"
+    assert screens.view(state).body[0] == Big(" ".join(map(str, event["faces"])), caption="2d6")
 
 
 def test_formula_de_gear_roll_is_a_face_of_that_gear_and_becomes_the_go_move():
@@ -61,7 +79,8 @@ def test_formula_de_gear_roll_is_a_face_of_that_gear_and_becomes_the_go_move():
         state, event = perform(state, primary(state), rng)
         assert 11 <= event["faces"][0] <= 20
     view = screens.view(state)
-    assert view.body == (Big(str(event["faces"][0]), caption="5th gear"),)
+    before = " \u00b7 ".join(str(r.faces[0]) for r in state.history[-2:-8:-1])
+    assert view.body == (Big(str(event["faces"][0]), caption="5th gear"), Text(f"before: {before}", align="center"))
     assert view.title == "Formula Dé dice" and view.status == "#31"
 
 
@@ -73,14 +92,20 @@ def test_three_wide_rolls_its_four_tire_dice_at_once_and_tires_can_wear():
     assert event["dice"] == ["tire-black"] * 4 and len(event["faces"]) == 4
     black = gamedata.dice("3-wide")["tire-black"].faces
     assert all(f in black for f in event["faces"])
-    # wear tire 3: black -> green -> yellow -> red -> black
+    # wear tire 3: black -> green -> yellow -> red, then a new black one
+    assert move(state, "swap", slot=2).label == "Die 3 > Green"
     seen = []
     for _ in range(4):
         state, _ = perform(state, move(state, "swap", slot=2), rng)
         seen.append(move(state, "swap", slot=2).label)
-    assert seen == ["3: Green tire", "3: Yellow tire", "3: Red tire", "3: Black tire"]
+    assert seen == ["Die 3 > Yellow", "Die 3 > Red", "Die 3 > Black", "Die 3 > Green"]
+    assert not [m for m in rules.moves(state) if m.kind == "reset"]   # back to four black
     state, _ = perform(state, move(state, "swap", slot=0), rng)
     assert primary(state).kind == "roll-set"   # GO still rolls the set
+    view = screens.view(state)                 # the screen shows the set as it is now
+    assert view.title == "Tire dice now"
+    assert view.body == (Menu(("Die 1: Green tire", "Die 2: Black tire", "Die 3: Black tire",
+                               "Die 4: Black tire"), 0),)
     state, event = perform(state, primary(state), rng)
     assert event["dice"] == ["tire-green", "tire-black", "tire-black", "tire-black"]
     green = gamedata.dice("3-wide")["tire-green"].faces
@@ -88,6 +113,23 @@ def test_three_wide_rolls_its_four_tire_dice_at_once_and_tires_can_wear():
     big = screens.view(state).body[0]
     assert big.text == " ".join(event["faces"])   # custom faces shown as they are
     assert big.caption == "Tire dice GBBB"
+    assert len(screens.view(state).body) == 1      # four faces keep the whole body
+
+
+def test_new_tires_reset_the_set_in_one_move():
+    state = start("3-wide")
+    rng = make_rng(4)
+    for slot in (0, 0, 3):
+        state, _ = perform(state, move(state, "swap", slot=slot), rng)
+    assert state.dice_set("tires").dice == ("tire-yellow", "tire-black", "tire-black", "tire-green")
+    reset = move(state, "reset")
+    assert reset.label == "Reset to BBBB"
+    state, event = perform(state, reset, rng)
+    assert event == {"kind": "reset", "set": "tires", "dice": ["tire-black"] * 4}
+    assert state.dice_set("tires").dice == ("tire-black",) * 4
+    assert screens.view(state).title == "Tire dice: reset"
+    with pytest.raises(ValueError, match="has 4 dice, not 1"):
+        rules.apply(state, {"kind": "reset", "set": "tires", "dice": ["tire-red"]})
 
 
 def test_custom_face_is_shown_as_is():
@@ -109,6 +151,14 @@ def test_history_keeps_the_last_twenty_rolls():
     assert rules.standings(state) == [] and not rules.finished(state)
 
 
+def test_the_rolls_before_the_last_are_on_the_line_under_it():
+    state = start("formula-de")
+    for die, face in [("gear-4", 9), ("black", 17), ("gear-5", 14)]:
+        state = rules.apply(state, {"kind": "roll", "die": die, "faces": [face]})
+    assert screens.view(state).body == (Big("14", caption="5th gear"),
+                                        Text("before: 17 \u00b7 9", align="center"))
+
+
 def test_before_the_first_roll_the_screen_says_what_go_rolls():
     view = screens.view(start("lacorsa"))
     assert view.title == "Lacorsa dice"
@@ -121,8 +171,9 @@ def test_apply_is_pure_replay_gives_the_same_state():
     state = start("3-wide")
     rng = make_rng(8)
     events = []
-    for m in [primary(state), move(state, "swap", slot=1), move(state, "roll", die="d6")]:
-        state, event = perform(state, m, rng)
+    for pick in [primary, lambda s: move(s, "swap", slot=1), lambda s: move(s, "reset"),
+                 lambda s: move(s, "roll", die="d6")]:
+        state, event = perform(state, pick(state), rng)
         events.append(json.loads(event_json(event)))
     replayed = start("3-wide")
     for event in events:
@@ -150,9 +201,37 @@ def test_through_the_journal_resume_and_undo(tmp_path):
         first = runner.perform(gear6, rng)
         second = runner.perform(next(m for m in runner.moves() if m.primary), rng)
         assert runner.history()[-1].label == f"6th gear: {second['faces'][0]}"
+        assert runner.history()[0].label == f"6th gear: {first['faces'][0]}"
         state = runner.state
     with Journal(tmp_path) as journal:
         resumed = SessionRunner.resume(journal, journal.open_session())
         assert resumed.state == state and not resumed.problems
         resumed.undo()
         assert resumed.state.history[-1].faces == tuple(first["faces"])   # no re-roll
+
+
+def test_the_history_names_the_die_a_swap_put_in(tmp_path):
+    rng = make_rng(2)
+    with Journal(tmp_path) as journal:
+        runner = SessionRunner.start(journal, "dice", {"game": "3-wide"}, gamedata.load("3-wide"))
+        runner.perform(move(runner.state, "swap", slot=1), rng)
+        runner.perform(move(runner.state, "reset"), rng)
+        rolled = runner.perform(next(m for m in runner.moves() if m.primary), rng)
+        assert [e.label for e in runner.history()] == [
+            "Die 2 > Green", "Reset to BBBB", "Tire dice: " + " ".join(rolled["faces"])]
+
+
+def test_an_owner_defined_die_and_set_are_rolled_like_the_games_own(state_dir):
+    path = gamedata.override_path("lacorsa", state_dir)
+    path.parent.mkdir(parents=True)
+    path.write_text('[dice.weather]\nlabel = "Weather"\nfaces = ["sun", "rain", "sun"]\n'
+                    '[dice_sets.pair]\nlabel = "Tie + weather"\ndice = ["tie", "weather"]\n')
+    gamedata.clear_cache()
+    try:
+        state = rules.setup({"game": "lacorsa"}, gamedata.load("lacorsa", state_dir))
+    finally:
+        gamedata.clear_cache()
+    assert [m.label for m in rules.moves(state)] == ["Tie + weather", "Tie die", "Weather", "d20"]
+    state, event = perform(state, move(state, "roll-set", set="pair"), make_rng(1))
+    assert event["faces"][0] in range(1, 7) and event["faces"][1] in ("sun", "rain")
+    assert screens.view(state).body[0].caption == "Tie + weather"

@@ -10,7 +10,7 @@ from companion.core.rng import make_rng
 from companion.games import api
 from companion.games.registry import activity
 from companion.tools.lap_counter import rules, screens
-from companion.ui.view import Row
+from companion.ui.view import Menu, Text
 
 TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
          "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
@@ -52,8 +52,11 @@ def test_setup_refuses_an_unknown_game():
 def test_move_labels_fit_the_footer_for_every_colour():
     state, _ = play(rules.setup(options(12), {}), ["Start race"])
     labels = [m.label for m in rules.moves(state)]
-    assert len(labels) == 13 and labels[-1] == "Finish race"
+    assert len(labels) == 13 and labels[-1] == "End race early"
     assert max(len(label) for label in labels) <= 14
+    long = [{"name": "Maximilian-Alexander", "colour": "Red"}, {"name": "Bo", "colour": "Blue"}]
+    state, _ = play(rules.setup({"players": long}, {}), ["Start race"])
+    assert [m.label for m in rules.moves(state)][:2] == ["Maximi crossed", "Bo crossed"]
 
 
 def test_a_race_from_start_to_results():
@@ -61,13 +64,14 @@ def test_a_race_from_start_to_results():
     assert [m.label for m in rules.moves(state)] == ["Start race"]
     assert rules.moves(state)[0].primary
     state, events = play(state, ["Start race", "Red crossed", "Blue crossed", "Yellow crossed"])
-    assert events[:2] == [{"kind": "start"}, {"kind": "cross", "car": "Red"}]
+    assert events[:2] == [{"kind": "start"}, {"kind": "cross", "car": "Red", "lap": 1}]
     # Red crossed longest ago: it is offered first
-    assert [m.label for m in rules.moves(state)] == ["Red crossed", "Blue crossed", "Yellow crossed", "Finish race"]
+    assert [m.label for m in rules.moves(state)] == ["Red crossed", "Blue crossed", "Yellow crossed", "End race early"]
+    assert not any(m.primary for m in rules.moves(state))   # GO does what the footer shows
     state, _ = play(state, ["Blue crossed", "Red crossed", "Yellow crossed"])
-    assert [m.label for m in rules.moves(state)] == ["Finish race"]
+    assert [m.label for m in rules.moves(state)] == ["Show results"]
     assert rules.moves(state)[0].primary and not rules.finished(state)
-    state, _ = play(state, ["Finish race"])
+    state, _ = play(state, ["Show results"])
     assert rules.finished(state) and rules.moves(state) == []
     rows = rules.ranked(state, TABLE)
     assert [(r["name"], r["laps"], r["laps_led"], r["points"]) for r in rows] == [
@@ -77,7 +81,7 @@ def test_a_race_from_start_to_results():
 
 
 def test_finish_race_ends_early_in_race_order():
-    state, _ = play(rules.setup(options(3), {}), ["Start race", "Yellow crossed", "Finish race"])
+    state, _ = play(rules.setup(options(3), {}), ["Start race", "Yellow crossed", "End race early"])
     assert [r["name"] for r in rules.standings(state)] == ["Yellow", "Red", "Blue"]
     assert all(r["points"] == 0 for r in rules.standings(state))
 
@@ -120,14 +124,29 @@ def test_countdown_race_ends_when_the_counter_reaches_zero():
                     ["Start race", "Red crossed", "Blue crossed"])
     assert screens.view(state).status == "1 to go"
     state, _ = play(state, ["Blue crossed"])
-    assert [m.label for m in rules.moves(state)] == ["Finish race"]
+    assert [m.label for m in rules.moves(state)] == ["Show results"]
     assert screens.view(state).title == "All finished"
+
+
+def test_countdown_rounds_lower_the_laps_remaining_as_in_top_speed():
+    state, events = play(rules.setup(options(2, length=66, count="down", timing="off"), {}),
+                         ["Start race", "New round: -1"])
+    assert events[-1] == {"kind": "tick"}
+    assert [m.label for m in rules.moves(state)] == ["Red crossed", "Blue crossed", "New round: -1", "End race early"]
+    state, _ = play(state, ["Red crossed"])
+    assert screens.view(state).status == "64 to go"      # one round, one lap by the leader
+    state, _ = play(state, ["New round: -1"] * 64)
+    assert screens.view(state).title == "All finished"
+    assert [m.label for m in rules.moves(state)] == ["Show results"]
+    assert [r["name"] for r in rules.standings(state)] == ["Red", "Blue"]
+    lap_race, _ = play(rules.setup(options(2), {}), ["Start race"])
+    assert "New round: -1" not in [m.label for m in rules.moves(lap_race)]
 
 
 def test_standings_use_the_chosen_games_points_table():
     data = gamedata.load("3-wide")
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
-                    ["Start race", "Blue crossed", "Red crossed", "Finish race"])
+                    ["Start race", "Blue crossed", "Red crossed", "Show results"])
     assert state.table["positions"][:2] == [12, 11] and state.table["bonus"]["win"] == 3
     assert [(r["name"], r["points"]) for r in rules.standings(state)] == [("Blue", 12 + 3 + 1 + 1), ("Red", 11)]
 
@@ -137,7 +156,7 @@ def test_the_points_table_comes_from_the_session_data_with_overrides():
     data["points"]["race"]["positions"] = [5, 4]
     data["points"]["race"]["bonus"] = {}
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
-                    ["Start race", "Red crossed", "Finish race"])
+                    ["Start race", "Red crossed", "End race early"])
     assert [r["points"] for r in rules.standings(state)] == [5, 4]
 
 
@@ -153,33 +172,67 @@ def test_a_bad_points_table_stops_the_setup_with_a_message():
         rules.setup(options(2, game="3-wide"), data)
 
 
-def test_view_shows_the_last_crossing_and_the_race_order():
+def test_before_the_start_the_screen_sums_up_the_race():
+    state = rules.setup(options(3, game="3-wide", length=5), gamedata.load("3-wide"))
+    v = screens.view(state)
+    assert (v.title, v.status) == ("Lap counter", "5L")
+    assert [w.text for w in v.body] == ["3 cars, 5 laps", "3-Wide points", "Lap times on", "GO starts the race"]
+    v = screens.view(rules.setup(options(8, length=66, count="down", timing="off"), {}))
+    assert [w.text for w in v.body][:3] == ["8 cars, countdown 66", "No points", "Lap times off"]
+
+
+def test_view_shows_the_race_order_with_the_last_crossing_highlighted():
     state = rules.setup(options(3, length=5, timing="off"), {})
-    assert screens.view(state).title == "Lap counter"
-    state, _ = play(state, ["Start race", "Blue crossed", "Red crossed"])
+    state, _ = play(state, ["Start race"])
+    v = screens.view(state)
+    assert (v.title, v.body[0].items[0]) == ("Race started", "1 Red             L0")   # the grid, pole first
+    state, _ = play(state, ["Blue crossed", "Red crossed"])
     v = screens.view(state)
     assert (v.title, v.status) == ("Blue leads", "4 to go")
-    assert v.body == (Row("Red L1", "", invert=True), Row("1 Blue", "L1"), Row("2 Red", "L1"), Row("3 Yellow", "L0"))
+    assert v.body == (Menu(("1 Blue            L1", "2 Red             L1", "3 Yellow          L0"), 1),)
+
+
+def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve():
+    state = rules.setup(options(12, length=3), {})
+    state = rules.apply(state, {"kind": "start", "at": 100.0})
+    for k, car in enumerate(api.COLOURS):
+        state = rules.apply(state, {"kind": "cross", "car": car, "at": 130.0 + k})
+    (order,) = screens.view(state).body
+    assert len(order.items) == 12 and order.selected == 11
+    assert order.items[11] == "12 Silver    L1 41.0"
+    assert all(len(line) == screens.ROW_CHARS for line in order.items)
 
 
 def test_view_marks_the_chequered_flag():
     state, _ = play(rules.setup(options(2, length=1, timing="off"), {}), ["Start race", "Red crossed"])
     v = screens.view(state)
     assert (v.title, v.status) == ("Chequered flag", "FLAG")
-    assert v.body[:2] == (Row("Red L1", "FLAG", invert=True), Row("1 Red", "L1 F"))
+    assert v.body == (Menu(("1 Red           L1 F", "2 Blue            L0"), 0),)
 
 
 def test_results_view_after_finish():
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), gamedata.load("3-wide")),
-                    ["Start race", "Red crossed", "Blue crossed", "Finish race"])
+                    ["Start race", "Red crossed", "Blue crossed", "Show results"])
     v = screens.view(state)
-    assert v.title == "Results" and v.body == (Row("1 Red", "17 pts"), Row("2 Blue", "11 pts"))
+    assert v.title == "Results" and v.body == (Menu(("1 Red         17 pts", "2 Blue        11 pts"), 0),)
+
+
+def test_the_history_says_which_lap_each_crossing_completed(tmp_path):
+    from companion.core.journal import Journal
+    from companion.session import SessionRunner
+
+    with Journal(tmp_path) as journal:
+        runner = SessionRunner.start(journal, "laps", options(2, length=3, timing="off"), {})
+        for label in ["Start race", "Red crossed", "Red crossed", "Blue crossed"]:
+            runner.perform(next(m for m in runner.moves() if m.label == label), make_rng(1))
+        assert [e.label for e in runner.history()] == [
+            "Start race", "Red crossed: L1", "Red crossed: L2", "Blue crossed: L1"]
 
 
 def test_receipts_program_results_and_lap_chart():
     state = rules.setup(options(2, game="3-wide", length=1, timing="off"), gamedata.load("3-wide"))
     assert list(screens.receipts(state)) == ["program"]
-    state, _ = play(state, ["Start race", "Red crossed", "Blue crossed", "Finish race"])
+    state, _ = play(state, ["Start race", "Red crossed", "Blue crossed", "Show results"])
     printed = screens.receipts(state)
     assert list(printed) == ["program", "results", "lap-chart"]
     assert printed["program"].text_lines() == [

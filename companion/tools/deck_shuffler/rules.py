@@ -3,6 +3,10 @@
 GO draws a card (the first draw shuffles the deck; an empty draw pile takes the
 discards, reshuffled). Drawn cards stay on show until discarded. Every event records
 the cards drawn and any order shuffled, so replay needs no randomness.
+
+Moves: "Draw", "Discard" (every card on show), "Reuse discards" (the discards,
+shuffled, under the draw pile), "Shuffle all" (every card, those on show too, into a
+new draw pile) and "Use <deck>" for each other deck of the game.
 """
 
 from __future__ import annotations
@@ -13,8 +17,7 @@ from companion.core import deck as dk
 from companion.core import gamedata
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
-
-LABEL = 14
+from companion.tools.labels import fit, short_name
 
 OPTIONS = (
     Option("game", "Deck of", choices=gamedata.game_choices(),
@@ -29,6 +32,7 @@ class Deck:
     pile: dk.Pile
     shown: tuple[dk.Card, ...] = ()   # drawn and not yet discarded, in the order drawn
     shuffled: bool = False            # set by the first draw or shuffle
+    note: str = ""                    # what the last action did, when the card does not show it
 
     @property
     def size(self) -> int:
@@ -55,21 +59,24 @@ def setup(options: dict, data: dict) -> State:
     return State(game, gamedata.game_name(data, game), decks)
 
 
+def can_draw(d: Deck) -> bool:
+    return bool(d.pile.left or d.pile.discard or (not d.shuffled and d.size))
+
+
 def moves(state: State) -> list[Move]:
     if not state.decks:
         return []
     d = state.deck
     out: list[Move] = []
-    if d.pile.left or d.pile.discard or (not d.shuffled and d.size):
+    if can_draw(d):
         out.append(make_move("draw", "Draw"))
     if d.shown:
-        out.append(make_move("discard", "Discard"))
+        out.append(make_move("discard", "Discard" if len(d.shown) == 1 else f"Discard all {len(d.shown)}"))
     if d.pile.discard:
-        out.append(make_move("reshuffle", "Reshuffle disc"))
+        out.append(make_move("reshuffle", "Reuse discards"))
     out.append(make_move("shuffle", "Shuffle all"))
-    if len(state.decks) > 1:
-        following = state.decks[(state.current + 1) % len(state.decks)]
-        out.append(make_move("deck", f"Deck: {following.label}"[:LABEL], deck=following.id))
+    out.extend(make_move("deck", fit(f"Use {short_name(other.label)}"), deck=other.id)
+               for other in state.decks if other.id != d.id)
     out[0] = replace(out[0], primary=True)
     return out
 
@@ -103,17 +110,21 @@ def apply(state: State, event: dict) -> State:
     if kind == "draw":
         pile = d.pile if event.get("shuffle") is None else dk.shuffle_all(d.pile, event["shuffle"])
         draw = dk.Draw.from_json(event)
-        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True)
+        note = f"{len(draw.reshuffle)} discards reshuffled" if draw.reshuffle is not None else ""
+        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True, note=note)
         return _put(replace(state, draws=state.draws + 1), index, d)
     if kind == "discard":
         if [c.as_dict() for c in d.shown] != event.get("cards"):
             raise dk.DeckError("recorded discards do not match the cards on show")
-        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=())
+        note = f"{d.shown[0].name} discarded" if len(d.shown) == 1 else f"{len(d.shown)} cards discarded"
+        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=(), note=note)
     elif kind == "reshuffle":
-        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]))
+        count = len(d.pile.discard)
+        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]), note=f"{count} discards put back")
     elif kind == "shuffle":
         everything = dk.Pile(d.pile.draw, d.pile.discard + d.shown)
-        d = replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True)
+        d = replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True,
+                    note=f"All {d.size} cards shuffled")
     else:
         raise ValueError(f"the deck shuffler has no event '{kind}'")
     return _put(state, index, d)
@@ -136,7 +147,8 @@ def summary(state: State) -> dict:
 
 
 def describe(event: dict) -> str:
-    """The outcome for the history list: the card drawn."""
-    if event.get("kind") == "draw":
-        return ", ".join(c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)) or "no card"
+    """The outcome for the history list: the card drawn, or the cards discarded."""
+    if event.get("kind") in ("draw", "discard"):
+        cards = [c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)]
+        return ", ".join(cards) or "no card"
     return ""

@@ -1,20 +1,40 @@
-"""Dice roller screens: the last roll fills the screen, its die named under it."""
+"""Dice roller screens: the last roll fills the screen, its die named under it and the
+rolls before it on the line below; after a die of a set changes, the set's dice."""
 
 from __future__ import annotations
 
 from companion.tools.dice_roller import rules
-from companion.ui.view import Big, Text, View
+from companion.ui.view import Big, Menu, Text, View
+
+BEFORE = 6            # earlier rolls on the "before" line (the line cuts what does not fit)
+BEFORE_UP_TO = 2      # dice in the last roll that leave room for that line at a large size
 
 
 def view(state: rules.State) -> View:
     title = "Dice" if state.game == "any" else f"{state.name} dice"
+    status = f"#{state.count}" if state.count else ""
+    if state.changed is not None:
+        return _set_view(state, status)
     if not state.history:
         primary = next(m for m in rules.moves(state) if m.primary)
         return View(title, (Text(""), Text("Press GO to roll", align="center"),
                             Text(primary.label, align="center")))
     last = state.history[-1]
-    return View(title, (Big(" ".join(str(f) for f in last.faces), caption=last.caption),),
-                status=f"#{state.count}")
+    body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
+    earlier = state.history[-1 - BEFORE:-1][::-1]
+    if earlier and len(last.faces) <= BEFORE_UP_TO:
+        text = " \u00b7 ".join(" ".join(str(f) for f in r.faces) for r in earlier)
+        body += (Text(f"before: {text}", align="center"),)
+    return View(title, body, status=status)
+
+
+def _set_view(state: rules.State, status: str) -> View:
+    """The dice of the set that just changed, the changed one highlighted."""
+    set_id, slot = state.changed
+    s = state.dice_set(set_id)
+    items = tuple(f"Die {i + 1}: {state.die(d).label}" for i, d in enumerate(s.dice))
+    title = f"{s.label}: reset" if slot < 0 else f"{s.label} now"
+    return View(title, (Menu(items, max(slot, 0)),), status=status)
 
 
 def receipts(state: rules.State) -> dict:

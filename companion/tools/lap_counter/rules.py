@@ -2,11 +2,14 @@
 lap times and the chosen game's points.
 
 Flow: GO starts the race (and its clock). Then one move per car still racing,
-"<Colour> crossed", the car most likely to cross next first; "Finish race" ends the
-race early, or closes it once every car has taken the chequered flag.
+"<Colour> crossed", the car most likely to cross next first; in a countdown race
+"New round: -1" (Top Speed lowers its Laps Remaining at the start of every round);
+"End race early" classifies the cars where they stand, and once every car has taken
+the chequered flag "Show results" (the GO move) closes the race.
 
-Events: {"kind": "start", "at": t?}, {"kind": "cross", "car": name, "at": t?},
-{"kind": "finish"}; ``at`` (wall-clock seconds) is present only with lap times on.
+Events: {"kind": "start", "at": t?}, {"kind": "cross", "car": name, "lap": n, "at": t?},
+{"kind": "tick"}, {"kind": "finish"}; ``at`` (wall-clock seconds) is present only with
+lap times on; ``lap`` (the lap the crossing completes) is there for the history list.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from companion.core import gamedata
 from companion.core import race as racing
 from companion.core import scoring
 from companion.games.api import COLOURS, Move, Option, make_move
+from companion.tools.labels import LABEL, fit
 
 GAMES = (("none", "No points"), *gamedata.game_choices())
 """Whose points table scores the race (slug, label); "none" scores nothing."""
@@ -64,9 +68,12 @@ def moves(state: LapCounter) -> list[Move]:
         return []
     if not state.started:
         return [make_move("start", "Start race", primary=True)]
-    crossings = [make_move("cross", f"{car.colour} crossed", player=car.name, car=car.name)
+    if racing.is_over(state.race):
+        return [make_move("finish", "Show results", primary=True)]
+    crossings = [make_move("cross", f"{fit(car.name, LABEL - len(' crossed'))} crossed", player=car.name, car=car.name)
                  for car in racing.next_to_cross(state.race)]
-    return [*crossings, make_move("finish", "Finish race", primary=racing.is_over(state.race))]
+    tick = [make_move("tick", "New round: -1")] if state.race.countdown else []
+    return [*crossings, *tick, make_move("finish", "End race early")]
 
 
 def resolve(state: LapCounter, move: Move, rng=None) -> dict[str, Any]:
@@ -74,6 +81,7 @@ def resolve(state: LapCounter, move: Move, rng=None) -> dict[str, Any]:
     event: dict[str, Any] = {"kind": move.kind}
     if move.kind == "cross":
         event["car"] = move.arg("car")
+        event["lap"] = racing.laps_of(state.race, move.arg("car")) + 1
     if state.timing and move.kind in ("start", "cross"):
         event["at"] = round(time.time(), 2)
     return event
@@ -88,6 +96,8 @@ def apply(state: LapCounter, event: dict[str, Any]) -> LapCounter:
         return replace(state, race=race, started=True)
     if kind == "cross" and state.started:
         return replace(state, race=racing.cross(state.race, event.get("car", ""), event.get("at")))
+    if kind == "tick" and state.started:
+        return replace(state, race=racing.tick(state.race))
     if kind == "finish" and state.started:
         return replace(state, race=racing.end(state.race), closed=True)
     raise racing.RaceError(f"a '{kind}' event does not fit the lap counter now")
@@ -124,3 +134,9 @@ def summary(state: LapCounter) -> dict[str, Any]:
     return {"game": state.game, "laps": state.race.length, "countdown": state.race.countdown,
             "laps_led": racing.laps_led(state.race),
             "fastest_lap": None if fast is None else {"car": fast.car, "lap": fast.lap, "seconds": fast.seconds}}
+
+
+def describe(event: dict[str, Any]) -> str:
+    """The outcome for the history list: the lap a crossing completed."""
+    lap = event.get("lap") if event.get("kind") == "cross" else None
+    return f"L{lap}" if isinstance(lap, int) else ""

@@ -7,9 +7,9 @@ from companion.receipts import layouts
 from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
 from companion.receipts.model import Receipt
 from companion.tools.lap_counter.rules import GAMES, LapCounter, standings
-from companion.ui.view import Row, Text, View
+from companion.ui.view import Menu, Text, View
 
-ORDER_ROWS = 4          # race-order rows under the last crossing (5 rows fit the body)
+ROW_CHARS = 20          # characters of one race-order line (a Menu line on 128 px)
 
 
 def _length_text(race: racing.RaceState) -> str:
@@ -20,40 +20,51 @@ def _length_text(race: racing.RaceState) -> str:
 def view(state: LapCounter) -> View:
     race = state.race
     if not state.started:
-        return View("Lap counter", (Text(f"{len(race.cars)} cars"), Text(_length_text(race)),
+        points = f"{dict(GAMES)[state.game]} points" if state.table is not None else "No points"
+        length = f"countdown {race.length}" if race.countdown else _length_text(race)
+        return View("Lap counter", (Text(f"{len(race.cars)} cars, {length}"), Text(points),
+                                    Text(f"Lap times {'on' if state.timing else 'off'}"),
                                     Text("GO starts the race")), status=f"{race.length}L")
     if state.closed:
         return _results_view(state)
-    body: list = []
-    if race.crossings:
-        body.append(_last_crossing(race))
-    for pos, car in enumerate(racing.race_order(race)[:ORDER_ROWS], start=1):
-        flag = " F" if racing.is_finished(race, car) else ""
-        body.append(Row(f"{pos} {car.name}", f"L{racing.laps_of(race, car)}{flag}"))
     if racing.is_over(race):
         title, status = "All finished", "FLAG"
     elif racing.flag_out(race):
         title, status = "Chequered flag", "FLAG"
     else:
-        title, status = f"{racing.leader(race).name} leads", f"{racing.laps_to_go(race)} to go"
-    return View(title, tuple(body), status=status)
+        title = f"{racing.leader(race).name} leads" if race.crossings else "Race started"
+        status = f"{racing.laps_to_go(race)} to go"
+    return View(title, (_order(race),), status=status)
 
 
-def _last_crossing(race: racing.RaceState) -> Row:
-    """The latest crossing, inverted: car and lap, and its lap time (or "led" / "FLAG")."""
-    x = race.crossings[-1]
-    seconds = racing.lap_times(race)[x.car][x.lap - 1]
-    right = ("FLAG" if x.car in race.flagged else
-             layouts.format_seconds(seconds) if seconds is not None else "led" if x.led else "")
-    return Row(f"{x.car} L{x.lap}", right, invert=True)
+def _order(race: racing.RaceState):
+    """The race order, every car: "2 Blue  L4 F". The car that crossed last is highlighted
+    (with the time of the lap it just completed) and kept in view; a scroll bar shows
+    when more cars are off screen. Before the first crossing: the grid, pole highlighted."""
+    order = racing.race_order(race)
+    last = race.crossings[-1] if race.crossings else None
+    lines = []
+    for pos, car in enumerate(order, start=1):
+        right = f"L{racing.laps_of(race, car)}" + (" F" if racing.is_finished(race, car) else "")
+        if last is not None and car.name == last.car:
+            seconds = racing.lap_times(race)[last.car][last.lap - 1]
+            right += f" {layouts.format_seconds(seconds)}" if seconds is not None else ""
+        lines.append(_line(pos, car.name, right))
+    return Menu(tuple(lines), next((i for i, car in enumerate(order) if last and car.name == last.car), 0))
+
+
+def _line(pos: int, name: str, right: str) -> str:
+    """One race-order line of ROW_CHARS: position and name at the left, ``right`` at the right."""
+    left = f"{pos} {name}"[:max(1, ROW_CHARS - len(right) - 1)]
+    return left.ljust(ROW_CHARS - len(right)) + right
 
 
 def _results_view(state: LapCounter) -> View:
     rows = standings(state)
     scored = state.table is not None
-    body = tuple(Row(f"{r['position']} {r['name']}", f"{r['points']} pts" if scored else f"L{r['laps']}")
-                 for r in rows)
-    return View("Results", body, status="END")
+    lines = tuple(_line(r["position"], r["name"], f"{r['points']} pts" if scored else f"L{r['laps']}")
+                  for r in rows)
+    return View("Results", (Menu(lines, 0),), status="END")
 
 
 def _game_line(state: LapCounter) -> list[str]:
