@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # the session runner is loaded with the first race, not for t
 
 log = logging.getLogger(__name__)
 
-TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
 
 
 class App:
@@ -57,19 +56,14 @@ class App:
 
     def catalogue(self) -> list[tuple[str, str]]:
         """Home menu entries: the toolkit tools, then the games the companion plays."""
-        items = [(slug, TOOL_TITLES.get(slug, slug)) for slug in registry.TOOLS]
+        items = [(slug, self.title_of(slug)) for slug in registry.TOOLS]
         for slug in registry.GAMES:
             if registry.activity(slug).playable:
                 items.append((slug, self.title_of(slug)))
         return items
 
     def title_of(self, slug: str) -> str:
-        if slug in TOOL_TITLES:
-            return TOOL_TITLES[slug]
-        try:
-            return self.game_data(slug).get("game", {}).get("name", slug)
-        except Exception:
-            return slug
+        return registry.title(slug, self.data_dir)
 
     def game_data(self, slug: str) -> dict:
         from companion.core import gamedata
@@ -111,7 +105,7 @@ class App:
     def start_session(self, slug: str, options: dict) -> None:
         data = self.session_data(slug, options)
         from companion.session import SessionRunner
-        self.runner = SessionRunner.start(self.journal, slug, options, data, championship=options.get("game", slug))
+        self.runner = SessionRunner.start(self.journal, slug, options, data)
         self.stack = [flow.Home(), flow.Race()]
         self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)

@@ -51,13 +51,19 @@ def championship_entries(session: Session) -> list[dict[str, Any]]:
     return list(entries(session.results)) if entries else list(session.results["standings"])
 
 
+def title(key: str) -> str:
+    """A championship's name: its game's (or tool's) title."""
+    from companion.games.registry import title as activity_title
+    return activity_title(key)
+
+
 def championship_lines(journal: Journal) -> list[str]:
     """Short lines for the screen: ``1 Red 36``."""
     key, rows = standings(journal)
     if not rows:
         return []
     count = len(finished(journal, key))
-    return [f"{key}: {count} race{'s' if count != 1 else ''}",
+    return [f"{title(key)}: {count} race{'s' if count != 1 else ''}",
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 
@@ -67,7 +73,7 @@ def championship_receipt(journal: Journal, championship: str | None = None):
     key, rows = standings(journal, championship)
     if not rows:
         return None
-    return layouts.championship(f"Championship {key}", rows)
+    return layouts.championship(f"Championship {title(key)}", rows)
 
 
 def last_results_receipt(journal: Journal):

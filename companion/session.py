@@ -58,7 +58,7 @@ class SessionRunner:
               championship: str | None = None) -> "SessionRunner":
         act = activity(slug)
         state = act.rules.setup(options, data)  # fails before anything is written
-        sid = journal.start_session(slug, options, data, championship)
+        sid = journal.start_session(slug, options, data, championship or game_of(slug, options))
         return cls(journal, journal.session(sid), act, state)
 
     @classmethod
@@ -137,6 +137,10 @@ class SessionRunner:
         entry = self.journal.undo_last(self.session.id)
         if entry is not None:
             self.rebuild()
+            if self.session.finished is not None and not self.finished():
+                # the race's last move undone: it runs again (and leaves the championship)
+                self.journal.reopen_session(self.session.id)
+                self.session = self.journal.session(self.session.id)
         return entry
 
     def history(self) -> list[Entry]:
@@ -147,8 +151,7 @@ class SessionRunner:
 
     def results(self) -> dict:
         """What ``results.json`` holds: game, standings and what the game adds."""
-        game = self.session.options.get("game") if self.session.activity not in _games() else self.session.activity
-        out = {"game": game or self.session.activity, "activity": self.session.activity,
+        out = {"game": game_of(self.session.activity, self.session.options), "activity": self.session.activity,
                "standings": list(self.rules.standings(self.state))}
         summary = getattr(self.rules, "summary", None)
         if summary is not None:
@@ -164,6 +167,16 @@ class SessionRunner:
         self.journal.finish_session(self.session.id, results)
         self.session = self.journal.session(self.session.id)
         return results
+
+
+def game_of(slug: str, options: dict) -> str:
+    """The game a session counts for: the activity when it is a game; for a tool, the game
+    whose points table it uses (the lap counter's "Points" option), else the tool itself."""
+    games = _games()
+    if slug in games:
+        return slug
+    game = options.get("game")
+    return game if game in games else slug
 
 
 def _games():

@@ -138,3 +138,103 @@ def test_missing_printer_is_said_once_and_the_receipt_waits(state_dir):
         assert len(printer.pending()) == 1          # and the receipt is kept
     finally:
         printer.close()
+
+
+# -- the race screen's buttons, the end of a race, undo after the end ------------------
+
+def press(app, keys):
+    """Gestures straight into the loop of a running app (``run`` would boot it again)."""
+    from companion.devices.buttons import InputEnded
+
+    source = ScriptedButtons.from_keys(keys)
+    while True:
+        try:
+            gesture = source.get(timeout=0)
+        except InputEnded:
+            return
+        if gesture is not None:
+            app.step(gesture)
+
+
+def start_laps(app, game="none", cars=2):
+    players = [{"name": c, "colour": c} for c in ("Red", "Blue", "Yellow", "Green")[:cars]]
+    app.start_session("laps", {"game": game, "players": players, "length": 1, "count": "up", "timing": "off"})
+
+
+def finish_laps(app):
+    """Start, both cars cross the line once (GO: the highlighted crossing each time), results."""
+    press(app, "GO GO GO GO")
+    assert app.runner.finished()
+
+
+def test_go_does_the_move_the_footer_shows_then_the_main_move_again(state_dir):
+    app = make_app(state_dir)
+    start_laps(app)
+    press(app, "GO")  # Start race
+    assert app.frame().footer == "< Red crossed >"
+    press(app, "DOWN")
+    assert app.frame().footer == "< Blue crossed >"
+    press(app, "GO")  # Blue, as the footer said
+    assert [e.label for e in app.runner.history()][-1].startswith("Blue crossed")
+    assert app.frame().footer == "< Red crossed >"             # back on the main move
+
+
+def test_results_scroll_when_the_race_is_over(state_dir):
+    app = make_app(state_dir)
+    start_laps(app, cars=4)
+    press(app, "GO GO GO GO GO GO")
+    assert app.runner.finished() and app.frame().footer == "OK: main menu"
+    menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    press(app, "DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN")
+    scrolled = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    assert scrolled.selected == len(menu.items) - 1 > menu.selected
+    press(app, "UP")  # no presses lost past the end
+    assert next(w for w in app.frame().body if isinstance(w, flow.Menu)).selected == len(menu.items) - 2
+
+
+def test_undoing_the_last_move_of_a_race_reopens_it(state_dir):
+    app = make_app(state_dir)
+    start_laps(app)
+    finish_laps(app)
+    sid = app.runner.session.id
+    assert app.journal.session(sid).finished is not None
+    assert app.championship_lines()[0] == "Lap counter: 1 race"
+    press(app, "HOLD:BACK")
+    assert not app.runner.finished()
+    session = app.journal.session(sid)
+    assert session.finished is None and session.results is None
+    assert app.journal.open_session().id == sid               # a reboot resumes it
+    assert app.championship_lines() == []                     # and it no longer counts
+    press(app, "GO")
+    assert app.journal.session(sid).finished is not None
+
+
+def test_a_lap_counter_race_with_a_games_points_counts_for_that_game(state_dir):
+    app = make_app(state_dir)
+    start_laps(app, game="formula-de")
+    finish_laps(app)
+    session = app.journal.session(app.runner.session.id)
+    assert session.championship == "formula-de" and session.results["game"] == "formula-de"
+    assert app.championship_lines()[0] == "Formula Dé: 1 race"
+
+
+def test_a_lap_counter_race_without_points_is_the_lap_counters_own(state_dir):
+    app = make_app(state_dir)
+    start_laps(app)
+    finish_laps(app)
+    session = app.journal.session(app.runner.session.id)
+    assert session.championship == "laps" and session.results["game"] == "laps"
+
+
+def test_history_footer_shows_the_end_of_a_long_entry(state_dir):
+    app = make_app(state_dir)
+    press(app, f"{TO_3WIDE_DICE} GO BACK DOWN OK")
+    assert isinstance(app.screen, flow.History)
+    label = app.runner.history()[-1].label
+    shown = f"{app.runner.history()[-1].seq} {label}"
+    footer = app.frame().footer
+    assert len(shown) > flow.MENU_CHARS  # "1 Tire dice: 5xs 7xx 5x 6xx": four faces
+    assert footer.startswith("…") and shown.endswith(footer[1:]) and len(footer) == flow.FOOTER_CHARS
+    press(app, "UP")  # nothing above the first entry: stays put
+    press(app, "BACK BACK GO BACK DOWN OK UP")  # a second roll; then the first entry again
+    assert app.frame().footer.startswith("…")

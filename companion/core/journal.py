@@ -174,6 +174,10 @@ class Journal:
         self._write("UPDATE sessions SET finished=?, results=? WHERE id=?",
                     (time.time(), _dump(results) if results is not None else None, session_id))
 
+    def reopen_session(self, session_id: int) -> None:
+        """Mark a finished session as running again (its last move was undone)."""
+        self._write("UPDATE sessions SET finished=NULL, results=NULL WHERE id=?", (session_id,))
+
     def _session(self, row) -> Session:
         sid, activity, options, data, champ, started, finished, results = row
         return Session(sid, activity, _loads(options, {}), _loads(data, {}), champ, started, finished,

@@ -27,6 +27,8 @@ TOOLS: dict[str, str] = {
     "laps": "companion.tools.lap_counter",
 }
 
+TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
+
 
 class UnknownName(LookupError):
     """An unknown game, tool, die or deck; ``str()`` names what is available."""
@@ -49,6 +51,19 @@ class Activity:
     def playable(self) -> bool:
         """Whether the companion plays this activity itself (it has rules)."""
         return importlib.util.find_spec(self.package + ".rules") is not None
+
+
+def title(slug: str, data_dir=None) -> str:
+    """What menus, receipts and the championship call an activity: a tool's title, a
+    game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
+    if slug in TOOL_TITLES:
+        return TOOL_TITLES[slug]
+    from companion.core import gamedata
+    from companion.core.config import ConfigError
+    try:
+        return gamedata.game_name(gamedata.load(slug, override_dir=data_dir), slug)
+    except (ConfigError, OSError):
+        return slug
 
 
 def game_slugs() -> list[str]:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the activity contract is loaded with the first activity, no
     from companion.games.api import Option
 
 UP, DOWN, OK, BACK, GO = "UP", "DOWN", "OK", "BACK", "GO"
+MENU_CHARS, FOOTER_CHARS = 20, 21  # size-1 characters in a scrolling menu line, in the footer
 
 
 def _step(gesture) -> int:
@@ -159,6 +160,8 @@ class Race(Screen):
             footer = f"< {move.label} >" if arrows else move.label
         else:
             footer = "OK: main menu"
+            view = _select(view, self.highlighted)
+            self.highlighted = min(self.highlighted, _menu_length(view) - 1) if _menu_length(view) else 0
         return replace(view, footer=footer)
 
     def handle(self, app, gesture) -> None:
@@ -170,18 +173,19 @@ class Race(Screen):
         if _step(gesture) and moves:
             self.highlighted = (self.highlighted + _step(gesture)) % len(moves)
             return
+        if _step(gesture):  # the race is over: UP/DOWN scroll the results
+            self.highlighted = max(0, self.highlighted + _step(gesture))
+            return
         if gesture.kind != "press":
             return
         if gesture.button == BACK:
             app.push(Pause())
         elif gesture.button in (OK, GO) and not moves:
             app.close_session()
-        elif gesture.button == OK:
+        elif gesture.button in (OK, GO):
+            # Both do what the footer shows; after each action the highlight
+            # returns to the game's main move, so GO alone always rolls/draws.
             app.perform(moves[self.highlighted % len(moves)])
-            self.highlighted = _primary_index(runner.moves())
-        elif gesture.button == GO:
-            primary = [m for m in moves if m.primary]
-            app.perform(primary[0] if primary else moves[self.highlighted % len(moves)])
             self.highlighted = _primary_index(runner.moves())
 
 
@@ -193,6 +197,10 @@ def _select(view: View, selected: int) -> View:
             chosen = max(0, min(selected, len(widget.items) - 1))
             body[i] = replace(widget, selected=chosen)
     return replace(view, body=tuple(body))
+
+
+def _menu_length(view: View) -> int:
+    return next((len(w.items) for w in view.body if isinstance(w, Menu)), 0)
 
 
 def _primary_index(moves) -> int:
@@ -245,13 +253,21 @@ class History(Screen):
         undone = {i for i, e in enumerate(entries) if e.undone}
         if self.selected < 0 or self.selected >= len(labels):
             self.selected = len(labels) - 1
-        return replace(_select(ui.history(labels, undone), self.selected), footer="BACK: return")
+        return replace(_select(ui.history(labels, undone), self.selected),
+                       footer=_rest_of(labels[self.selected]))
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
             self.selected = max(0, self.selected + _step(gesture))
         elif gesture.kind == "press" and gesture.button in (BACK, OK):
             app.pop()
+
+
+def _rest_of(label: str) -> str:
+    """The footer under a history entry: its end when the menu line cuts it."""
+    if len(label) <= MENU_CHARS:
+        return "BACK: return"
+    return "…" + label[-(FOOTER_CHARS - 1):]
 
 
 @dataclass
@@ -281,7 +297,7 @@ class Results(Screen):
         if not lines:
             return replace(ui.message("Championship", "No finished races yet."), footer="BACK: return")
         view = _select(ui.main_menu(lines, 0, title="Championship"), self.selected)
-        return replace(view, footer="GO: print  BACK: return")
+        return replace(view, footer="GO: print BACK: back")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
