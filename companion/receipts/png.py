@@ -50,7 +50,9 @@ def _line_image(line: PrintLine) -> Image.Image:
     size = (small.width * SCALE * line.width, CELL_H * SCALE * line.height)
     big = small.resize(size, Image.NEAREST)
     if line.bold:
-        big = ImageChops.logical_or(big, ImageChops.offset(big, 1, 0))
+        shifted = Image.new("1", big.size, 0)   # one dot right; nothing wraps round
+        shifted.paste(big.crop((0, 0, big.width - 1, big.height)), (1, 0))
+        big = ImageChops.logical_or(big, shifted)
     return big
 
 

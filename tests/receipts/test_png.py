@@ -72,3 +72,11 @@ if __name__ == "__main__":
     REFERENCE.parent.mkdir(exist_ok=True)
     render(results_receipt()).save(REFERENCE, optimize=True)
     print(f"wrote {REFERENCE}")
+
+
+def test_bold_text_at_the_right_edge_leaves_no_ink_at_the_left():
+    """Striking a bold line twice must not wrap its last column round to the margin."""
+    receipt = Receipt("x", "", (Line("  " + "W" * 30, bold=True),))   # W fills its whole cell
+    top = TOP_MARGIN + 2 * LINE_DOTS
+    left, right = _ink_box(render(receipt), top, top + LINE_DOTS)
+    assert left >= 24 and right == WIDTH    # the two blank cells stay blank
