@@ -69,6 +69,16 @@ class App:
         from companion.core import gamedata
         return gamedata.load(slug, override_dir=self.data_dir)
 
+    def recent_names(self) -> dict[str, str]:
+        """colour -> name of the named cars of the newest race that had players."""
+        for session in reversed(self.journal.sessions()):
+            players = session.options.get("players")
+            if isinstance(players, list) and players:
+                return {str(p["colour"]): str(p["name"]) for p in players
+                        if isinstance(p, dict) and p.get("name") and p.get("colour")
+                        and p["name"] != p["colour"]}
+        return {}
+
     def session_data(self, slug: str, options: dict) -> dict:
         """The data snapshot a session is set up with (and replayed with)."""
         if slug in registry.GAMES:

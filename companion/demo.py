@@ -132,7 +132,11 @@ class Driver:
 
     def answer_wizard(self, answers: dict[str, Any]) -> None:
         from companion.ui import flow
-        while isinstance(self.app.screen, flow.Wizard):
+        from companion.ui.players import Players
+        while isinstance(self.app.screen, (flow.Wizard, Players)):
+            if isinstance(self.app.screen, Players):
+                self.press("GO")  # the cars keep their colours as names
+                continue
             wizard = self.app.screen
             option: Option | None = wizard.current(self.app)
             if option is None:

@@ -23,8 +23,9 @@ from companion.session import SessionRunner
 KILLS = int(os.environ.get("COMPANION_POWER_CUTS", "200"))
 
 RACES = {
-    # home: DOWN x3 = Street Illegal; the wizard's defaults; then GO plays the main move
-    "street-illegal": "DOWN DOWN DOWN OK OK OK OK OK " + "GO " * 300,
+    # home: DOWN x3 = Street Illegal; the wizard's defaults (GO: the cars keep their
+    # colours as names); then GO plays the main move
+    "street-illegal": "DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 300,
     # Dice roller of 3-Wide: rolls, another die, an undo now and then
     "dice": "OK DOWN DOWN OK " + "GO GO DOWN OK HOLD:BACK GO UP " * 40,
 }

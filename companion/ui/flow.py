@@ -76,6 +76,7 @@ class Wizard(Screen):
     slug: str
     step: int = 0
     values: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, str] | None = None   # colour -> player's name (None: not asked yet)
 
     def options(self, app) -> tuple[Option, ...]:
         return tuple(getattr(app.activity(self.slug).rules, "OPTIONS", ()))
@@ -110,14 +111,30 @@ class Wizard(Screen):
             self.values[option.key] = adjust(option, self.value(option), step)
         elif gesture.kind == "press" and gesture.button in (OK, GO):
             self.values[option.key] = self.value(option)
-            self.step += 1
-            if self.step >= len(self.options(app)):
-                app.start_session(self.slug, finish_options(self.options(app), self.values))
+            if option.kind == "players":
+                self.name_players(app, int(self.values[option.key]))
+            else:
+                self.next(app)
         elif gesture.kind == "press" and gesture.button == BACK:
             if self.step == 0:
                 app.pop()
             else:
                 self.step -= 1
+
+
+    def next(self, app) -> None:
+        self.step += 1
+        if self.step >= len(self.options(app)):
+            app.start_session(self.slug, finish_options(self.options(app), self.values, self.names))
+
+    def name_players(self, app, count: int) -> None:
+        """The cars' list to name them (the last race's names offered), then on."""
+        from companion.games.api import COLOURS
+        from companion.ui.players import Players
+
+        if self.names is None:
+            self.names = app.recent_names()
+        app.push(Players(COLOURS[:count], self.names, lambda: self.next(app)))
 
 
 def adjust(option: Option, value: Any, step: int) -> Any:
@@ -131,15 +148,17 @@ def adjust(option: Option, value: Any, step: int) -> Any:
     return max(option.low, min(option.high, new))
 
 
-def finish_options(options: tuple[Option, ...], values: dict[str, Any]) -> dict[str, Any]:
-    """The options dict ``setup`` receives: every key, and players as name/colour dicts."""
+def finish_options(options: tuple[Option, ...], values: dict[str, Any],
+                   names: dict[str, str] | None = None) -> dict[str, Any]:
+    """The options dict ``setup`` receives: every key, and players as name/colour dicts
+    (``names``: colour -> name; a car without one is called by its colour)."""
     from companion.games.api import COLOURS
     out = dict(values)
     for option in options:
         if option.kind == "players":
             count = int(values.get(option.key, option.default or option.low))
             out[option.key] = count
-            out["players"] = [{"name": c, "colour": c} for c in COLOURS[:count]]
+            out["players"] = [{"name": (names or {}).get(c) or c, "colour": c} for c in COLOURS[:count]]
     return out
 
 

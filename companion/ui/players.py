@@ -1,0 +1,120 @@
+"""Naming the players during setup: the list of cars (colour and name) and a name entry
+worked with five buttons, arcade style.
+
+Names stay short (``MAX_NAME`` characters, as long as the longest colour) so every game
+screen laid out for colour names holds a player's name too. A car without a name is called
+by its colour. The names of the last race are offered again, so a championship keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from companion.ui import screens as ui
+from companion.ui.flow import BACK, GO, OK, Screen, _step
+from companion.ui.view import Text, View
+
+MAX_NAME = 6
+FIRST = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
+LATER = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-'"
+"""The letter wheel: blank first; capitals come first for the first letter, small letters
+after it, so UP from a blank gives the usual letter."""
+
+
+def clean(name: str) -> str:
+    """A name as it is kept: blanks at either end dropped, inner runs made one."""
+    return " ".join(name.split())[:MAX_NAME]
+
+
+def clash(names: dict[str, str], colours: tuple[str, ...], colour: str, name: str) -> str | None:
+    """The colour of another car already called ``name`` (any case; a car without a name
+    is called by its colour), else None."""
+    wanted = name.casefold()
+    return next((c for c in colours if c != colour and names.get(c, c).casefold() == wanted), None)
+
+
+@dataclass
+class Players(Screen):
+    """The cars of the race, ``Red: Anna``: OK names the highlighted car, GO goes on."""
+    colours: tuple[str, ...]
+    names: dict[str, str]
+    on_done: Callable[[], None]
+    selected: int = 0
+
+    def view(self, app) -> View:
+        entries = [{"name": self.names.get(c) or c, "colour": c} for c in self.colours]
+        return ui.players(entries, self.selected)
+
+    def handle(self, app, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(self.colours)
+        elif gesture.kind != "press":
+            return
+        elif gesture.button == OK:
+            colour = self.colours[self.selected]
+            app.push(NameEntry(colour, self.names, self.colours))
+        elif gesture.button == GO:
+            app.pop()
+            self.on_done()
+        elif gesture.button == BACK:
+            app.pop()
+
+
+@dataclass
+class NameEntry(Screen):
+    """One car's name: UP/DOWN turn the letter at the cursor, OK moves on (a new letter
+    at the end), BACK moves back (at the first letter: leave unchanged), GO keeps it.
+    An empty name gives the car its colour back."""
+    colour: str
+    names: dict[str, str]
+    colours: tuple[str, ...]
+    chars: list[str] = field(default_factory=list)
+    cursor: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.chars:
+            self.chars = list(self.names.get(self.colour, "")) or [" "]
+
+    def view(self, app) -> View:
+        typed = "".join(self.chars)
+        shown = typed if typed.strip() else f"({self.colour})"   # what a blank name gives
+        caret = " " * (2 * self.cursor) + "\u25b2\u25b2"
+        return View(title=f"Name of {self.colour}", status=f"{self.cursor + 1}/{MAX_NAME}",
+                    body=(Text(shown, size=2), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
+                    footer="OK next  GO save")
+
+    def handle(self, app, gesture) -> None:
+        step = _step(gesture)
+        if step:  # UP (-1) turns the wheel forward, DOWN back
+            wheel = FIRST if self.cursor == 0 else LATER
+            here = self.chars[self.cursor]
+            i = wheel.index(here) if here in wheel else 0
+            self.chars[self.cursor] = wheel[(i - step) % len(wheel)]
+            return
+        if gesture.kind != "press":
+            return
+        if gesture.button == OK:
+            if self.cursor == len(self.chars) - 1 and len(self.chars) < MAX_NAME:
+                self.chars.append(" ")
+            self.cursor = min(self.cursor + 1, len(self.chars) - 1)
+        elif gesture.button == BACK:
+            if self.cursor == 0:
+                app.pop()
+            else:
+                self.cursor -= 1
+        elif gesture.button == GO:
+            self.save(app)
+
+    def save(self, app) -> None:
+        name = clean("".join(self.chars))
+        if not name or name == self.colour:
+            self.names.pop(self.colour, None)
+            app.pop()
+            return
+        other = clash(self.names, self.colours, self.colour, name)
+        if other is not None:
+            app.toast = f"{other} is called {name} already"
+            return
+        self.names[self.colour] = name
+        app.pop()

@@ -1,0 +1,98 @@
+"""Naming the cars in the setup wizard, with the buttons, through the app and the journal."""
+
+from companion.games.api import COLOURS
+from companion.ui import flow
+from companion.ui.players import FIRST, LATER, MAX_NAME, NameEntry, Players, clash, clean
+from tests.test_app import make_app, press
+
+# Home: Lap counter is the third entry; its wizard: Points, Cars (4: OK names them), Race laps,
+# Counter, Lap times.
+TO_CARS = "DOWN DOWN OK OK OK"
+AFTER_CARS = "OK OK OK"          # laps, counter, lap times: the defaults; the race starts
+
+
+def letters(target: str, wheel: str) -> str:
+    """UP presses that turn a blank slot to ``target``."""
+    return " ".join(["UP"] * wheel.index(target))
+
+
+def type_name(name: str) -> str:
+    keys = [letters(name[0], FIRST)]
+    for ch in name[1:]:
+        keys += ["OK", letters(ch, LATER)]
+    return " ".join(k for k in keys if k) + " GO"
+
+
+def test_type_a_name_and_the_race_uses_it(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS)
+    assert isinstance(app.screen, Players)
+    assert [i for i in app.frame().body[0].items] == ["Red", "Blue", "Yellow", "Green"]
+    press(app, "DOWN OK")                       # name Blue
+    assert isinstance(app.screen, NameEntry) and app.frame().title == "Name of Blue"
+    assert app.frame().body[0].text == "(Blue)"  # a blank name keeps the colour
+    press(app, type_name("Ada"))
+    assert isinstance(app.screen, Players)
+    assert app.frame().body[0].items[1] == "Blue: Ada"
+    press(app, "GO " + AFTER_CARS)
+    assert isinstance(app.screen, flow.Race)
+    players = app.runner.session.options["players"]
+    assert players[:2] == [{"name": "Red", "colour": "Red"}, {"name": "Ada", "colour": "Blue"}]
+    press(app, "GO")                            # start: the crossing moves carry the name
+    assert "Ada crossed" in [m.label for m in app.runner.moves()]
+
+
+def test_back_at_the_first_letter_leaves_the_name_as_it_was(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + type_name("Bo"))
+    press(app, "OK UP OK UP BACK BACK")        # turn two letters, then leave
+    assert isinstance(app.screen, Players)
+    assert app.frame().body[0].items[0] == "Red: Bo"
+
+
+def test_a_name_is_at_most_six_letters_and_blanks_are_trimmed(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + type_name("Maxi") + " OK")
+    entry = app.screen
+    assert isinstance(entry, NameEntry) and "".join(entry.chars) == "Maxi"
+    press(app, "OK " * 9)                       # blanks appended up to the limit only
+    assert len(entry.chars) == MAX_NAME and entry.cursor == MAX_NAME - 1
+    press(app, "GO")
+    assert app.frame().body[0].items[0] == "Red: Maxi"
+
+
+def test_emptying_a_name_gives_the_car_its_colour_back(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + type_name("Bo"))
+    press(app, "OK " + " ".join(["DOWN"] * FIRST.index("B")) + " OK " + " ".join(["DOWN"] * LATER.index("o")))
+    assert isinstance(app.screen, NameEntry) and app.frame().body[0].text == "(Red)"
+    press(app, "GO")
+    assert app.frame().body[0].items[0] == "Red"
+
+
+def test_a_name_another_car_has_is_refused_with_a_message(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + type_name("Blue"))   # the Blue car is called Blue
+    assert isinstance(app.screen, NameEntry)
+    assert app.frame().alert == "Blue is called Blue already"
+    press(app, "BACK BACK BACK BACK")                   # the message goes; leave unchanged
+    assert app.frame().body[0].items[0] == "Red"
+
+
+def test_the_last_races_names_are_offered_again(state_dir):
+    app = make_app(state_dir)
+    press(app, TO_CARS + " DOWN DOWN OK " + type_name("Cy") + " GO " + AFTER_CARS)
+    press(app, "BACK UP OK")                            # pause menu > Main menu
+    assert isinstance(app.screen, flow.Home)
+    press(app, "DOWN DOWN DOWN OK OK OK")               # the lap counter again (Continue is first)
+    assert isinstance(app.screen, Players)
+    assert app.frame().body[0].items[2] == "Yellow: Cy"
+
+
+def test_clean_and_clash():
+    assert clean("  Al   Bo  ") == "Al Bo" and clean("Bartholomew") == "Bartho"
+    colours = COLOURS[:3]
+    assert clash({"Blue": "Ada"}, colours, "Red", "ada") == "Blue"
+    assert clash({}, colours, "Red", "yellow") == "Yellow"      # an unnamed car is its colour
+    assert clash({"Blue": "Ada"}, colours, "Blue", "Ada") is None
+    assert clash({}, colours, "Red", "Green") is None           # Green is not in this race
