@@ -48,6 +48,7 @@ class App:
         self.frames = 0
         self.display_error = ""
         self._last_printer_status: str | None = None
+        self._service_said = ""
 
     # -- what exists ------------------------------------------------------------------
 
@@ -279,6 +280,20 @@ class App:
             self.refresh()
         if self.watchdog is not None:
             self.watchdog.ping()
+            if changed and self.watchdog.enabled:
+                self._tell_service()
+
+    def service_status(self) -> str:
+        """The line ``systemctl status companion`` shows: what runs, and a printer fault."""
+        doing = f"{self.title_of(self.runner.session.activity)} running" if self.runner else "main menu"
+        fault = self.printer_status()
+        return f"{doing}; {fault}" if fault else doing
+
+    def _tell_service(self) -> None:
+        status = self.service_status()
+        if status != self._service_said:
+            self._service_said = status
+            self.watchdog.status(status)
 
     def run(self, source, *, idle: float = 0.5) -> None:
         """Serve gestures from ``source`` (``get(timeout) -> Gesture | None``) until it
@@ -290,7 +305,8 @@ class App:
         if os.environ.get("COMPANION_EXIT_AFTER_FIRST_FRAME"):
             return  # the cold start is measured up to here (bench/first_frame.py)
         if self.watchdog is not None:
-            self.watchdog.ready()
+            self._service_said = self.service_status() if self.watchdog.enabled else ""
+            self.watchdog.ready(self._service_said or None)
         self.open_printer()  # receipts waiting from before a restart print now
         while True:
             try:

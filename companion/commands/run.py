@@ -13,7 +13,7 @@ def register(sub) -> None:
     p = sub.add_parser("run", help="run the companion (the default command)")
     p.add_argument("--hardware", choices=HARDWARE, default="auto",
                    help="auto: a Pi's buttons/OLED/printer on a Pi, the desktop emulator elsewhere; "
-                        "headless writes every frame as a PNG")
+                        "headless writes each new frame as a PNG")
     p.add_argument("--state", metavar="DIR", help="where the journal and spooled receipts live")
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--keys", metavar="GESTURES",

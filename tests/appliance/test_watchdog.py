@@ -110,3 +110,20 @@ def test_a_vanished_socket_does_not_stop_the_app(tmp_path, monkeypatch):
     dog.ready()
     now[0] += 1.0
     assert dog.ping() is True  # sent into nothing, and nothing raised
+
+
+def test_the_app_tells_systemd_what_it_is_doing(systemd, state_dir):
+    """READY with a status line once the first frame is up, then a new line when it changes."""
+    import random
+
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.buttons import ScriptedButtons
+    from companion.devices.display import HeadlessDisplay
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1),
+              watchdog=watchdog())
+    app.run(ScriptedButtons.from_keys("DOWN UP OK OK GO"))   # Dice roller: any dice, a roll
+    said = systemd()
+    assert said[0] == "READY=1\nWATCHDOG=1\nSTATUS=main menu"
+    assert said[1:] == ["STATUS=Dice roller running"]           # once, not at every press
