@@ -179,8 +179,7 @@ class Race(Screen):
             footer = f"< {move.label} >" if arrows else move.label
         else:
             footer = "OK: main menu"
-            view = _select(view, self.highlighted)
-            self.highlighted = min(self.highlighted, _menu_length(view) - 1) if _menu_length(view) else 0
+            view, self.highlighted = _scrolled(view, self.highlighted)
         return replace(view, footer=footer)
 
     def handle(self, app, gesture) -> None:
@@ -208,18 +207,16 @@ class Race(Screen):
             self.highlighted = _primary_index(runner.moves())
 
 
-def _select(view: View, selected: int) -> View:
-    """``view`` with its menu scrolled to ``selected`` (clamped to the list)."""
+def _scrolled(view: View, selected: int) -> tuple[View, int]:
+    """``view`` with its menu scrolled to ``selected``, and that index clamped to the
+    list (so a press past either end is not owed back)."""
     body = list(view.body)
+    chosen = 0
     for i, widget in enumerate(body):
         if isinstance(widget, Menu):
             chosen = max(0, min(selected, len(widget.items) - 1))
             body[i] = replace(widget, selected=chosen)
-    return replace(view, body=tuple(body))
-
-
-def _menu_length(view: View) -> int:
-    return next((len(w.items) for w in view.body if isinstance(w, Menu)), 0)
+    return replace(view, body=tuple(body)), chosen
 
 
 def _primary_index(moves) -> int:
@@ -270,10 +267,10 @@ class History(Screen):
         entries = app.runner.history()
         labels = [f"{e.seq} {e.label}" for e in entries] or ["(nothing yet)"]
         undone = {i for i, e in enumerate(entries) if e.undone}
-        if self.selected < 0 or self.selected >= len(labels):
+        if self.selected < 0:  # opens on the newest entry
             self.selected = len(labels) - 1
-        return replace(_select(ui.history(labels, undone), self.selected),
-                       footer=_rest_of(labels[self.selected]))
+        view, self.selected = _scrolled(ui.history(labels, undone), self.selected)
+        return replace(view, footer=_rest_of(labels[self.selected]))
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
@@ -315,7 +312,7 @@ class Results(Screen):
         lines = app.championship_lines()
         if not lines:
             return replace(ui.message("Championship", "No finished races yet."), footer="BACK: return")
-        view = _select(ui.main_menu(lines, 0, title="Championship"), self.selected)
+        view, self.selected = _scrolled(ui.main_menu(lines, 0, title="Championship"), self.selected)
         return replace(view, footer="GO: print BACK: back")
 
     def handle(self, app, gesture) -> None:
