@@ -238,3 +238,13 @@ def test_history_footer_shows_the_end_of_a_long_entry(state_dir):
     press(app, "UP")  # nothing above the first entry: stays put
     press(app, "BACK BACK GO BACK DOWN OK UP")  # a second roll; then the first entry again
     assert app.frame().footer.startswith("…")
+
+
+def test_championship_list_scrolls_without_owing_presses(state_dir):
+    app = make_app(state_dir)
+    start_laps(app, cars=4)
+    press(app, "GO GO GO GO GO GO")               # a finished race: 1 title line + 4 cars
+    app.push(flow.Results())
+    press(app, "DOWN " * 10 + "UP")
+    menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    assert len(menu.items) == 5 and menu.selected == 3
