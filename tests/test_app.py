@@ -248,3 +248,12 @@ def test_championship_list_scrolls_without_owing_presses(state_dir):
     press(app, "DOWN " * 10 + "UP")
     menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
     assert len(menu.items) == 5 and menu.selected == 3
+
+
+def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):
+    """An older journal kept a lap-counter race without points under "none"."""
+    journal = Journal(state_dir)
+    sid = journal.start_session("laps", {}, {}, "none")
+    journal.finish_session(sid, {"game": "none", "standings": [{"position": 1, "name": "Red", "points": 0}]})
+    app = make_app(state_dir)
+    assert app.championship_lines()[0] == "none: 1 race"

@@ -58,6 +58,8 @@ def title(slug: str, data_dir=None) -> str:
     game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
     if slug in TOOL_TITLES:
         return TOOL_TITLES[slug]
+    if slug not in GAMES:  # e.g. an older journal's championship key
+        return slug
     from companion.core import gamedata
     from companion.core.config import ConfigError
     try:
