@@ -60,10 +60,8 @@ def _turn_view(state: R.State) -> View:
     c = state.turn
     car = state.cars[c]
     qualifying = state.phase == R.QUALIFY
-    if qualifying:
-        title, status = _name(state, c), f"qual {state.qround}/{state.settings.qualifying_laps}"
-    else:
-        title, status = _name(state, c), _laps(state)
+    title = _name(state, c)
+    status = f"qual {state.qround}/{state.settings.qualifying_laps}" if qualifying else _laps(state)
     if state.show:
         return View(title=title, status=status, body=_cards_body(car))
     flags = "" if qualifying else _flags(state)
@@ -240,8 +238,8 @@ def _fix_view(state: R.State) -> View:
 
 def _over_view(state: R.State) -> View:
     """The finishing order with whole names (the points are on the results receipt)."""
-    return View(title=f"{_name(state, _order(state)[0])} WINS", status="final",
-                body=order_rows(state, _order(state)))
+    order = _order(state)
+    return View(title=f"{_name(state, order[0])} WINS", status="final", body=order_rows(state, order))
 
 
 _VIEWS = {R.START: _start_view, R.QUALIFY: _turn_view, R.DRAW: _turn_view, R.STEPS: _steps_view,
@@ -274,7 +272,7 @@ def program(state: R.State) -> Receipt:
 
 def results(state: R.State) -> Receipt:
     rows = R.race_standings(state)
-    over = state.phase == R.OVER
+    over = R.finished(state)
     title = "Top Speed results" if over else "Top Speed (running)"
     notes = []
     car, spaces, rnd = state.fastest

@@ -43,14 +43,15 @@ def _order(race: racing.RaceState):
     when more cars are off screen. Before the first crossing: the grid, pole highlighted."""
     order = racing.race_order(race)
     last = race.crossings[-1] if race.crossings else None
-    lines = []
+    lines, selected = [], 0
     for pos, car in enumerate(order, start=1):
         right = f"L{racing.laps_of(race, car)}" + (" F" if racing.is_finished(race, car) else "")
         if last is not None and car.name == last.car:
+            selected = pos - 1
             seconds = racing.lap_times(race)[last.car][last.lap - 1]
             right += f" {layouts.format_seconds(seconds)}" if seconds is not None else ""
         lines.append(_line(pos, car.name, right))
-    return Menu(tuple(lines), next((i for i, car in enumerate(order) if last and car.name == last.car), 0))
+    return Menu(tuple(lines), selected)
 
 
 def _line(pos: int, name: str, right: str) -> str:
