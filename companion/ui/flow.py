@@ -124,17 +124,26 @@ class Wizard(Screen):
 
     def next(self, app) -> None:
         self.step += 1
-        if self.step >= len(self.options(app)):
+        if self.step < len(self.options(app)):
+            return
+        try:
             app.start_session(self.slug, finish_options(self.options(app), self.values, self.names))
+        except ValueError as exc:  # a setup the game refuses, an owner's broken data file
+            self.step -= 1         # nothing was written: the answers stay, the message says why
+            app.toast = str(exc)
 
     def name_players(self, app, count: int) -> None:
         """The cars' list to name them (the last race's names offered), then on."""
         from companion.games.api import COLOURS
-        from companion.ui.players import Players
+        from companion.ui.players import Players, clash
 
         if self.names is None:
             self.names = app.recent_names()
-        app.push(Players(COLOURS[:count], self.names, lambda: self.next(app)))
+        colours = COLOURS[:count]
+        for colour in colours:  # an offered name another car of this race is called by
+            if colour in self.names and clash(self.names, colours, colour, self.names[colour]):
+                del self.names[colour]
+        app.push(Players(colours, self.names, lambda: self.next(app)))
 
 
 def adjust(option: Option, value: Any, step: int) -> Any:

@@ -96,3 +96,34 @@ def test_clean_and_clash():
     assert clash({}, colours, "Red", "yellow") == "Yellow"      # an unnamed car is its colour
     assert clash({"Blue": "Ada"}, colours, "Blue", "Ada") is None
     assert clash({}, colours, "Red", "Green") is None           # Green is not in this race
+
+
+def test_a_name_that_becomes_another_cars_colour_is_dropped_when_the_field_grows(state_dir):
+    """Red named "Yellow" in a race of two; with three cars Yellow is in the race: Red
+    gets its colour back rather than two cars sharing a name."""
+    app = make_app(state_dir)
+    press(app, "DOWN DOWN OK OK DOWN DOWN OK")            # Points, then 4 cars -> 2
+    assert isinstance(app.screen, Players) and len(app.screen.colours) == 2
+    press(app, "OK " + type_name("Yellow") + " BACK UP OK")   # back: 2 -> 3 cars
+    assert isinstance(app.screen, Players)
+    assert app.frame().body[0].items == ("Red", "Blue", "Yellow")
+    press(app, "GO " + AFTER_CARS)
+    assert isinstance(app.screen, flow.Race)
+
+
+def test_a_setup_the_game_refuses_is_a_message_and_the_answers_stay(state_dir):
+    import random
+
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1), data_dir=state_dir)
+    (state_dir / "games").mkdir()
+    (state_dir / "games" / "formula-de.toml").write_text("[points.race]\npositions = 'many'\n")
+    press(app, "DOWN DOWN OK")                             # the lap counter
+    wizard = app.screen
+    press(app, "DOWN DOWN DOWN OK OK GO OK OK OK")         # Points: Formula Dé (owner's file)
+    assert app.screen is wizard and app.runner is None
+    assert "formula-de.toml" in app.frame().alert
+    assert wizard.values["game"] == "formula-de" and wizard.current(app).key == "timing"
