@@ -2,6 +2,7 @@
 snapshot and gets exactly the state a full replay gives; an undo behind a snapshot, a
 damaged snapshot or one made by other code falls back to the full replay."""
 
+import pickle
 import random
 import sqlite3
 
@@ -116,3 +117,24 @@ def test_every_activity_state_can_be_snapshotted():
                 break
             state = rules.apply(state, rules.resolve(state, move, rng))
         assert pickle.loads(pickle.dumps(state)) == state, slug
+
+
+def test_a_snapshot_whose_bytes_changed_is_passed_over_for_an_older_one(state_dir):
+    """A damaged blob that would still unpickle must not become the state: its CRC fails."""
+    journal, runner = race(state_dir, SNAPSHOT_EVERY * 2 + 3)
+    sid = runner.session.id
+    older = pickle.dumps(full_replay(journal, sid))            # any state that unpickles
+    journal._db.execute("UPDATE snapshots SET state=? WHERE seq=?", (older, SNAPSHOT_EVERY * 2))
+    assert journal.latest_snapshot(sid, session_module.code_fingerprint(runner.activity.package))[0] == SNAPSHOT_EVERY
+    resumed = SessionRunner.resume(journal, journal.session(sid))
+    assert resumed.state == runner.state
+
+
+def test_a_journal_with_the_older_snapshot_table_opens(state_dir):
+    db = sqlite3.connect(state_dir / Journal.FILENAME)
+    db.execute("CREATE TABLE snapshots (session INTEGER, seq INTEGER, code TEXT, state BLOB, PRIMARY KEY (session, seq))")
+    db.execute("INSERT INTO snapshots VALUES (1, 250, 'x', x'00')")
+    db.commit()
+    db.close()
+    journal, runner = race(state_dir, SNAPSHOT_EVERY + 1)
+    assert snapshot_seqs(journal, runner.session.id) == [SNAPSHOT_EVERY]

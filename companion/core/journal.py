@@ -16,8 +16,8 @@ the write) leaves the journal at the previous committed event.
 Snapshots are a cache, never the truth: every few hundred events the session runner
 stores the state reached (``save_snapshot``) so a resume replays only the events after
 it. An undo that reaches behind a snapshot deletes it in the same transaction, and a
-snapshot that cannot be read (or was made by other code) is ignored: the full replay
-gives the same state.
+snapshot that cannot be read, fails its CRC or was made by other code is passed over for
+an older one or the full replay, which give the same state.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER NOT NULL,
     code TEXT NOT NULL,
     state BLOB NOT NULL,
+    crc INTEGER NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 """
@@ -125,6 +126,9 @@ class Journal:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            columns = [r[1] for r in self._db.execute("PRAGMA table_info(snapshots)")]
+            if columns and "crc" not in columns:  # snapshots are a cache: an older form goes
+                self._db.execute("DROP TABLE snapshots")
             self._db.executescript(SCHEMA)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc} "
@@ -214,14 +218,15 @@ class Journal:
 
     def save_snapshot(self, session_id: int, seq: int, code: str, state: bytes) -> None:
         """Keep ``state`` (the state after event ``seq``, made by code ``code``)."""
-        self._write("INSERT OR REPLACE INTO snapshots (session, seq, code, state) VALUES (?,?,?,?)",
-                    (session_id, seq, code, state))
+        self._write("INSERT OR REPLACE INTO snapshots (session, seq, code, state, crc) VALUES (?,?,?,?,?)",
+                    (session_id, seq, code, state, zlib.crc32(state)))
 
     def latest_snapshot(self, session_id: int, code: str) -> tuple[int, bytes] | None:
-        """(seq, state) of the newest snapshot made by ``code``, if any."""
-        row = self._db.execute("SELECT seq, state FROM snapshots WHERE session=? AND code=? "
-                               "ORDER BY seq DESC LIMIT 1", (session_id, code)).fetchone()
-        return (int(row[0]), bytes(row[1])) if row else None
+        """(seq, state) of the newest intact snapshot made by ``code``, if any (a damaged
+        one is passed over like an unreadable event)."""
+        rows = self._db.execute("SELECT seq, state, crc FROM snapshots WHERE session=? AND code=? "
+                                "ORDER BY seq DESC", (session_id, code))
+        return next(((int(seq), bytes(state)) for seq, state, crc in rows if zlib.crc32(state) == crc), None)
 
     def _next_seq(self, session_id: int) -> int:
         cur = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session=?", (session_id,))
