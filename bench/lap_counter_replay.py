@@ -14,7 +14,7 @@ import sys
 import time
 
 from companion.core import race
-from companion.games.api import COLOURS
+from companion.kit.cars import COLOURS
 from companion.tools.lap_counter import rules, screens
 
 

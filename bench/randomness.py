@@ -17,6 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion.games import data as game_data
+
 from companion.core import gamedata  # noqa: E402
 from companion.core.dice import plain  # noqa: E402
 from companion.core.fairness import die_check, shuffle_checks  # noqa: E402
@@ -31,7 +33,7 @@ def main() -> int:
     rng = make_rng()
     checks = []
 
-    dice = [(slug, die) for slug in gamedata.games_with_data() for die in gamedata.dice(slug).values()]
+    dice = [(slug, die) for slug in game_data.games_with_data() for die in game_data.dice(slug).values()]
     dice += [("any", plain("d6")), ("any", plain("d20"))]
     start = time.perf_counter()
     for slug, die in dice:

@@ -31,13 +31,14 @@ GAMES = ("top-speed", "laps")
 def top_speed_race() -> tuple[dict, dict, list[dict]]:
     """(options, data, events) of the longest Top Speed race."""
     from companion.core import gamedata
+    from companion.games import data as game_data
     from companion.core.rng import make_rng
     from companion.games.top_speed import autoplay, rules
     from companion.ui.flow import finish_options
 
     options = finish_options(rules.OPTIONS, {"players": 8, "race": "normal", "laps": 99, "grid": "qualifying",
                                              "fastest_lap": True, "kers": True})
-    data = gamedata.load("top-speed")
+    data = game_data.load("top-speed")
     _, events = autoplay.play(rules.setup(options, data), make_rng(2024))
     return options, data, events
 
@@ -46,7 +47,7 @@ def lap_counter_race() -> tuple[dict, dict, list[dict]]:
     """(options, data, events) of the longest lap-counter race."""
     from lap_counter_replay import events
 
-    from companion.games.api import COLOURS
+    from companion.kit.cars import COLOURS
     from companion.tools.lap_counter import rules
 
     options = {"players": [{"name": c, "colour": c} for c in COLOURS], "length": 200}

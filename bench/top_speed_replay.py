@@ -16,6 +16,8 @@ import sys
 import time
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.rng import make_rng
 from companion.games.top_speed import autoplay, rules, screens
 
@@ -23,7 +25,7 @@ from companion.games.top_speed import autoplay, rules, screens
 def main(players: int, laps: int) -> None:
     options = {"players": players, "race": "normal", "laps": laps, "grid": "qualifying",
                "fastest_lap": True, "kers": True}
-    start = rules.setup(options, gamedata.load("top-speed"))
+    start = rules.setup(options, game_data.load("top-speed"))
     final, log = autoplay.play(start, make_rng(2024))
     per_kind: dict[str, float] = collections.defaultdict(float)
     count: collections.Counter = collections.Counter()

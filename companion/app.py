@@ -21,6 +21,7 @@ from companion.ui import flow
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the session runner is loaded with the first race, not for the first frame
+    from companion.games.api import Activity
     from companion.session import SessionRunner
 
 log = logging.getLogger(__name__)
@@ -52,23 +53,20 @@ class App:
 
     # -- what exists ------------------------------------------------------------------
 
-    def activity(self, slug: str) -> registry.Activity:
+    def activity(self, slug: str) -> Activity:
         return registry.activity(slug)
 
     def catalogue(self) -> list[tuple[str, str]]:
         """Home menu entries: the toolkit tools, then the games the companion plays."""
-        items = [(slug, self.title_of(slug)) for slug in registry.TOOLS]
-        for slug in registry.GAMES:
-            if registry.activity(slug).playable:
-                items.append((slug, self.title_of(slug)))
-        return items
+        return [(e.slug, self.title_of(e.slug)) for e in registry.playable()]
 
     def title_of(self, slug: str) -> str:
         return registry.title(slug, self.data_dir)
 
     def game_data(self, slug: str) -> dict:
         from companion.core import gamedata
-        return gamedata.load(slug, override_dir=self.data_dir)
+        from companion.games import data as game_data
+        return game_data.load(slug, override_dir=self.data_dir)
 
     def recent_names(self) -> dict[str, str]:
         """colour -> name of the named cars of the newest race that had players."""
@@ -81,11 +79,13 @@ class App:
         return {}
 
     def session_data(self, slug: str, options: dict) -> dict:
-        """The data snapshot a session is set up with (and replayed with)."""
-        if slug in registry.GAMES:
+        """The data snapshot a session is set up with (and replayed with): the game's own,
+        or for a tool the game chosen in its "game" option."""
+        source = self.activity(slug).data
+        if source == "own":
             return self.game_data(slug)
         game = options.get("game")
-        if game in registry.GAMES:
+        if source == "game-option" and game in registry.GAMES:
             return self.game_data(game)
         return {}
 
@@ -117,8 +117,7 @@ class App:
         data = self.session_data(slug, options)
         from companion.session import SessionRunner
         self.runner = SessionRunner.start(self.journal, slug, options, data)
-        self.stack = [flow.Home(), flow.Race()]
-        self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
+        self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
 
     def resume_open_session(self) -> None:
@@ -128,8 +127,7 @@ class App:
         from companion.session import SessionRunner
         self.runner = SessionRunner.resume(self.journal, session)
         self._has_program = None
-        self.stack = [flow.Home(), flow.Race()]
-        self.stack[-1].highlighted = flow._primary_index(self.runner.moves())
+        self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         if self.runner.problems:
             self.toast = self.runner.problems[0]
 
@@ -154,7 +152,35 @@ class App:
         self.toast = f"Undone: {entry.label}" if entry else "Nothing to undo"
         race = self.stack[-1]
         if isinstance(race, flow.Race):
-            race.highlighted = flow._primary_index(self.runner.moves())
+            race.reset(self.runner.moves())
+
+    # -- what the screens ask of the running session (companion.ui.host.Host) ----------
+
+    def open_session_noun(self) -> str | None:
+        """What the open session is called ("race", "session"); None when there is none."""
+        session = self.journal.open_session()
+        if session is None:
+            return None
+        try:
+            return self.activity(session.activity).session
+        except LookupError:
+            return "race"
+
+    def current(self) -> Activity:
+        return self.runner.activity
+
+    def race_view(self) -> View:
+        return self.runner.activity.view(self.runner.state)
+
+    def decisions_view(self) -> View | None:
+        decisions = self.runner.activity.decisions
+        return None if decisions is None else decisions(self.runner.state)
+
+    def moves(self) -> list:
+        return self.runner.moves() if self.runner is not None else []
+
+    def history(self) -> list:
+        return self.runner.history()
 
     def end_session(self) -> None:
         """End the race early: results as they stand are kept and printed."""

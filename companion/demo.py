@@ -7,16 +7,16 @@ the printer simulator. Each frame handed to the display is saved as a PNG, each 
 as a PNG and as the ESC/POS bytes the simulated printer received, and the results as
 ``results.json``.
 
-An activity that can be demonstrated has an ``autoplay`` module with ``DEMO_OPTIONS``
-(the setup wizard's answers), optionally ``DEMO_SEED``, and ``demo_script(state) ->
-Move | None`` (the move the scripted player makes now; None when the race is over).
-Games the companion does not play itself are demonstrated with the lap counter and the
-game's points table.
+Every activity declares its demo (``Activity.demo``): the setup wizard's answers (per-car
+answers under "cars", one dict per car), a seed, and ``script(state) -> Move | None``
+(the move the scripted table makes now; None when it is done). A session the script
+leaves unfinished (a tool's) is ended from the pause menu, as a player would. Games the
+companion does not play itself are demonstrated with the lap counter and the game's
+points table.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.games import registry
-from companion.games.api import Option
 
 PRESS_MS = 80        # how long the script holds a button for a press
 LONG_MS = 1200       # ... for a long press
@@ -83,10 +82,9 @@ class ReceiptRecorder:
 def demo_target(game: str | None) -> tuple[str, dict[str, Any]]:
     """(activity slug, extra options) the demo of ``game`` runs."""
     slug = game or "top-speed"
-    if slug in registry.TOOLS:
-        return slug, {}
-    registry.game_package(slug)  # raises UnknownName with the list
-    if registry.activity(slug).playable:
+    if slug not in registry.TOOLS:
+        registry.game_package(slug)  # UnknownName naming the games
+    if registry.entry(slug).playable:
         return slug, {}
     return "laps", {"game": slug}
 
@@ -133,28 +131,50 @@ class Driver:
     def answer_wizard(self, answers: dict[str, Any]) -> None:
         from companion.ui import flow
         from companion.ui.players import Players
-        while isinstance(self.app.screen, (flow.Wizard, Players)):
-            if isinstance(self.app.screen, Players):
+        cars = answers.get("cars", [])
+        while isinstance(self.app.screen, (flow.Wizard, Players, flow.SplitEntry)):
+            screen = self.app.screen
+            if isinstance(screen, Players):
                 self.press("GO")  # the cars keep their colours as names
                 continue
-            wizard = self.app.screen
-            option: Option | None = wizard.current(self.app)
-            if option is None:
+            if isinstance(screen, flow.SplitEntry):
+                self.press("GO")  # the split as the wizard offered it
+                continue
+            question = screen.current(self.app)
+            if question is None:
                 break
-            if option.key in answers:
-                self._set(wizard, option, answers[option.key])
+            option = question.option
+            wanted = answers if question.car is None else (cars[question.car] if question.car < len(cars) else {})
+            if option.key in wanted:
+                self._set(screen, question, wanted[option.key])
             self.press("OK")
 
-    def _set(self, wizard, option: Option, target: Any) -> None:
-        from companion.ui import flow
+    def _set(self, wizard, question, target: Any) -> None:
+        option = question.option
         for _ in range(1000):
-            if wizard.value(option) == target:
+            value = wizard.value(option, question.car)
+            if value == target:
                 return
             if option.kind == "choice":
                 self.press("DOWN")
             else:
-                self.press("DOWN" if wizard.value(option) > target else "UP")
+                self.press("DOWN" if value > target else "UP")
         raise DemoError(f"cannot set '{option.key}' to {target!r}")
+
+    def end_from_pause(self) -> None:
+        """End an unfinished session as a player would: BACK, "End ...", OK to confirm."""
+        from companion.ui import flow
+        self.press("BACK")
+        pause = self.app.screen
+        if not isinstance(pause, flow.Pause):
+            raise DemoError("BACK did not open the pause menu")
+        keys = [k for k, _ in pause.items(self.app)]
+        if "end" not in keys:
+            self.press("BACK")
+            return
+        self._walk(pause.selected, keys.index("end"), len(keys))
+        self.press("OK")
+        self.press("OK")
 
     def perform(self, move) -> None:
         from companion.ui import flow
@@ -192,11 +212,10 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     from companion.paths import pinout_path
 
     slug, extra = demo_target(game)
-    act = registry.activity(slug)
-    auto = importlib.import_module(act.package + ".autoplay")
-    answers = {**getattr(auto, "DEMO_OPTIONS", {}), **extra}
+    demo = registry.activity(slug).demo
+    answers = {**demo.options, **extra}
     if seed is None:
-        seed = getattr(auto, "DEMO_SEED", 1)
+        seed = demo.seed
 
     out = Path(out)
     for sub in ("frames", "receipts", "state"):
@@ -228,7 +247,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
             raise DemoError("the setup wizard did not start a race")
         steps = 0
         while runner.session.finished is None:
-            move = auto.demo_script(runner.state)
+            move = demo.script(runner.state)
             if move is None:
                 break
             driver.perform(move)
@@ -236,7 +255,10 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
             if steps > MAX_STEPS:
                 raise DemoError(f"the scripted race did not finish in {MAX_STEPS} moves")
         results = runner.results()
-        driver.press("OK")  # leave the finished race for the home menu
+        if runner.session.finished is None:
+            driver.end_from_pause()   # a tool's session: ended as a player would end it
+        else:
+            driver.press("OK")        # leave the finished race for the home menu
         printer.wait_idle(timeout=120)
         _write_receipts(out / "receipts", printer.receipts, sim.received)
         summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,

@@ -44,11 +44,13 @@ def standings(journal: Journal, championship: str | None = None) -> tuple[str | 
 def championship_entries(session: Session) -> list[dict[str, Any]]:
     """A finished race as championship entries: its standings, or what the game says
     counts (Street Illegal's Old Pros score as one team)."""
-    from companion.games.registry import activity
+    from companion.games import registry
 
-    rules = activity(session.activity).rules
-    entries = getattr(rules, "championship_entries", None)
-    return list(entries(session.results)) if entries else list(session.results["standings"])
+    try:
+        act = registry.activity(session.activity)
+    except LookupError:  # an activity this version does not play: its standings as they are
+        return list(session.results["standings"])
+    return list(act.championship_entries(session.results))
 
 
 def title(key: str) -> str:

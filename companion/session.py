@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Entry, Journal, Session
-from companion.games.api import Move
-from companion.games.registry import Activity, activity
+from companion.games import registry
+from companion.games.api import Activity, Move
 
 
 log = logging.getLogger(__name__)
@@ -31,12 +31,12 @@ SNAPSHOT_EVERY = 250
 
 @functools.lru_cache(maxsize=None)
 def code_fingerprint(package: str) -> str:
-    """A hash of the code that shapes a state (the activity's package, ``core`` and the
+    """A hash of the code that shapes a state (the activity's package, ``core``, ``kit`` and the
     contract): a snapshot is used only by the code that made it."""
     import companion
 
     root = Path(companion.__file__).parent
-    folders = [root.joinpath(*package.split(".")[1:]), root / "core"]
+    folders = [root.joinpath(*package.split(".")[1:]), root / "core", root / "kit"]
     digest = hashlib.sha1(companion.__version__.encode())
     for path in sorted(p for folder in folders for p in folder.rglob("*.py")) + [root / "games" / "api.py"]:
         digest.update(path.read_bytes())
@@ -49,6 +49,7 @@ class SessionRunner:
     session: Session
     activity: Activity
     state: Any
+    package: str = ""                  # the activity's package (snapshots' code fingerprint)
     problems: list[str] = field(default_factory=list)
 
     # -- construction -----------------------------------------------------------------
@@ -56,30 +57,30 @@ class SessionRunner:
     @classmethod
     def start(cls, journal: Journal, slug: str, options: dict, data: dict,
               championship: str | None = None) -> "SessionRunner":
-        act = activity(slug)
-        state = act.rules.setup(options, data)  # fails before anything is written
+        act = registry.activity(slug)
+        state = act.setup(options, data)  # fails before anything is written
         sid = journal.start_session(slug, options, data, championship or game_of(slug, options))
-        return cls(journal, journal.session(sid), act, state)
+        return cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
 
     @classmethod
     def resume(cls, journal: Journal, session: Session) -> "SessionRunner":
-        act = activity(session.activity)
-        runner = cls(journal, session, act, None)
+        act = registry.activity(session.activity)
+        runner = cls(journal, session, act, None, registry.entry(session.activity).package)
         runner.rebuild()
         return runner
 
     def rebuild(self) -> None:
         """State from the newest usable snapshot (or the session's setup) and the effective
         events after it, skipping unusable ones."""
-        rules = self.activity.rules
+        act = self.activity
         state, after = self._from_snapshot()
         if state is None:
-            state, after = rules.setup(self.session.options, self.session.data), 0
+            state, after = act.setup(self.session.options, self.session.data), 0
         replay = self.journal.replay(self.session.id, after=after)
         problems = list(replay.problems)
         for event in replay.effective:
             try:
-                state = rules.apply(state, event)
+                state = act.apply(state, event)
             except Exception as exc:  # a damaged or out-of-place event: report, keep going
                 problems.append(f"journal event '{event.get('kind')}' could not be applied ({exc}); skipped")
         self.state = state
@@ -87,19 +88,14 @@ class SessionRunner:
 
     # -- actions ----------------------------------------------------------------------
 
-    @property
-    def rules(self):
-        return self.activity.rules
-
     def moves(self) -> list[Move]:
-        return list(self.rules.moves(self.state))
+        return list(self.activity.moves(self.state))
 
     def perform(self, move: Move, rng: random.Random) -> dict:
         """Resolve, commit, apply. Returns the committed event."""
-        event = self.rules.resolve(self.state, move, rng)
+        event = self.activity.resolve(self.state, move, rng)
         label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
-        describe = getattr(self.rules, "describe", None)
-        outcome = describe(event) if describe is not None else ""
+        outcome = self.activity.describe(event)
         if outcome:
             label = f"{label}: {outcome}"
         self.record(event, label)
@@ -108,7 +104,7 @@ class SessionRunner:
     def record(self, event: dict, label: str) -> None:
         """Commit an event already resolved, then apply it (and keep a snapshot now and then)."""
         seq = self.journal.append(self.session.id, event, label)
-        self.state = self.rules.apply(self.state, event)
+        self.state = self.activity.apply(self.state, event)
         if seq % SNAPSHOT_EVERY == 0:
             self._save_snapshot(seq)
 
@@ -120,10 +116,10 @@ class SessionRunner:
         except Exception as exc:  # a state that cannot be pickled just replays in full
             log.warning("no snapshot of %s: %s", self.session.activity, exc)
             return
-        self.journal.save_snapshot(self.session.id, seq, code_fingerprint(self.activity.package), blob)
+        self.journal.save_snapshot(self.session.id, seq, code_fingerprint(self.package), blob)
 
     def _from_snapshot(self) -> tuple[Any, int]:
-        found = self.journal.latest_snapshot(self.session.id, code_fingerprint(self.activity.package))
+        found = self.journal.latest_snapshot(self.session.id, code_fingerprint(self.package))
         if found is None:
             return None, 0
         seq, blob = found
@@ -147,20 +143,18 @@ class SessionRunner:
         return self.journal.replay(self.session.id).entries
 
     def finished(self) -> bool:
-        return bool(self.rules.finished(self.state))
+        return bool(self.activity.finished(self.state))
 
     def results(self) -> dict:
         """What ``results.json`` holds: game, standings and what the game adds."""
         out = {"game": game_of(self.session.activity, self.session.options), "activity": self.session.activity,
-               "standings": list(self.rules.standings(self.state))}
-        summary = getattr(self.rules, "summary", None)
-        if summary is not None:
-            for key, value in (summary(self.state) or {}).items():
-                out.setdefault(key, value)
+               "standings": list(self.activity.standings(self.state))}
+        for key, value in (self.activity.summary(self.state) or {}).items():
+            out.setdefault(key, value)
         return out
 
     def receipts(self) -> dict:
-        return dict(self.activity.screens.receipts(self.state) or {})
+        return dict(self.activity.receipts(self.state) or {})
 
     def finish(self) -> dict:
         results = self.results()
@@ -172,13 +166,7 @@ class SessionRunner:
 def game_of(slug: str, options: dict) -> str:
     """The game a session counts for: the activity when it is a game; for a tool, the game
     whose points table it uses (the lap counter's "Points" option), else the tool itself."""
-    games = _games()
-    if slug in games:
+    if slug in registry.GAMES:
         return slug
     game = options.get("game")
-    return game if game in games else slug
-
-
-def _games():
-    from companion.games.registry import GAMES
-    return GAMES
+    return game if game in registry.GAMES else slug

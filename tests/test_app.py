@@ -5,6 +5,7 @@ tests/test_demo.py.)"""
 import random
 import sqlite3
 
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
@@ -92,7 +93,7 @@ def test_back_opens_pause_menu_and_main_menu_leaves_race_open(state_dir):
     app.run(ScriptedButtons.from_keys(f"{TO_3WIDE_DICE} GO BACK UP OK"))
     assert isinstance(app.screen, flow.Home)
     assert app.journal.open_session() is not None
-    assert app.screen.items(app)[0] == ("continue", "Continue race")
+    assert app.screen.items(app)[0] == ("continue", "Continue session")  # a dice session
     app.run(ScriptedButtons.from_keys("OK"))
     assert isinstance(app.screen, flow.Race)
 
@@ -233,8 +234,8 @@ def test_history_footer_shows_the_end_of_a_long_entry(state_dir):
     label = app.runner.history()[-1].label
     shown = f"{app.runner.history()[-1].seq} {label}"
     footer = app.frame().footer
-    assert len(shown) > flow.MENU_CHARS  # "1 Tire dice: 5xs 7xx 5x 6xx": four faces
-    assert footer.startswith("…") and shown.endswith(footer[1:]) and len(footer) == flow.FOOTER_CHARS
+    assert len(shown) > MENU_CHARS  # "1 Tire dice: 5xs 7xx 5x 6xx": four faces
+    assert footer.startswith("…") and shown.endswith(footer[1:]) and len(footer) == LINE_CHARS
     press(app, "UP")  # nothing above the first entry: stays put
     press(app, "BACK BACK GO BACK DOWN OK UP")  # a second roll; then the first entry again
     assert app.frame().footer.startswith("…")

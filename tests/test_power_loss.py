@@ -67,10 +67,10 @@ def check_resumes_clean(state, restart):
             return
         resumed = SessionRunner.resume(journal, session)
         assert resumed.problems == []
-        rules = resumed.activity.rules
-        clean = rules.setup(session.options, session.data)
+        act = resumed.activity
+        clean = act.setup(session.options, session.data)
         for event in journal.replay(session.id).effective:
-            clean = rules.apply(clean, event)
+            clean = act.apply(clean, event)
         assert resumed.state == clean
 
 

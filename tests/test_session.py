@@ -8,6 +8,7 @@ import sqlite3
 
 from companion import session as session_module
 from companion.core import gamedata
+from companion.games import data as game_data
 from companion.core.journal import Journal
 from companion.session import SNAPSHOT_EVERY, SessionRunner
 
@@ -15,16 +16,16 @@ from companion.session import SNAPSHOT_EVERY, SessionRunner
 def full_replay(journal, sid):
     s = journal.session(sid)
     from companion.games.registry import activity
-    rules = activity(s.activity).rules
-    state = rules.setup(s.options, s.data)
+    act = activity(s.activity)
+    state = act.setup(s.options, s.data)
     for event in journal.replay(sid).effective:
-        state = rules.apply(state, event)
+        state = act.apply(state, event)
     return state
 
 
 def race(state_dir, events):
     journal = Journal(state_dir)
-    runner = SessionRunner.start(journal, "dice", {"game": "formula-de"}, gamedata.load("formula-de"))
+    runner = SessionRunner.start(journal, "dice", {"game": "formula-de"}, game_data.load("formula-de"))
     rng = random.Random(11)
     for _ in range(events):
         runner.perform(next(m for m in runner.moves() if m.primary), rng)
@@ -100,22 +101,17 @@ def test_every_activity_state_can_be_snapshotted():
     for game in ("top-speed", "street-illegal", "laps", "dice", "deck"):
         slug, extra = demo_target(game)
         act = activity(slug)
-        rules = act.rules
-        try:
-            auto = importlib.import_module(act.package + ".autoplay")
-        except ModuleNotFoundError:
-            auto = None
-        options = finish_options(tuple(rules.OPTIONS), {**getattr(auto, "DEMO_OPTIONS", {}), **extra,
-                                                        **({"game": "street-illegal"} if slug == "deck" else {})})
-        data = gamedata.load(options["game"]) if options.get("game") in gamedata.games_with_data() else (
-            gamedata.load(slug) if slug in gamedata.games_with_data() else {})
-        state = rules.setup(options, data)
+        options = finish_options(act.options, {**act.demo.options, **extra,
+                                               **({"game": "street-illegal"} if slug == "deck" else {})})
+        data = game_data.load(options["game"]) if options.get("game") in game_data.games_with_data() else (
+            game_data.load(slug) if slug in game_data.games_with_data() else {})
+        state = act.setup(options, data)
         rng = random.Random(3)
         for _ in range(40):
-            move = auto.demo_script(state) if auto else next(iter(rules.moves(state)), None)
+            move = act.demo.script(state)
             if move is None:
                 break
-            state = rules.apply(state, rules.resolve(state, move, rng))
+            state = act.apply(state, act.resolve(state, move, rng))
         assert pickle.loads(pickle.dumps(state)) == state, slug
 
 
@@ -125,7 +121,7 @@ def test_a_snapshot_whose_bytes_changed_is_passed_over_for_an_older_one(state_di
     sid = runner.session.id
     older = pickle.dumps(full_replay(journal, sid))            # any state that unpickles
     journal._db.execute("UPDATE snapshots SET state=? WHERE seq=?", (older, SNAPSHOT_EVERY * 2))
-    assert journal.latest_snapshot(sid, session_module.code_fingerprint(runner.activity.package))[0] == SNAPSHOT_EVERY
+    assert journal.latest_snapshot(sid, session_module.code_fingerprint(runner.package))[0] == SNAPSHOT_EVERY
     resumed = SessionRunner.resume(journal, journal.session(sid))
     assert resumed.state == runner.state
 

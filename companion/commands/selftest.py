@@ -53,14 +53,15 @@ def _check_state(state_dir) -> tuple[bool, str]:
 
 def _check_game_data(state_dir) -> tuple[bool, str]:
     from companion.core import gamedata
+    from companion.games import data as game_data
     from companion.core.config import ConfigError
     from companion.games.registry import GAMES
     loaded = []
     for slug in GAMES:
-        if not gamedata.has_data(slug):
+        if not game_data.has_data(slug):
             continue
         try:
-            gamedata.load(slug, override_dir=state_dir)
+            game_data.load(slug, override_dir=state_dir)
         except ConfigError as exc:
             return False, str(exc)
         loaded.append(slug)

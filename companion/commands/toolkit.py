@@ -61,16 +61,17 @@ def _count(text: str) -> int:
 def _data(slug: str, state: str | None) -> dict:
     """The game's data with the owner's overrides; every mistake as a CommandError."""
     from companion.core import gamedata
+    from companion.games import data as game_data
     from companion.core.config import ConfigError
     from companion.paths import state_dir
 
     if slug == gamedata.ANY:
         return {}
-    known = gamedata.games_with_data()
+    known = game_data.games_with_data()
     if slug not in known:
         raise CommandError(f"unknown game '{slug}'; available: {', '.join([gamedata.ANY, *known])}")
     try:
-        return gamedata.load(slug, state_dir(state))
+        return game_data.load(slug, state_dir(state))
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
 
@@ -125,17 +126,18 @@ def draw(args) -> int:
 def games(args) -> int:
     from companion.core import gamedata
     from companion.core.config import ConfigError
+    from companion.games import data as game_data
     from companion.core.dice import PLAIN_MAX, PLAIN_MIN
     from companion.games.registry import game_slugs
     from companion.paths import state_dir
 
     problems = 0
     for slug in game_slugs():
-        if not gamedata.has_data(slug):
+        if not game_data.has_data(slug):
             print(f"{slug}: no game data yet\n")
             continue
         try:
-            data = gamedata.load(slug, state_dir(args.state))
+            data = game_data.load(slug, state_dir(args.state))
         except ConfigError as exc:
             print(f"companion games: {exc}", file=sys.stderr)
             problems += 1

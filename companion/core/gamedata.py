@@ -9,8 +9,6 @@ passed through for its rules to check. The schema is described in docs/game-data
 
 from __future__ import annotations
 
-import copy
-import importlib.util
 import json
 import math
 import re
@@ -37,68 +35,15 @@ _KEYS = {
     "dice_sets": ({"label", "dice"}, {"assumption", "swap"}),
 }
 
-_cache: dict[tuple[str, str], dict[str, Any]] = {}
-
-
-def _signature(path: Path) -> str:
-    """The owner's file as a cache key: an edited file is read again."""
-    try:
-        st = path.stat()
-    except OSError:
-        return f"{path}:absent"
-    return f"{path}:{st.st_mtime_ns}:{st.st_size}"
-
-
-def data_path(slug: str) -> Path:
-    """Where the built-in data file of game ``slug`` lives (it may not exist yet)."""
-    from companion.games.registry import game_package  # UnknownName for an unknown slug
-
-    spec = importlib.util.find_spec(game_package(slug))
-    return Path(next(iter(spec.submodule_search_locations))) / "data.toml"
-
-
-def override_path(slug: str, override_dir: str | Path) -> Path:
-    """The owner's file for game ``slug`` under the state directory ``override_dir``."""
-    return Path(override_dir) / "games" / f"{slug}.toml"
-
-
-def has_data(slug: str) -> bool:
-    return data_path(slug).is_file()
-
-
-def games_with_data() -> list[str]:
-    """Slugs of the games that have a data file, in menu order."""
-    from companion.games.registry import game_slugs
-
-    return [slug for slug in game_slugs() if has_data(slug)]
-
-
-def load(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
-    """The data of game ``slug`` with the owner's overrides, checked. Cached per process
-    (until the owner's file changes); the caller gets its own copy."""
-    key = (slug, _signature(override_path(slug, override_dir)) if override_dir is not None else "")
-    if key not in _cache:
-        _cache[key] = _load(slug, override_dir)
-    return copy.deepcopy(_cache[key])
-
-
-def clear_cache() -> None:
-    """Forget loaded data."""
-    _cache.clear()
-
-
-def _load(slug: str, override_dir: str | Path | None) -> dict[str, Any]:
-    base_path = data_path(slug)
+def load_files(base_path: Path, over_path: Path | None = None) -> dict[str, Any]:
+    """The data of ``base_path`` with the owner's file ``over_path`` (if it exists) laid
+    over it table by table, checked. A mistake names the file it is in."""
     if not base_path.is_file():
-        raise ConfigError(base_path, None, f"game '{slug}' has no data file yet",
-                          "add data.toml to its package")
+        raise ConfigError(base_path, None, "this game has no data file yet", "add data.toml to its package")
     base = load_toml(base_path)
     over: Mapping[str, Any] = {}
-    over_path = None
-    if override_dir is not None:
-        over_path = override_path(slug, override_dir)
-        if over_path.is_file():
-            over = load_toml(over_path)
+    if over_path is not None and over_path.is_file():
+        over = load_toml(over_path)
     merged = deep_merge(base, over)
 
     def source(keys: tuple[str, ...]) -> Path:
@@ -289,34 +234,3 @@ def labels_of(data: Mapping[str, Any], section: str) -> dict[str, str]:
 def game_name(data: Mapping[str, Any], slug: str) -> str:
     """The game's name from its data ("Any dice" for the plain dice)."""
     return "Any dice" if slug == ANY else data.get("game", {}).get("name", slug)
-
-
-def load_any(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
-    """Like :func:`load`, with ``"any"`` (the plain dice) as a game that has no data."""
-    return {} if slug == ANY else load(slug, override_dir)
-
-
-def dice(slug: str, override_dir: str | Path | None = None) -> dict[str, Die]:
-    """The dice of game ``slug`` by id ({} for ``"any"``: only plain dN dice)."""
-    return dice_of(load_any(slug, override_dir))
-
-
-def decks(slug: str, override_dir: str | Path | None = None) -> dict[str, list[Card]]:
-    """The decks of game ``slug`` by id ({} for ``"any"``)."""
-    return decks_of(load_any(slug, override_dir))
-
-
-def points_tables(slug: str, override_dir: str | Path | None = None) -> dict[str, dict[str, Any]]:
-    """The points tables of game ``slug`` by id ({} for ``"any"``)."""
-    return points_of(load_any(slug, override_dir))
-
-
-def game_choices() -> tuple[tuple[str, str], ...]:
-    """(slug, name) of every game with a data file, from the built-in files."""
-    out = []
-    for slug in games_with_data():
-        try:
-            out.append((slug, game_name(load(slug), slug)))
-        except ConfigError:
-            out.append((slug, slug))
-    return tuple(out)

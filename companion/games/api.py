@@ -1,47 +1,43 @@
 """The contract every activity follows: a game pack or a toolkit tool.
 
-An activity is a module (``rules``) of pure functions plus a module (``screens``)
-that turns its state into views. The app never looks inside a state.
+An activity is one typed object, :class:`Activity`, that declares every hook: the
+required ones (setup, moves, resolve, apply, finished, standings, view, receipts, demo)
+and the optional ones with their defaults (per-car questions, summary, describe,
+championship entries, pause items). A pack builds it in its ``pack.py``; the registry
+(``companion.games.registry``) loads it by slug. Nothing is found by probing a module.
 
-rules module:
+The rules are pure:
 
-    OPTIONS: tuple[Option, ...]            # what the setup wizard asks, in order
-    setup(options: dict, data: dict) -> State
-        # ``options`` maps each Option.key to the chosen value (plus "players": a list of
-        # {"name": str, "colour": str} dicts when the activity has a players option);
-        # ``data`` is the game's data.toml as loaded (with the owner's overrides).
+    setup(options, data) -> State      # ``options``: the wizard's answers (see Option,
+        # CarOption); ``data``: the game's data.toml with the owner's overrides.
         # Pure: no randomness here; a first move ("start") shuffles or draws.
-    moves(state) -> list[Move]             # exactly what may be done now, by whom
-    resolve(state, move, rng) -> dict      # the ONLY place randomness enters. Returns a
-        # JSON-serialisable event dict with a "kind" key that records every outcome
-        # (faces rolled, cards drawn, shuffled order), so apply() needs no rng.
-    apply(state, event: dict) -> State     # pure; no I/O, no clock, no rng
+    moves(state) -> list[Move]         # exactly what may be done now, by whom
+    resolve(state, move, rng) -> dict  # the ONLY place randomness (or the clock) enters;
+        # a JSON-serialisable event with a "kind" key recording every outcome
+    apply(state, event) -> State       # pure; no I/O, no clock, no rng
     finished(state) -> bool
-    standings(state) -> list[dict]         # [{"position": 1, "name": ..., "points": ...}, ...]
-    summary(state) -> dict                 # extra fields for results.json (may be {})
-    describe(event) -> str                 # optional: the outcome in a few words for the
-        # history ("5xs 7xx 5x 6xx", "Tire Trouble"); the history shows "<move>: <outcome>"
+    standings(state) -> list[dict]     # [{"position", "name", "points", ...}] (kit.standings)
 
-screens module:
+The screens turn a state into words and pictures:
 
-    view(state) -> companion.ui.view.View  # what the 128x64 screen shows now
-    receipts(state) -> dict[str, Receipt]  # e.g. {"program": ..., "results": ...}; the
-        # app prints "program" when the race starts and "results" when it finishes.
+    view(state) -> View                # what the 128x64 screen shows now
+    receipts(state) -> dict[str, Receipt]   # "program" prints when it first exists,
+        # "results" when the race is over
 
-States are frozen dataclasses (or tuples/mappings treated as immutable).
-Events are plain dicts so the journal can store them as JSON.
+States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True)
 class Move:
-    """Something a player may do now. ``label`` is what the menu shows (keep it <= 14 chars).
+    """Something a player may do now. ``label`` is what the footer and the history show
+    (``kit.text.label`` fits it to the display profile).
 
     ``primary`` marks the move the big GO button performs (roll, draw). ``args`` holds
     the move's parameters as a tuple of (key, value) pairs so a Move stays hashable.
@@ -106,5 +102,130 @@ def event_json(event: Mapping[str, Any]) -> str:
     return json.dumps(event, sort_keys=True, separators=(",", ":"))
 
 
-COLOURS = ("Red", "Blue", "Yellow", "Green", "Black", "White", "Orange", "Purple",
-           "Pink", "Grey", "Brown", "Silver")
+@dataclass(frozen=True)
+class CarOption:
+    """A question the wizard asks for every car, after the cars are named. The answer is
+    kept in the car's dict in ``options["players"]`` under ``key``.
+
+    kind "choice": one of ``choices`` ((value, label) pairs): human or automated, a team,
+        a tire type.
+    kind "number": an int from ``low`` to ``high``; with ``total``, the cars' numbers
+        together may not exceed it.
+    kind "split": ``total`` points shared among ``parts`` ((key, label, low, high) each);
+        the answer is a dict part -> number that adds up to ``total`` exactly
+        (Formula Dé's wear points per zone). ``default`` is a dict too.
+
+    ``only_if`` = (other key, value): asked only of the cars whose answer to the other
+    question is that value (the level of an automated driver).
+    """
+
+    key: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[tuple[Any, str], ...] = ()
+    default: Any = None
+    low: int = 0
+    high: int = 0
+    total: int = 0
+    parts: tuple[tuple[str, str, int, int], ...] = ()
+    only_if: tuple[str, Any] | None = None
+
+    def initial(self) -> Any:
+        """The answer a car starts with."""
+        if self.default is not None:
+            return dict(self.default) if isinstance(self.default, Mapping) else self.default
+        if self.kind == "choice":
+            return self.choices[0][0]
+        if self.kind == "split":
+            return {key: low for key, _, low, _ in self.parts}
+        return self.low
+
+    def applies(self, car: Mapping[str, Any]) -> bool:
+        if self.only_if is None:
+            return True
+        key, value = self.only_if
+        return car.get(key) == value
+
+    def problem(self, answers: list[Any]) -> str:
+        """What is wrong with the cars' ``answers`` to this question ("" when nothing)."""
+        if self.kind == "split":
+            for answer in answers:
+                spent = sum(int(answer.get(k, 0)) for k, *_ in self.parts)
+                if spent != self.total:
+                    return f"{self.label}: {spent} of {self.total} given out"
+        if self.kind == "number" and self.total and sum(int(a) for a in answers) > self.total:
+            return f"{self.label}: {sum(int(a) for a in answers)} is more than {self.total} in all"
+        return ""
+
+
+@dataclass(frozen=True)
+class Demo:
+    """How ``companion demo`` plays the activity through the whole stack."""
+
+    options: Mapping[str, Any]                 # the wizard's answers
+    script: Callable[[Any], "Move | None"]     # the move the table makes now; None: over
+    seed: int = 1
+
+
+PAUSE_ITEMS = ("continue", "history", "undo", "program", "grid", "end", "home")
+"""What a pause menu may offer, in this order: ``grid`` shows what the companion decided
+(the activity's ``decisions`` view)."""
+
+
+def _no_summary(state: Any) -> dict[str, Any]:
+    return {}
+
+
+def _no_description(event: Mapping[str, Any]) -> str:
+    return ""
+
+
+def _standings_of(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return list(results["standings"])
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One game pack or tool, every hook declared.
+
+    Required: the rules (``setup`` .. ``standings``), the screens (``view``,
+    ``receipts``) and a ``demo``. Optional, with the default said beside each.
+    """
+
+    slug: str
+    kind: str                                            # "game" or "tool"
+    options: tuple[Option, ...]
+    setup: Callable[[Mapping[str, Any], Mapping[str, Any]], Any]
+    moves: Callable[[Any], list[Move]]
+    resolve: Callable[[Any, Move, Any], dict[str, Any]]
+    apply: Callable[[Any, Mapping[str, Any]], Any]
+    finished: Callable[[Any], bool]
+    standings: Callable[[Any], list[dict[str, Any]]]
+    view: Callable[[Any], Any]
+    receipts: Callable[[Any], Mapping[str, Any]]
+    demo: Demo
+    car_options: tuple[CarOption, ...] = ()             # per-car questions: none
+    summary: Callable[[Any], Mapping[str, Any]] = _no_summary   # extra results.json fields
+    describe: Callable[[Mapping[str, Any]], str] = _no_description  # an event's outcome
+    # in a few words for the history ("5xs 7xx"): the history shows "<move>: <outcome>"
+    championship_entries: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _standings_of
+    # a finished race's results as championship rows (Street Illegal's Old Pros: one team)
+    decisions: Callable[[Any], Any] | None = None        # a View of what the companion
+    # decided (grid, track, cards), shown from the pause menu; None: nothing to show
+    session: str = "race"                                # what a session is called
+    pause: tuple[str, ...] = PAUSE_ITEMS                  # the pause menu's items
+    data: str = "own"                                    # whose data.toml it is set up
+    # with: "own" (a game), "game-option" (the game chosen in its "game" option), "none"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("game", "tool"):
+            raise TypeError(f"activity {self.slug}: kind must be 'game' or 'tool', not {self.kind!r}")
+        if self.data not in ("own", "game-option", "none"):
+            raise TypeError(f"activity {self.slug}: data must be 'own', 'game-option' or 'none'")
+        unknown = [p for p in self.pause if p not in PAUSE_ITEMS]
+        if unknown:
+            raise TypeError(f"activity {self.slug}: unknown pause items {unknown}")
+        for name in ("setup", "moves", "resolve", "apply", "finished", "standings", "view",
+                     "receipts", "summary", "describe", "championship_entries"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"activity {self.slug}: {name} must be callable")

@@ -1,7 +1,11 @@
 """Which activities exist: the five games and the toolkit tools.
 
-Adding a game: create ``companion/games/<package>/`` (``data.toml``, and ``rules.py`` +
-``screens.py`` if the companion plays it) and add one line to ``GAMES``.
+Each entry names a package and the name menus show before anything of it is loaded. A
+playable activity declares itself in its package's ``pack.py`` as ``ACTIVITY``, an
+:class:`companion.games.api.Activity`; :func:`activity` loads it when it is chosen.
+
+Adding a game: create ``companion/games/<package>/`` (``data.toml``, and ``rules.py``,
+``screens.py``, ``pack.py`` when the companion plays it) and add one line to ``GAMES``.
 """
 
 from __future__ import annotations
@@ -9,79 +13,109 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
-from types import ModuleType
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
-# slug -> package. Order is the order of the menu.
-GAMES: dict[str, str] = {
-    "street-illegal": "companion.games.street_illegal",
-    "3-wide": "companion.games.three_wide",
-    "formula-de": "companion.games.formula_de",
-    "lacorsa": "companion.games.lacorsa",
-    "top-speed": "companion.games.top_speed",
-}
+if TYPE_CHECKING:  # the contract is loaded with the first activity, not for the first frame
+    from companion.games.api import Activity
+
+
+@dataclass(frozen=True)
+class Entry:
+    slug: str
+    package: str
+    kind: str        # "game" or "tool"
+    title: str       # the built-in name (an owner's data file may rename a game)
+
+    @property
+    def playable(self) -> bool:
+        """Whether the companion plays this activity itself (it declares a pack)."""
+        return importlib.util.find_spec(self.package + ".pack") is not None
+
+    def load(self) -> "Activity":
+        return _load(self.package, self.slug)
+
+
+# Order is the order of the menus.
+GAMES: dict[str, Entry] = {e.slug: e for e in (
+    Entry("street-illegal", "companion.games.street_illegal", "game", "Street Illegal"),
+    Entry("3-wide", "companion.games.three_wide", "game", "3-Wide"),
+    Entry("formula-de", "companion.games.formula_de", "game", "Formula Dé"),
+    Entry("lacorsa", "companion.games.lacorsa", "game", "Lacorsa"),
+    Entry("top-speed", "companion.games.top_speed", "game", "Top Speed"),
+)}
 
 # Toolkit tools: activities that work with any game's dice, decks and points.
-TOOLS: dict[str, str] = {
-    "dice": "companion.tools.dice_roller",
-    "deck": "companion.tools.deck_shuffler",
-    "laps": "companion.tools.lap_counter",
-}
-
-TOOL_TITLES = {"dice": "Dice roller", "deck": "Deck shuffler", "laps": "Lap counter"}
+TOOLS: dict[str, Entry] = {e.slug: e for e in (
+    Entry("dice", "companion.tools.dice_roller", "tool", "Dice roller"),
+    Entry("deck", "companion.tools.deck_shuffler", "tool", "Deck shuffler"),
+    Entry("laps", "companion.tools.lap_counter", "tool", "Lap counter"),
+)}
 
 
 class UnknownName(LookupError):
     """An unknown game, tool, die or deck; ``str()`` names what is available."""
 
 
-@dataclass(frozen=True)
-class Activity:
-    slug: str
-    package: str
+class NotPlayable(LookupError):
+    """A game the companion keeps data for but does not play itself (yet)."""
 
-    @property
-    def rules(self) -> ModuleType:
-        return importlib.import_module(self.package + ".rules")
 
-    @property
-    def screens(self) -> ModuleType:
-        return importlib.import_module(self.package + ".screens")
+@lru_cache(maxsize=None)
+def _load(package: str, slug: str) -> "Activity":
+    from companion.games.api import Activity
 
-    @property
-    def playable(self) -> bool:
-        """Whether the companion plays this activity itself (it has rules)."""
-        return importlib.util.find_spec(self.package + ".rules") is not None
+    module = importlib.import_module(package + ".pack")
+    declared = module.ACTIVITY
+    if not isinstance(declared, Activity) or declared.slug != slug:
+        raise TypeError(f"{package}.pack.ACTIVITY must be the Activity of '{slug}'")
+    return declared
+
+
+def entry(slug: str) -> Entry:
+    found = GAMES.get(slug) or TOOLS.get(slug)
+    if found is None:
+        raise UnknownName(f"unknown game or tool '{slug}'; available: {', '.join([*GAMES, *TOOLS])}")
+    return found
+
+
+def activity(slug: str) -> "Activity":
+    """The activity ``slug`` as its pack declares it."""
+    found = entry(slug)
+    if not found.playable:
+        raise NotPlayable(f"the companion does not play {found.title} itself; use the toolkit")
+    return found.load()
+
+
+def playable() -> list[Entry]:
+    """Every activity the companion plays, tools first, then the games, in menu order."""
+    return [e for e in (*TOOLS.values(), *GAMES.values()) if e.playable]
 
 
 def title(slug: str, data_dir=None) -> str:
     """What menus, receipts and the championship call an activity: a tool's title, a
     game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
-    if slug in TOOL_TITLES:
-        return TOOL_TITLES[slug]
+    if slug in TOOLS:
+        return TOOLS[slug].title
     if slug not in GAMES:  # e.g. an older journal's championship key
         return slug
+    if data_dir is None:
+        return GAMES[slug].title
     from companion.core import gamedata
     from companion.core.config import ConfigError
+    from companion.games import data
     try:
-        return gamedata.game_name(gamedata.load(slug, override_dir=data_dir), slug)
+        return gamedata.game_name(data.load(slug, override_dir=data_dir), GAMES[slug].title)
     except (ConfigError, OSError):
-        return slug
+        return GAMES[slug].title
 
 
 def game_slugs() -> list[str]:
     return list(GAMES)
 
 
-def activity(slug: str) -> Activity:
-    if slug in GAMES:
-        return Activity(slug, GAMES[slug])
-    if slug in TOOLS:
-        return Activity(slug, TOOLS[slug])
-    raise UnknownName(f"unknown game or tool '{slug}'; available: {', '.join([*GAMES, *TOOLS])}")
-
-
 def game_package(slug: str) -> str:
     try:
-        return GAMES[slug]
+        return GAMES[slug].package
     except KeyError:
         raise UnknownName(f"unknown game '{slug}'; available: {', '.join(GAMES)}") from None

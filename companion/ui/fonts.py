@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-ADVANCE = 6      # px per character at size 1 (5 px glyph + 1 px gap)
-CAP = 7          # height of capitals and digits at size 1
-CELL = 9         # glyph height at size 1, descenders included
+from companion.profile import ADVANCE, CAP, CELL  # noqa: F401  (the metrics live in the display profile)
+
 ELLIPSIS = "\u2026"
 STRIKE = "\u0336"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from companion.ui import screens as ui
-from companion.ui.flow import BACK, GO, OK, Screen, _step
+from companion.ui.nav import BACK, GO, OK, Screen, step as _step
 from companion.ui.view import Text, View
 
 MAX_NAME = 6

@@ -21,14 +21,10 @@ from PIL import Image
 from companion.ui import fonts
 from companion.ui.view import Bar, Big, Menu, Row, Text, View
 
-WIDTH, HEIGHT = 128, 64
-TITLE_H = 10
-BODY_TOP = TITLE_H + 1
-FOOTER_RULE = 53
+from companion.profile import (BODY_TOP, FOOTER_RULE, HEIGHT, LINE_H, MARGIN,  # noqa: E402
+                               SCROLLBAR_W, TITLE_H, WIDTH)
+
 FOOTER_TEXT = FOOTER_RULE + 2
-MARGIN = 1                       # px left and right of body text
-LINE_H = fonts.CELL + 1          # one size-1 text line: 1 px above the glyph cell
-SCROLLBAR_W = 3
 BAR_LABEL_W = fonts.text_width("x" * 6)
 BAR_NUMBER_W = fonts.text_width("x" * 5)
 BIG_MAX_SCALE = 8

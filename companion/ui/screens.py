@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from companion.profile import BODY_LINES, MARGIN, WIDTH
 from companion.ui import fonts
 from companion.ui.view import Big, Menu, Text, View
 
@@ -16,8 +17,7 @@ if TYPE_CHECKING:                 # only the attributes are read; no import at r
     from companion.games.api import Option
 
 APP_TITLE = "Race Companion"
-BODY_WIDTH = 126            # px for body text (1 px margin each side)
-BODY_LINES = 4              # size-1 lines in the body under a footer
+BODY_WIDTH = WIDTH - 2 * MARGIN   # px for body text
 
 
 def main_menu(items: Iterable[str], selected: int = 0, title: str = APP_TITLE) -> View:
@@ -25,8 +25,10 @@ def main_menu(items: Iterable[str], selected: int = 0, title: str = APP_TITLE) -
     return View(title=title, body=(Menu(tuple(items), selected),), footer="OK select")
 
 
-def options_wizard(option: Option, value: Any, step_index: int, step_count: int) -> View:
-    """One question of the setup wizard; ``step_index`` counts from 0."""
+def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
+                   title: str | None = None) -> View:
+    """One question of the setup wizard; ``step_index`` counts from 0. ``title``: the
+    question's own label unless given (a per-car question names the car)."""
     last = step_index >= step_count - 1
     status = f"{step_index + 1}/{step_count}"
     footer = "\u2191\u2193 change  OK " + ("start" if last else "next")
@@ -37,7 +39,7 @@ def options_wizard(option: Option, value: Any, step_index: int, step_count: int)
     else:
         what = "players " if option.kind == "players" else ""
         body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)
-    return View(title=option.label, status=status, body=body, footer=footer)
+    return View(title=title or option.label, status=status, body=body, footer=footer)
 
 
 def confirm(question: str) -> View:

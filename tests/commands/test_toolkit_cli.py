@@ -8,6 +8,7 @@ import pytest
 
 from companion.cli import main
 from companion.core import gamedata
+from companion.games import data as game_data
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / ".venv" / "bin" / "companion"
@@ -17,9 +18,9 @@ COMPANION = ROOT / ".venv" / "bin" / "companion"
 def isolated_state(state_dir, monkeypatch):
     """The owner's files come from a fresh state directory, never the user's own."""
     monkeypatch.setenv("COMPANION_STATE", str(state_dir))
-    gamedata.clear_cache()
+    game_data.clear_cache()
     yield state_dir
-    gamedata.clear_cache()
+    game_data.clear_cache()
 
 
 def run(*args, state_dir):
@@ -95,7 +96,7 @@ def test_draw_beyond_the_deck_reshuffles_the_discards(capsys):
 
 
 def test_owner_defined_deck_via_subprocess(isolated_state):
-    path = gamedata.override_path("3-wide", isolated_state)
+    path = game_data.override_path("3-wide", isolated_state)
     path.parent.mkdir(parents=True)
     path.write_text('[decks.my-deck]\nlabel = "Tactics"\ncards = [{ name = "Push", count = 2, tactic = 9 }]\n')
     result = run("draw", "3-wide", "my-deck", "-n", "3", "--json", state_dir=isolated_state)
@@ -125,7 +126,7 @@ def test_mistakes_are_one_line(capsys, args, words):
 
 
 def test_a_broken_owner_file_is_one_line_naming_it(isolated_state):
-    path = gamedata.override_path("lacorsa", isolated_state)
+    path = game_data.override_path("lacorsa", isolated_state)
     path.parent.mkdir(parents=True)
     path.write_text("[dice.tie]\nfaces = []\n")
     result = run("roll", "lacorsa", "tie", state_dir=isolated_state)

@@ -6,6 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.config import ConfigError
 from companion.games.registry import UnknownName
 
@@ -14,13 +16,13 @@ MINE = ("3-wide", "formula-de", "lacorsa")
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    gamedata.clear_cache()
+    game_data.clear_cache()
     yield
-    gamedata.clear_cache()
+    game_data.clear_cache()
 
 
 def owner_file(state_dir: Path, slug: str, text: str) -> Path:
-    path = gamedata.override_path(slug, state_dir)
+    path = game_data.override_path(slug, state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
@@ -29,7 +31,7 @@ def owner_file(state_dir: Path, slug: str, text: str) -> Path:
 # -- the built-in data -------------------------------------------------------------------
 
 def test_formula_de_gear_dice_have_the_true_faces():
-    dice = gamedata.dice("formula-de")
+    dice = game_data.dice("formula-de")
     assert dice["gear-1"].faces == (1, 1, 2, 2)
     assert dice["gear-2"].faces == (2, 3, 3, 4, 4, 4)
     assert dice["gear-3"].faces == (4, 5, 6, 6, 7, 7, 8, 8)
@@ -37,56 +39,56 @@ def test_formula_de_gear_dice_have_the_true_faces():
     assert dice["gear-5"].faces == tuple(sorted(list(range(11, 21)) * 2))
     assert dice["gear-6"].faces == tuple(sorted(list(range(21, 31)) * 3))
     assert dice["black"].faces == tuple(range(1, 21))
-    weather = gamedata.load("formula-de")["circuits"]["default"]["weather"]
+    weather = game_data.load("formula-de")["circuits"]["default"]["weather"]
     assert weather == {"rain": [1, 8], "changeable": [9, 14], "good": [15, 20]}
 
 
 def test_three_wide_tire_dice_and_points():
-    dice = gamedata.dice("3-wide")
+    dice = game_data.dice("3-wide")
     assert dice["tire-black"].faces == ("5x", "5xs", "6xx", "6xx", "7xx", "8xxx")
     assert dice["tire-green"].faces == ("4!", "4s", "5x", "5x", "6xx", "6xx")
     assert dice["tire-yellow"].faces == ("3!", "3!", "4", "4s", "5x", "5x")
     assert dice["tire-red"].faces == ("1!", "1!", "2!", "2!", "3", "3")
-    assert gamedata.dice_sets_of(gamedata.load("3-wide"))["tires"]["dice"] == ["tire-black"] * 4
-    race = gamedata.points_tables("3-wide")["race"]
+    assert gamedata.dice_sets_of(game_data.load("3-wide"))["tires"]["dice"] == ["tire-black"] * 4
+    race = game_data.points_tables("3-wide")["race"]
     assert race["positions"] == list(range(12, 0, -1))
     assert race["bonus"] == {"win": 3, "laps_led": 1, "most_laps_led": 1}
 
 
 def test_lacorsa_suit_and_unpublished_points_marked_as_assumption():
-    suit = gamedata.decks("lacorsa")["suit"]
+    suit = game_data.decks("lacorsa")["suit"]
     assert len(suit) == 13
     assert [c.get("value") for c in suit] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0]
     assert suit[-1].name == "R" and suit[-1].get("with_card") == 2
-    assert gamedata.points_tables("lacorsa")["race"]["assumption"]
-    assert gamedata.dice("lacorsa")["tie"].assumption
+    assert game_data.points_tables("lacorsa")["race"]["assumption"]
+    assert game_data.dice("lacorsa")["tie"].assumption
 
 
 @pytest.mark.parametrize("slug", MINE)
 def test_every_label_fits_a_menu_line(slug):
-    data = gamedata.load(slug)
+    data = game_data.load(slug)
     for section in ("dice", "decks", "points", "dice_sets"):
         for label in gamedata.labels_of(data, section).values():
             assert len(label) <= 14, label
 
 
 def test_any_is_the_plain_dice():
-    assert gamedata.dice(gamedata.ANY) == {} and gamedata.decks(gamedata.ANY) == {}
+    assert game_data.dice(gamedata.ANY) == {} and game_data.decks(gamedata.ANY) == {}
     assert gamedata.game_name({}, gamedata.ANY) == "Any dice"
 
 
 def test_unknown_game_and_game_without_data(monkeypatch, tmp_path):
     with pytest.raises(UnknownName):
-        gamedata.load("monopoly")
-    monkeypatch.setattr(gamedata, "data_path", lambda slug: tmp_path / "data.toml")
+        game_data.load("monopoly")
+    monkeypatch.setattr(game_data, "data_path", lambda slug: tmp_path / "data.toml")
     with pytest.raises(ConfigError, match="no data file"):
-        gamedata.load("lacorsa")
+        game_data.load("lacorsa")
 
 
 def test_callers_get_their_own_copy():
-    first = gamedata.load("lacorsa")
+    first = game_data.load("lacorsa")
     first["decks"]["suit"]["cards"].clear()
-    assert len(gamedata.load("lacorsa")["decks"]["suit"]["cards"]) == 13
+    assert len(game_data.load("lacorsa")["decks"]["suit"]["cards"]) == 13
 
 
 # -- the owner's overrides ---------------------------------------------------------------
@@ -100,23 +102,23 @@ cards = [ { name = "Move One", count = 2, move = 1 }, { name = "Push", tactic = 
 [dice.tire-red]
 faces = ["1!", "2!", "3"]
 """)
-    decks = gamedata.decks("3-wide", state_dir)
+    decks = game_data.decks("3-wide", state_dir)
     assert [c.name for c in decks["my-deck"]] == ["Move One", "Move One", "Push"]
-    dice = gamedata.dice("3-wide", state_dir)
+    dice = game_data.dice("3-wide", state_dir)
     assert dice["tire-red"].faces == ("1!", "2!", "3")
     assert dice["tire-red"].label == "Red tire"          # the rest of the table is kept
     assert dice["tire-black"].faces[0] == "5x"
 
 
 def test_no_owner_file_is_the_built_in_data(state_dir):
-    assert gamedata.load("formula-de", state_dir) == gamedata.load("formula-de")
+    assert game_data.load("formula-de", state_dir) == game_data.load("formula-de")
 
 
 def test_an_edited_owner_file_is_read_again(state_dir):
     path = owner_file(state_dir, "lacorsa", "[points.race]\npositions = [5, 3, 1]\n")
-    assert gamedata.points_tables("lacorsa", state_dir)["race"]["positions"] == [5, 3, 1]
+    assert game_data.points_tables("lacorsa", state_dir)["race"]["positions"] == [5, 3, 1]
     path.write_text("[points.race]\npositions = [9, 6, 3, 1]\n")
-    assert gamedata.points_tables("lacorsa", state_dir)["race"]["positions"] == [9, 6, 3, 1]
+    assert game_data.points_tables("lacorsa", state_dir)["race"]["positions"] == [9, 6, 3, 1]
 
 
 BAD = [
@@ -147,7 +149,7 @@ BAD = [
 def test_a_broken_owner_file_is_one_clear_line_naming_file_and_key(state_dir, text, key, problem):
     path = owner_file(state_dir, "formula-de", text)
     with pytest.raises(ConfigError) as exc:
-        gamedata.load("formula-de", state_dir)
+        game_data.load("formula-de", state_dir)
     err = exc.value
     assert err.path == str(path)
     assert err.key == key
@@ -157,22 +159,22 @@ def test_a_broken_owner_file_is_one_clear_line_naming_file_and_key(state_dir, te
 
 @pytest.mark.parametrize("text,problem", [("[dice\n", "not valid TOML"), (b"\xff\xfe", "UTF-8")])
 def test_unreadable_owner_files(state_dir, text, problem):
-    path = gamedata.override_path("lacorsa", state_dir)
+    path = game_data.override_path("lacorsa", state_dir)
     path.parent.mkdir(parents=True)
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
     with pytest.raises(ConfigError, match=problem):
-        gamedata.load("lacorsa", state_dir)
+        game_data.load("lacorsa", state_dir)
 
 
 def test_an_error_in_the_built_in_part_blames_the_built_in_file(state_dir):
     owner_file(state_dir, "lacorsa", "[decks.suit]\nlabel = 7\n")
     with pytest.raises(ConfigError) as exc:
-        gamedata.load("lacorsa", state_dir)
+        game_data.load("lacorsa", state_dir)
     assert exc.value.path.endswith("lacorsa.toml")
-    data = gamedata.load("lacorsa")
+    data = game_data.load("lacorsa")
     data["dice"]["tie"]["faces"] = []
     with pytest.raises(ConfigError) as exc:
-        gamedata.validate(data, gamedata.data_path("lacorsa"))
+        gamedata.validate(data, game_data.data_path("lacorsa"))
     assert exc.value.path.endswith("data.toml") and exc.value.key == "dice.tie.faces"
 
 
@@ -185,7 +187,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
 KEYS = st.sampled_from(["game", "dice", "decks", "points", "dice_sets", "name", "players", "label",
                         "faces", "cards", "count", "positions", "bonus", "swap", "assumption",
                         "gear-5", "tires", "suit", "race", "dice", "x-y", "Bad Id", ""])
-BASES = {slug: gamedata.load(slug) for slug in MINE}
+BASES = {slug: game_data.load(slug) for slug in MINE}
 
 
 @st.composite
@@ -248,8 +250,8 @@ TOML_BITS = st.sampled_from(["[", "]", "[[", "]]", "=", "\"", "'", ",", "{", "}"
 @given(st.lists(TOML_BITS, max_size=40).map("".join))
 def test_malformed_owner_toml_is_always_a_config_error(state_dir, text):
     owner_file(state_dir, "formula-de", text)
-    gamedata.clear_cache()
+    game_data.clear_cache()
     try:
-        gamedata.load("formula-de", state_dir)
+        game_data.load("formula-de", state_dir)
     except ConfigError as exc:
         assert "\n" not in str(exc)

@@ -3,12 +3,14 @@
 import pytest
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.dice import Die, plain
 from companion.core.fairness import chi_square, critical_value, die_check, shuffle_checks
 from companion.core.rng import make_rng
 
 ROLLS = 100_000
-ALL_DICE = [die for slug in gamedata.games_with_data() for die in gamedata.dice(slug).values()]
+ALL_DICE = [die for slug in game_data.games_with_data() for die in game_data.dice(slug).values()]
 
 
 def test_there_are_dice_to_check():

@@ -4,6 +4,8 @@ from collections import Counter
 import pytest
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.deck import DeckError
 from companion.core.journal import Journal
 from companion.core.rng import make_rng
@@ -21,13 +23,13 @@ cards = [ { name = "Sun", count = 3 }, { name = "Rain", count = 2, wet = true } 
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    gamedata.clear_cache()
+    game_data.clear_cache()
     yield
-    gamedata.clear_cache()
+    game_data.clear_cache()
 
 
 def start(game, state_dir=None):
-    return rules.setup({"game": game}, gamedata.load(game, state_dir))
+    return rules.setup({"game": game}, game_data.load(game, state_dir))
 
 
 def perform(state, move, rng):
@@ -69,7 +71,7 @@ def test_a_whole_suit_is_each_card_once_then_the_discards_come_back():
     for _ in range(13):
         state, event = perform(state, primary(state), rng)
         drawn += event["cards"]
-    assert names(drawn) == names(gamedata.decks("lacorsa")["suit"])
+    assert names(drawn) == names(game_data.decks("lacorsa")["suit"])
     assert [m.kind for m in rules.moves(state)] == ["discard", "shuffle"]   # nothing left to draw
     assert primary(state).label == "Discard all 13"
     view = screens.view(state)
@@ -104,11 +106,11 @@ def test_reshuffle_discards_and_shuffle_all_keep_every_card():
     assert sorted(event["order"]) == list(range(13))
     assert state.deck.pile.left == 13 and state.deck.shown == ()
     assert [w.text for w in screens.view(state).body] == ["All 13 cards shuffled", "Press GO to draw", ""]
-    assert names(state.deck.pile.draw) == names(gamedata.decks("lacorsa")["suit"])
+    assert names(state.deck.pile.draw) == names(game_data.decks("lacorsa")["suit"])
 
 
 def test_owner_defined_decks_are_offered_and_can_be_switched(state_dir):
-    path = gamedata.override_path("lacorsa", state_dir)
+    path = game_data.override_path("lacorsa", state_dir)
     path.parent.mkdir(parents=True)
     path.write_text(OWNER_DECK)
     state = start("lacorsa", state_dir)
@@ -162,7 +164,7 @@ def test_the_first_card_is_uniform_over_the_suit():
 
 
 def test_through_the_journal_resume_and_undo(tmp_path):
-    data = gamedata.load("lacorsa")
+    data = game_data.load("lacorsa")
     rng = make_rng(6)
     with Journal(tmp_path) as journal:
         runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, data)
@@ -203,7 +205,7 @@ def test_every_deck_of_the_games_can_be_drawn_to_the_end_and_again(game, deck, s
     for _ in range(size):
         state, event = perform(state, move(state, "draw"), rng)
         drawn += event["cards"]
-    assert names(drawn) == names(gamedata.decks(game)[deck]) and state.deck.pile.left == 0
+    assert names(drawn) == names(game_data.decks(game)[deck]) and state.deck.pile.left == 0
     state, _ = perform(state, move(state, "discard"), rng)
     state, event = perform(state, move(state, "draw"), rng)
     assert event["reshuffle"] is not None and state.deck.pile.left == size - 1
@@ -213,7 +215,7 @@ def test_every_deck_of_the_games_can_be_drawn_to_the_end_and_again(game, deck, s
 def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
     rng = make_rng(8)
     with Journal(tmp_path) as journal:
-        runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, gamedata.load("lacorsa"))
+        runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, game_data.load("lacorsa"))
         first = runner.perform(move(runner.state, "draw"), rng)["cards"][0]["name"]
         second = runner.perform(move(runner.state, "draw"), rng)["cards"][0]["name"]
         runner.perform(move(runner.state, "discard"), rng)

@@ -3,6 +3,8 @@ import json
 import pytest
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.journal import Journal
 from companion.core.rng import make_rng
 from companion.games.api import event_json
@@ -12,7 +14,7 @@ from companion.ui.view import Big, Menu, Text
 
 
 def start(game):
-    return rules.setup({"game": game}, gamedata.load_any(game))
+    return rules.setup({"game": game}, game_data.load_any(game))
 
 
 def perform(state, move, rng):
@@ -90,7 +92,7 @@ def test_three_wide_rolls_its_four_tire_dice_at_once_and_tires_can_wear():
     rng = make_rng(11)
     state, event = perform(state, primary(state), rng)
     assert event["dice"] == ["tire-black"] * 4 and len(event["faces"]) == 4
-    black = gamedata.dice("3-wide")["tire-black"].faces
+    black = game_data.dice("3-wide")["tire-black"].faces
     assert all(f in black for f in event["faces"])
     # wear tire 3: black -> green -> yellow -> red, then a new black one
     assert move(state, "swap", slot=2).label == "Die 3 > Green"
@@ -108,7 +110,7 @@ def test_three_wide_rolls_its_four_tire_dice_at_once_and_tires_can_wear():
                                "Die 4: Black tire"), 0),)
     state, event = perform(state, primary(state), rng)
     assert event["dice"] == ["tire-green", "tire-black", "tire-black", "tire-black"]
-    green = gamedata.dice("3-wide")["tire-green"].faces
+    green = game_data.dice("3-wide")["tire-green"].faces
     assert event["faces"][0] in green
     big = screens.view(state).body[0]
     assert big.text == " ".join(event["faces"])   # custom faces shown as they are
@@ -193,7 +195,7 @@ def test_apply_refuses_events_that_do_not_fit(event):
 
 
 def test_through_the_journal_resume_and_undo(tmp_path):
-    data = gamedata.load("formula-de")
+    data = game_data.load("formula-de")
     rng = make_rng(4)
     with Journal(tmp_path) as journal:
         runner = SessionRunner.start(journal, "dice", {"game": "formula-de"}, data)
@@ -213,7 +215,7 @@ def test_through_the_journal_resume_and_undo(tmp_path):
 def test_the_history_names_the_die_a_swap_put_in(tmp_path):
     rng = make_rng(2)
     with Journal(tmp_path) as journal:
-        runner = SessionRunner.start(journal, "dice", {"game": "3-wide"}, gamedata.load("3-wide"))
+        runner = SessionRunner.start(journal, "dice", {"game": "3-wide"}, game_data.load("3-wide"))
         runner.perform(move(runner.state, "swap", slot=1), rng)
         runner.perform(move(runner.state, "reset"), rng)
         rolled = runner.perform(next(m for m in runner.moves() if m.primary), rng)
@@ -222,15 +224,15 @@ def test_the_history_names_the_die_a_swap_put_in(tmp_path):
 
 
 def test_an_owner_defined_die_and_set_are_rolled_like_the_games_own(state_dir):
-    path = gamedata.override_path("lacorsa", state_dir)
+    path = game_data.override_path("lacorsa", state_dir)
     path.parent.mkdir(parents=True)
     path.write_text('[dice.weather]\nlabel = "Weather"\nfaces = ["sun", "rain", "sun"]\n'
                     '[dice_sets.pair]\nlabel = "Tie + weather"\ndice = ["tie", "weather"]\n')
-    gamedata.clear_cache()
+    game_data.clear_cache()
     try:
-        state = rules.setup({"game": "lacorsa"}, gamedata.load("lacorsa", state_dir))
+        state = rules.setup({"game": "lacorsa"}, game_data.load("lacorsa", state_dir))
     finally:
-        gamedata.clear_cache()
+        game_data.clear_cache()
     assert [m.label for m in rules.moves(state)] == ["Tie + weather", "Tie die", "Weather", "d20"]
     state, event = perform(state, move(state, "roll-set", set="pair"), make_rng(1))
     assert event["faces"][0] in range(1, 7) and event["faces"][1] in ("sun", "rain")

@@ -3,12 +3,15 @@ import time
 
 import pytest
 
+from companion.kit.cars import COLOURS
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.race import RaceError
 from companion.core.scoring import ScoringError
 from companion.core.rng import make_rng
 from companion.games import api
-from companion.games.registry import activity
+from companion.games.registry import activity, entry
 from companion.tools.lap_counter import rules, screens
 from companion.ui.view import Menu, Text
 
@@ -17,7 +20,7 @@ TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
 
 
 def options(n=3, **kw):
-    return {"players": [{"name": c, "colour": c} for c in api.COLOURS[:n]], **kw}
+    return {"players": [{"name": c, "colour": c} for c in COLOURS[:n]], **kw}
 
 
 def play(state, labels, rng=None):
@@ -34,7 +37,7 @@ def play(state, labels, rng=None):
 
 def test_the_registry_finds_the_lap_counter():
     laps = activity("laps")
-    assert laps.playable and laps.rules is rules and laps.screens is screens
+    assert entry("laps").playable and laps.setup is rules.setup and laps.view is screens.view
 
 
 def test_setup_uses_the_option_defaults():
@@ -144,7 +147,7 @@ def test_countdown_rounds_lower_the_laps_remaining_as_in_top_speed():
 
 
 def test_standings_use_the_chosen_games_points_table():
-    data = gamedata.load("3-wide")
+    data = game_data.load("3-wide")
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
                     ["Start race", "Blue crossed", "Red crossed", "Show results"])
     assert state.table["positions"][:2] == [12, 11] and state.table["bonus"]["win"] == 3
@@ -152,7 +155,7 @@ def test_standings_use_the_chosen_games_points_table():
 
 
 def test_the_points_table_comes_from_the_session_data_with_overrides():
-    data = gamedata.load("3-wide")
+    data = game_data.load("3-wide")
     data["points"]["race"]["positions"] = [5, 4]
     data["points"]["race"]["bonus"] = {}
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), data),
@@ -161,19 +164,19 @@ def test_the_points_table_comes_from_the_session_data_with_overrides():
 
 
 def test_without_session_data_the_built_in_table_is_used():
-    assert rules.points_table("3-wide", {}) == gamedata.points_tables("3-wide")["race"]
-    assert rules.points_table("none", gamedata.load("3-wide")) is None
+    assert rules.points_table("3-wide", {}) == game_data.points_tables("3-wide")["race"]
+    assert rules.points_table("none", game_data.load("3-wide")) is None
 
 
 def test_a_bad_points_table_stops_the_setup_with_a_message():
-    data = gamedata.load("3-wide")
+    data = game_data.load("3-wide")
     data["points"]["race"]["bonus"] = {"pole": 2}
     with pytest.raises(ScoringError, match="3-wide points.bonus: unknown bonus 'pole'"):
         rules.setup(options(2, game="3-wide"), data)
 
 
 def test_before_the_start_the_screen_sums_up_the_race():
-    state = rules.setup(options(3, game="3-wide", length=5), gamedata.load("3-wide"))
+    state = rules.setup(options(3, game="3-wide", length=5), game_data.load("3-wide"))
     v = screens.view(state)
     assert (v.title, v.status) == ("Lap counter", "5L")
     assert [w.text for w in v.body] == ["3 cars, 5 laps", "3-Wide points", "Lap times on", "GO starts the race"]
@@ -195,7 +198,7 @@ def test_view_shows_the_race_order_with_the_last_crossing_highlighted():
 def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve():
     state = rules.setup(options(12, length=3), {})
     state = rules.apply(state, {"kind": "start", "at": 100.0})
-    for k, car in enumerate(api.COLOURS):
+    for k, car in enumerate(COLOURS):
         state = rules.apply(state, {"kind": "cross", "car": car, "at": 130.0 + k})
     (order,) = screens.view(state).body
     assert len(order.items) == 12 and order.selected == 11
@@ -211,7 +214,7 @@ def test_view_marks_the_chequered_flag():
 
 
 def test_results_view_after_finish():
-    state, _ = play(rules.setup(options(2, game="3-wide", length=1), gamedata.load("3-wide")),
+    state, _ = play(rules.setup(options(2, game="3-wide", length=1), game_data.load("3-wide")),
                     ["Start race", "Red crossed", "Blue crossed", "Show results"])
     v = screens.view(state)
     assert v.title == "Results" and v.body == (Menu(("1 Red         17 pts", "2 Blue        11 pts"), 0),)
@@ -230,7 +233,7 @@ def test_the_history_says_which_lap_each_crossing_completed(tmp_path):
 
 
 def test_receipts_program_results_and_lap_chart():
-    state = rules.setup(options(2, game="3-wide", length=1, timing="off"), gamedata.load("3-wide"))
+    state = rules.setup(options(2, game="3-wide", length=1, timing="off"), game_data.load("3-wide"))
     assert list(screens.receipts(state)) == ["program"]
     state, _ = play(state, ["Start race", "Red crossed", "Blue crossed", "Show results"])
     printed = screens.receipts(state)

@@ -1,6 +1,6 @@
 """Naming the cars in the setup wizard, with the buttons, through the app and the journal."""
 
-from companion.games.api import COLOURS
+from companion.kit.cars import COLOURS
 from companion.ui import flow
 from companion.ui.players import FIRST, LATER, MAX_NAME, NameEntry, Players, clash, clean
 from tests.test_app import make_app, press
@@ -126,4 +126,4 @@ def test_a_setup_the_game_refuses_is_a_message_and_the_answers_stay(state_dir):
     press(app, "DOWN DOWN DOWN OK OK GO OK OK OK")         # Points: Formula Dé (owner's file)
     assert app.screen is wizard and app.runner is None
     assert "formula-de.toml" in app.frame().alert
-    assert wizard.values["game"] == "formula-de" and wizard.current(app).key == "timing"
+    assert wizard.values["game"] == "formula-de" and wizard.current(app).option.key == "timing"

@@ -23,7 +23,9 @@ from typing import Any, Mapping, Sequence
 from companion.core.deck import Card, Draw, Pile, apply_draw, discard, draw_plan, new_pile, reorder, shuffle_order
 from companion.core.config import ConfigError
 from companion.core.rng import shuffled
-from companion.games.api import COLOURS, Move, Option, make_move
+from companion.kit.cars import COLOURS
+from companion.kit.errors import RuleError
+from companion.games.api import Move, Option, make_move
 
 from companion.games.street_illegal import old_pro
 from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard, load_track, race_points, tempo_cards
@@ -46,8 +48,6 @@ WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
 DRIVE_LABELS = {WITHIN: "Within limit", PAID: "Paid chips", BRAKE: "Emerg. brake", DRIVEN: "Done"}
 
 
-class RuleError(ValueError):
-    """An event that does not fit the state (a corrupt or foreign journal row)."""
 
 
 @dataclass(frozen=True)

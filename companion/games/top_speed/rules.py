@@ -37,7 +37,9 @@ from typing import Any, Mapping
 from companion.core import scoring
 from companion.core.deck import Card, DeckError, Pile, draw_plan, reorder, shuffle_order
 from companion.core.rng import shuffled
-from companion.games.api import COLOURS, Move, Option, make_move
+from companion.kit.cars import COLOURS
+from companion.kit.errors import RuleError
+from companion.games.api import Move, Option, make_move
 
 from companion.games.top_speed import circuit
 from companion.games.top_speed.settings import MAX_PLAYERS, Settings, build_settings
@@ -62,8 +64,6 @@ MOVE, BACK, PIT_BACK, CLOSE, LAP, SC_OUT, SC_IN, SC_COUNT, BONUS, QLAP, FLAG = (
 NAME_CHARS = 8
 
 
-class RuleError(ValueError):
-    """An event that does not fit the state (a corrupt or foreign journal row)."""
 
 
 @dataclass(frozen=True)

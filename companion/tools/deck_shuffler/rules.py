@@ -15,13 +15,14 @@ from dataclasses import dataclass, replace
 
 from companion.core import deck as dk
 from companion.core import gamedata
+from companion.games import data as game_data
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
 from companion.tools.labels import fit, short_name
 
 OPTIONS = (
-    Option("game", "Deck of", choices=gamedata.game_choices(),
-           default=next(iter(gamedata.game_choices()), (None,))[0]),
+    Option("game", "Deck of", choices=game_data.game_choices(),
+           default=next(iter(game_data.game_choices()), (None,))[0]),
 )
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.dice import Die, lookup, roll
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
@@ -27,7 +29,7 @@ EXTRA_DICE = ("d6", "d20")
 """Plain dice every game's roller offers too, unless the game has a die with the same faces."""
 
 OPTIONS = (
-    Option("game", "Dice of", choices=((gamedata.ANY, "Any (d6, d20)"), *gamedata.game_choices()),
+    Option("game", "Dice of", choices=((gamedata.ANY, "Any (d6, d20)"), *game_data.game_choices()),
            default=gamedata.ANY),
 )
 

@@ -19,12 +19,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core import race as racing
 from companion.core import scoring
-from companion.games.api import COLOURS, Move, Option, make_move
+from companion.kit.cars import COLOURS
+from companion.games.api import Move, Option, make_move
 from companion.tools.labels import LABEL, fit
 
-GAMES = (("none", "No points"), *gamedata.game_choices())
+GAMES = (("none", "No points"), *game_data.game_choices())
 """Whose points table scores the race (slug, label); "none" scores nothing."""
 
 OPTIONS = (
@@ -113,7 +116,7 @@ def points_table(game: str, data: dict | None = None) -> dict | None:
     if game == "none":
         return None
 
-    tables = gamedata.points_of(data) if data else gamedata.points_tables(game)
+    tables = gamedata.points_of(data) if data else game_data.points_tables(game)
     table = next(iter(tables.values()), None)
     if table is not None:
         scoring.check_table(table, f"{game} points")

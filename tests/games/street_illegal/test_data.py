@@ -5,14 +5,16 @@ from collections import Counter
 import pytest
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.config import ConfigError
 from companion.games.street_illegal import rules
 from companion.games.street_illegal.track import load_track
 
 
 def test_data_file_loads_through_the_platform_loader():
-    data = gamedata.load("street-illegal")
-    tempo = gamedata.decks("street-illegal")["tempo"]
+    data = game_data.load("street-illegal")
+    tempo = game_data.decks("street-illegal")["tempo"]
     assert len(tempo) == 90
     assert Counter(c.get("value") for c in tempo) == {v: 15 for v in (10, 20, 30, 40, 50, 60)}
     for card in tempo:           # the publisher's pairing: hills together, obstacles together
@@ -23,7 +25,7 @@ def test_data_file_loads_through_the_platform_loader():
 
 
 def test_twenty_track_cards_four_limits_five_situations():
-    track = load_track(gamedata.load("street-illegal"))
+    track = load_track(game_data.load("street-illegal"))
     assert len(track) == 20
     assert Counter(c.limit for c in track) == {70: 5, 80: 5, 90: 5, None: 5}
     assert Counter((c.limit, c.situation.id) for c in track).most_common(1)[0][1] == 1
@@ -34,7 +36,7 @@ def test_owner_override_changes_a_card(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "street-illegal.toml").write_text(
         '[points.race]\nlabel = "House points"\npositions = [10, 6, 4, 3, 2, 1, 0]\n')
-    data = gamedata.load("street-illegal", override_dir=tmp_path)
+    data = game_data.load("street-illegal", override_dir=tmp_path)
     state = rules.setup({"players": 2}, data)
     assert state.points == (10, 6, 4, 3, 2, 1, 0)
 

@@ -4,6 +4,8 @@ import json
 import random
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.journal import Journal
 from companion.games.street_illegal import autoplay, rules
 from companion.session import SessionRunner
@@ -15,7 +17,7 @@ def test_race_in_the_journal_resumes_and_reports(state_dir):
     assert [p["name"] for p in options["players"]] == ["Red", "Blue"]
     rng = random.Random(21)
     with Journal(state_dir) as journal:
-        runner = SessionRunner.start(journal, "street-illegal", options, gamedata.load("street-illegal"))
+        runner = SessionRunner.start(journal, "street-illegal", options, game_data.load("street-illegal"))
         undone = False
         while not runner.finished():
             move = autoplay.demo_script(runner.state)
@@ -53,7 +55,7 @@ def test_championship_in_the_journal_counts_the_old_pros_as_one_team(state_dir):
     table (companion.results): one "Old Pros" row with the sum of the team's points."""
     from companion import results as device_results
 
-    data = gamedata.load("street-illegal")
+    data = game_data.load("street-illegal")
     stored = []
     with Journal(state_dir) as journal:
         for seed, players in ((31, 2), (32, 3)):

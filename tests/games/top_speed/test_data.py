@@ -5,13 +5,15 @@ from collections import Counter
 import pytest
 
 from companion.core import gamedata
+
+from companion.games import data as game_data
 from companion.core.config import ConfigError
 from companion.games.top_speed import rules as R
 
 
 def test_data_file_loads_through_the_platform_loader_and_marks_its_assumptions():
-    data = gamedata.load("top-speed")
-    deck = gamedata.decks("top-speed")["team"]
+    data = game_data.load("top-speed")
+    deck = game_data.decks("top-speed")["team"]
     assert len(deck) == 72
     counts = Counter(c.name for c in deck)
     assert counts["Safety Car"] >= 2 and counts["Yellow Flag"] >= 1 and counts["Off Track"] >= 1
@@ -29,7 +31,7 @@ def test_owner_override_corrects_the_deck_and_the_circuit(tmp_path):
     (tmp_path / "games" / "top-speed.toml").write_text(
         '[circuit]\nspaces = 52\n[race_types.normal]\nremove = { "Safety Car" = 2, "Yellow Flag" = 1, "Off Track" = 1 }\n',
         encoding="utf-8")
-    data = gamedata.load("top-speed", tmp_path)
+    data = game_data.load("top-speed", tmp_path)
     state = R.setup({"players": 3, "race": "normal"}, data)
     assert state.settings.spaces == 52
     assert len(state.cars[0].pile.draw) == 68
@@ -39,13 +41,13 @@ def test_owner_override_corrects_the_deck_and_the_circuit(tmp_path):
 def test_owner_override_with_a_mistake_names_the_key(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "top-speed.toml").write_text('[circuit]\nspaces = "forty"\n', encoding="utf-8")
-    data = gamedata.load("top-speed", tmp_path)
+    data = game_data.load("top-speed", tmp_path)
     with pytest.raises(ConfigError, match=r"circuit\.spaces: must be a whole number"):
         R.setup({"players": 3}, data)
 
 
 def test_options_default_to_the_data_file():
-    state = R.setup({"players": 4}, gamedata.load("top-speed"))
+    state = R.setup({"players": 4}, game_data.load("top-speed"))
     assert state.laps_left == 66 and state.settings.race_type == "normal"
     assert [o.key for o in R.OPTIONS] == ["players", "race", "laps", "grid", "fastest_lap", "kers"]
     assert all(len(label) <= 14 for o in R.OPTIONS for _, label in o.choices)

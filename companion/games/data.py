@@ -1,0 +1,93 @@
+"""Each game's data by slug: its built-in ``data.toml`` with the owner's overrides.
+
+``load(slug)`` reads ``companion/games/<package>/data.toml``, lays the owner's
+``<override_dir>/games/<slug>.toml`` over it (table by table) and checks it
+(``companion.core.gamedata.validate``). A mistake is a ConfigError that names the file
+(the owner's when the mistake is theirs), the key and the fix.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.core import gamedata
+from companion.games import registry
+
+if TYPE_CHECKING:  # built only when dice or cards are asked for
+    from companion.core.deck import Card
+    from companion.core.dice import Die
+
+_cache: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def _signature(path: Path) -> str:
+    """The owner's file as a cache key: an edited file is read again."""
+    try:
+        st = path.stat()
+    except OSError:
+        return f"{path}:absent"
+    return f"{path}:{st.st_mtime_ns}:{st.st_size}"
+
+
+def data_path(slug: str) -> Path:
+    """Where the built-in data file of game ``slug`` lives (it may not exist yet)."""
+    spec = importlib.util.find_spec(registry.game_package(slug))  # UnknownName for an unknown slug
+    return Path(next(iter(spec.submodule_search_locations))) / "data.toml"
+
+
+def override_path(slug: str, override_dir: str | Path) -> Path:
+    """The owner's file for game ``slug`` under the state directory ``override_dir``."""
+    return Path(override_dir) / "games" / f"{slug}.toml"
+
+
+def has_data(slug: str) -> bool:
+    return data_path(slug).is_file()
+
+
+def games_with_data() -> list[str]:
+    """Slugs of the games that have a data file, in menu order."""
+    return [slug for slug in registry.game_slugs() if has_data(slug)]
+
+
+def load(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
+    """The data of game ``slug`` with the owner's overrides, checked. Cached per process
+    (until the owner's file changes); the caller gets its own copy."""
+    over = override_path(slug, override_dir) if override_dir is not None else None
+    key = (slug, _signature(over) if over is not None else "")
+    if key not in _cache:
+        _cache[key] = gamedata.load_files(data_path(slug), over)
+    return copy.deepcopy(_cache[key])
+
+
+def clear_cache() -> None:
+    """Forget loaded data."""
+    _cache.clear()
+
+
+def load_any(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
+    """Like :func:`load`, with ``"any"`` (the plain dice) as a game that has no data."""
+    return {} if slug == gamedata.ANY else load(slug, override_dir)
+
+
+def dice(slug: str, override_dir: str | Path | None = None) -> dict[str, Die]:
+    """The dice of game ``slug`` by id ({} for ``"any"``: only plain dN dice)."""
+    return gamedata.dice_of(load_any(slug, override_dir))
+
+
+def decks(slug: str, override_dir: str | Path | None = None) -> dict[str, list[Card]]:
+    """The decks of game ``slug`` by id ({} for ``"any"``)."""
+    return gamedata.decks_of(load_any(slug, override_dir))
+
+
+def points_tables(slug: str, override_dir: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """The points tables of game ``slug`` by id ({} for ``"any"``)."""
+    return gamedata.points_of(load_any(slug, override_dir))
+
+
+def game_choices() -> tuple[tuple[str, str], ...]:
+    """(slug, name) of every game with a data file, by the registry's names: no data file
+    is read (the tools ask this when they are loaded)."""
+    return tuple((slug, registry.entry(slug).title) for slug in games_with_data())
