@@ -44,17 +44,27 @@ def load_files(base_path: Path, over_path: Path | None = None) -> dict[str, Any]
     over: Mapping[str, Any] = {}
     if over_path is not None and over_path.is_file():
         over = load_toml(over_path)
-    merged = deep_merge(base, over)
+    return validate(deep_merge(base, over), lambda keys: _source(keys, base_path, over_path, over))
 
-    def source(keys: tuple[str, ...]) -> Path:
-        node: Any = over
-        for k in keys:
-            if not isinstance(node, Mapping) or k not in node:
-                return base_path
-            node = node[k]
-        return over_path or base_path
 
-    return validate(merged, source)
+def blame(keys: tuple[str, ...], base_path: Path, over_path: Path | None) -> Path:
+    """The file a key path of merged data came from: the owner's when their file has it."""
+    over: Mapping[str, Any] = {}
+    if over_path is not None and over_path.is_file():
+        try:
+            over = load_toml(over_path)
+        except ConfigError:
+            return over_path
+    return _source(keys, base_path, over_path, over)
+
+
+def _source(keys: tuple[str, ...], base_path: Path, over_path: Path | None, over: Mapping[str, Any]) -> Path:
+    node: Any = over
+    for k in keys:
+        if not isinstance(node, Mapping) or k not in node:
+            return base_path
+        node = node[k]
+    return over_path or base_path
 
 
 def validate(data: Any, source: Path | str | Callable[[tuple[str, ...]], Path]) -> dict[str, Any]:

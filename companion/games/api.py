@@ -176,6 +176,10 @@ def _no_summary(state: Any) -> dict[str, Any]:
     return {}
 
 
+def _no_check(data: Mapping[str, Any]) -> None:
+    return None
+
+
 def _no_description(event: Mapping[str, Any]) -> str:
     return ""
 
@@ -206,6 +210,8 @@ class Activity:
     demo: Demo
     car_options: tuple[CarOption, ...] = ()             # per-car questions: none
     summary: Callable[[Any], Mapping[str, Any]] = _no_summary   # extra results.json fields
+    check_data: Callable[[Mapping[str, Any]], None] = _no_check   # the pack's own tables
+    # (circuits, decks, charts) checked: raises kit.errors.DataError naming the key path
     describe: Callable[[Mapping[str, Any]], str] = _no_description  # an event's outcome
     # in a few words for the history ("5xs 7xx"): the history shows "<move>: <outcome>"
     championship_entries: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _standings_of
@@ -226,6 +232,6 @@ class Activity:
         if unknown:
             raise TypeError(f"activity {self.slug}: unknown pause items {unknown}")
         for name in ("setup", "moves", "resolve", "apply", "finished", "standings", "view",
-                     "receipts", "summary", "describe", "championship_entries"):
+                     "receipts", "summary", "check_data", "describe", "championship_entries"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"activity {self.slug}: {name} must be callable")

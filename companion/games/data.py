@@ -52,19 +52,43 @@ def games_with_data() -> list[str]:
     return [slug for slug in registry.game_slugs() if has_data(slug)]
 
 
-def load(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
-    """The data of game ``slug`` with the owner's overrides, checked. Cached per process
-    (until the owner's file changes); the caller gets its own copy."""
+def load(slug: str, override_dir: str | Path | None = None, *, check: bool = True) -> dict[str, Any]:
+    """The data of game ``slug`` with the owner's overrides, checked: the common tables
+    (dice, decks, points) here, and with ``check`` the pack's own tables by the pack
+    (``Activity.check_data``; loads the pack). A mistake is a ConfigError naming the file
+    the key came from. Cached per process (until the owner's file changes); the caller
+    gets its own copy."""
     over = override_path(slug, override_dir) if override_dir is not None else None
     key = (slug, _signature(over) if over is not None else "")
     if key not in _cache:
         _cache[key] = gamedata.load_files(data_path(slug), over)
+    if check and key not in _checked:
+        _check_by_pack(slug, _cache[key], over)
+        _checked.add(key)
     return copy.deepcopy(_cache[key])
+
+
+_checked: set[tuple[str, str]] = set()
+
+
+def _check_by_pack(slug: str, data: dict[str, Any], over: Path | None) -> None:
+    from companion.core.config import ConfigError
+    from companion.kit.errors import DataError
+
+    entry = registry.entry(slug)
+    if not entry.playable:
+        return
+    try:
+        entry.load().check_data(data)
+    except DataError as exc:
+        raise ConfigError(gamedata.blame(exc.keys, data_path(slug), over), ".".join(exc.keys),
+                          exc.problem, exc.fix) from None
 
 
 def clear_cache() -> None:
     """Forget loaded data."""
     _cache.clear()
+    _checked.clear()
 
 
 def load_any(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def title(slug: str, data_dir=None) -> str:
     from companion.core.config import ConfigError
     from companion.games import data
     try:
-        return gamedata.game_name(data.load(slug, override_dir=data_dir), GAMES[slug].title)
+        return gamedata.game_name(data.load(slug, override_dir=data_dir, check=False), GAMES[slug].title)
     except (ConfigError, OSError):
         return GAMES[slug].title
 
