@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from companion.kit.text import row
+from companion.kit.text import fit, row
 from companion.kit.turns import primary_index
 from companion.ui import screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
@@ -258,7 +258,8 @@ class SplitEntry(Screen):
             if self.editing and i == self.selected:
                 value = f"<{value}>"
             items.append(row(label, value, MENU_CHARS))
-        return View(title=f"{self.car}: {self.option.label}", status=f"left {self.left()}",
+        status = f"{self.left()} left"
+        return View(title=fit(f"{self.car}: {self.option.label}", LINE_CHARS - 1 - len(status)), status=status,
                     body=(Menu(tuple(items), self.selected),),
                     footer="\u2191\u2193 change OK done" if self.editing else "OK edit  GO keep")
 
