@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from companion.kit.text import fit, row
 from companion.kit.turns import primary_index
 from companion.ui import screens as ui
-from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
+from companion.ui.host import Screen
+from companion.ui.nav import BACK, GO, OK, pressed, step as _step
 from companion.ui.players import Players, clash
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, View

@@ -1,4 +1,6 @@
-"""What the screens may ask of the app: the one interface between ``ui`` and the loop.
+"""The two interfaces between the screens and the loop: :class:`Screen`, what every
+screen of the navigation stack is, and :class:`Host`, what the screens may ask of the
+app.
 
 The screens of ``companion.ui.flow`` hold no state of a race; they call these members
 of the host (``companion.app.App`` implements them) and nothing else of it.
@@ -10,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from companion.games.api import Activity, Move
-    from companion.ui.nav import Screen
     from companion.ui.view import View
 
 
@@ -51,3 +52,14 @@ class Host(Protocol):
     def printer_status(self) -> str | None: ...
     def printer_pending(self) -> int: ...
     def championship_lines(self) -> list[str]: ...
+
+
+class Screen:
+    """One screen of the navigation stack: a view now, and what a gesture does."""
+
+    def view(self, app: Host) -> "View":  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def handle(self, app: Host, gesture) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+

@@ -1,12 +1,6 @@
-"""What every screen shares: the button names, UP/DOWN as a step, the Screen interface."""
+"""What every screen shares: the button names and UP/DOWN as a step."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from companion.ui.host import Host
-    from companion.ui.view import View
 
 UP, DOWN, OK, BACK, GO = "UP", "DOWN", "OK", "BACK", "GO"
 
@@ -21,13 +15,3 @@ def step(gesture) -> int:
 def pressed(gesture, *buttons: str) -> bool:
     """Whether ``gesture`` is a press of one of ``buttons``."""
     return gesture.kind == "press" and gesture.button in buttons
-
-
-class Screen:
-    """One screen of the navigation stack: a view now, and what a gesture does."""
-
-    def view(self, app: "Host") -> "View":  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def handle(self, app: "Host", gesture) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
