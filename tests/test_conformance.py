@@ -35,9 +35,7 @@ SEEDS = (1, 2)
 
 def setup_of(act: Activity) -> tuple[dict, dict]:
     """The options and data of a default setup: the demo's answers over the defaults."""
-    values = {o.key: act.demo.options.get(o.key, o.default if o.default is not None else
-                                          (o.choices[0][0] if o.kind == "choice" else o.low))
-              for o in act.options}
+    values = {o.key: act.demo.options.get(o.key, o.initial()) for o in act.options}
     cars = dict(enumerate(act.demo.options.get("cars", [])))
     options = finish_options(act.options, values, None, act.car_options, cars)
     if act.data == "own":

@@ -113,13 +113,9 @@ class Wizard(Screen):
             if option.key not in answers:
                 answers[option.key] = option.initial()
             return answers[option.key]
-        if option.key in self.values:
-            return self.values[option.key]
-        if option.default is not None:
-            return option.default
-        if option.kind == "choice":
-            return option.choices[0][0]
-        return option.low
+        if option.key not in self.values:
+            return option.initial()
+        return self.values[option.key]
 
     def set(self, question: Question, value: Any) -> None:
         if question.car is None:
@@ -211,7 +207,7 @@ def adjust(option, value: Any, step: int) -> Any:
         i = keys.index(value) if value in keys else 0
         return keys[(i + step) % len(keys)]
     # numbers and player counts: DOWN lowers, UP raises, within bounds
-    new = int(value) - step * (getattr(option, "step", 1) or 1)
+    new = int(value) - step * (option.step or 1)
     return max(option.low, min(option.high, new))
 
 
