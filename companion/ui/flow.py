@@ -10,16 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from companion.kit.text import fit, row
-from companion.kit.turns import primary_index
-from companion.ui import screens as ui
-from companion.ui.host import Screen
-from companion.ui.nav import BACK, GO, OK, pressed, step as _step
-from companion.ui.players import Players, clash
 from companion.profile import LINE_CHARS, MENU_CHARS
+from companion.ui import screens as ui
+from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
 from companion.ui.view import Menu, View
 
-if TYPE_CHECKING:  # the activity contract is loaded with the first activity, not for the first frame
+if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
+    # used, not for the first frame
     from companion.games.api import CarOption, Option
     from companion.ui.host import Host
 
@@ -190,6 +187,7 @@ class Wizard(Screen):
     def name_players(self, app: Host, count: int) -> None:
         """The cars' list to name them (the last race's names offered), then on."""
         from companion.kit.cars import colours as colours_of
+        from companion.ui.players import Players, clash
 
         if self.names is None:
             self.names = app.recent_names()
@@ -249,6 +247,7 @@ class SplitEntry(Screen):
         return self.option.total - sum(int(self.answer.get(k, 0)) for k, *_ in self.option.parts)
 
     def view(self, app: Host) -> View:
+        from companion.kit.text import fit, row
         items = []
         for i, (key, label, _, _) in enumerate(self.option.parts):
             value = str(self.answer.get(key, 0))
@@ -294,10 +293,12 @@ class Race(Screen):
     @classmethod
     def on(cls, moves) -> "Race":
         """The race screen with the game's main move highlighted."""
+        from companion.kit.turns import primary_index
         return cls(primary_index(moves))
 
     def reset(self, moves) -> None:
         """After an action: the highlight goes back to the game's main move."""
+        from companion.kit.turns import primary_index
         self.highlighted = primary_index(moves)
 
     def view(self, app: Host) -> View:

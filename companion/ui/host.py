@@ -1,6 +1,4 @@
-"""The two interfaces between the screens and the loop: :class:`Screen`, what every
-screen of the navigation stack is, and :class:`Host`, what the screens may ask of the
-app.
+"""What the screens may ask of the app: the one interface between ``ui`` and the loop.
 
 The screens of ``companion.ui.flow`` hold no state of a race; they call these members
 of the host (``companion.app.App`` implements them) and nothing else of it.
@@ -52,14 +50,3 @@ class Host(Protocol):
     def printer_status(self) -> str | None: ...
     def printer_pending(self) -> int: ...
     def championship_lines(self) -> list[str]: ...
-
-
-class Screen:
-    """One screen of the navigation stack: a view now, and what a gesture does."""
-
-    def view(self, app: Host) -> "View":  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def handle(self, app: Host, gesture) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
-

@@ -1,4 +1,5 @@
-"""What every screen shares: the button names and UP/DOWN as a step."""
+"""What every screen shares: the button names, UP/DOWN as a step, and the Screen
+interface (a screen reaches the app only through ``companion.ui.host.Host``)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,14 @@ def step(gesture) -> int:
 def pressed(gesture, *buttons: str) -> bool:
     """Whether ``gesture`` is a press of one of ``buttons``."""
     return gesture.kind == "press" and gesture.button in buttons
+
+
+class Screen:
+    """One screen of the navigation stack: a view now, and what a gesture does."""
+
+    def view(self, app: "Host") -> "View":  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def handle(self, app: "Host", gesture) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from companion.ui import screens as ui
-from companion.ui.host import Screen
-from companion.ui.nav import BACK, GO, OK, step as _step
+from companion.ui.nav import BACK, GO, OK, Screen, step as _step
 from companion.ui.view import Text, View
 
 MAX_NAME = 6
