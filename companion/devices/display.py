@@ -90,13 +90,47 @@ class PartialUpdates:
     ``set_window(page, first, last)`` for its controller."""
 
     MERGE_GAP = 8
+    NOP = 0xE3
+    # A command write cut short (a loose wire, a NACK half-way) leaves the controller
+    # waiting for the rest of that command's arguments, across I2C transactions: the next
+    # bytes would be eaten as arguments. NOPs complete whatever is pending (no command
+    # luma sends takes more than 6 argument bytes), then the cut command is sent again
+    # whole (a NOP taken as its argument set it wrongly), then the frame.
+    RECOVERY_NOPS = 6
     _frame: bytes | None = None   # what the controller's RAM holds, as page_bytes()
+    _cut: tuple[int, ...] | None = None   # a command write that failed, to send again
 
     def invalidate(self) -> None:
         self._frame = None
 
+    def command(self, *cmd) -> None:
+        try:
+            super().command(*cmd)
+        except Exception:
+            self._frame = None
+            self._cut = tuple(cmd)
+            raise
+
+    def data(self, data) -> None:
+        try:
+            super().data(data)
+        except Exception:
+            self._frame = None
+            self._cut = self._cut or ()
+            raise
+
+    def _recover(self) -> None:
+        if self._cut is None:
+            return
+        cut = self._cut
+        super().command(*[self.NOP] * self.RECOVERY_NOPS)
+        if cut:
+            super().command(*cut)
+        self._cut = None
+
     def display(self, image: Image.Image) -> None:
         assert image.mode == self.mode and image.size == self.size
+        self._recover()
         frame = page_bytes(self.preprocess(image))
         width, pages = self._w, self._h // 8
         old, self._frame = self._frame, None   # unknown until the writes succeed

@@ -225,7 +225,7 @@ class SerialLink:
         self._backlog = (0.0, 0)     # (seconds, bytes) a stopped job left in the printer
         self._unanswered = 0         # in-order queries sent whose answers have not come
         self._born = clock()
-        self._drained = False        # the first job waits for what a killed run left
+        self.drained = False        # the first job waits for what a killed run left
         query = {"gs-r": escpos.QUERY_GS_R, "esc-v": escpos.QUERY_ESC_V}
         self._query = query.get(self.profile.sync or self.profile.status, b"")
         self.line_s = settings.line_ms / 1000.0 * (1.0 if self.profile.sync else 1.0 + self.profile.pace_margin)
@@ -351,7 +351,7 @@ class SerialLink:
         """Once per link: a killed run may have left a buffer full of its job in the
         printer. With an in-order query, wait for the printer to reach it; without, wait
         until a full buffer would have printed since the link was made."""
-        if self._drained:
+        if self.drained:
             return
         if self._query:
             self._settle_unanswered()
@@ -363,7 +363,7 @@ class SerialLink:
         else:
             while (now := self.clock()) < self._born + self.drain_s():
                 self.sleep(min(0.25, self._born + self.drain_s() - now))
-        self._drained = True
+        self.drained = True
 
     def print_job(self, chunks: list[tuple[bytes, int]], check_every_s: float = 0.25) -> PrinterState:
         """Write ``chunks`` (bytes, dot lines) without overflowing the printer, wait until
@@ -704,5 +704,6 @@ def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, p
         sim = PrinterSim(baudrate=settings.baudrate, buffer_bytes=settings.buffer_bytes, line_ms=settings.line_ms,
                          width=settings.chars_per_line, path=port, model=model)
         link = SerialLink(settings, sim.path)
+        link.drained = True          # a fresh simulator holds no earlier job
         return Printer(SerialOutput(link, printer_config), spool, retry_s=settings.retry_s, sim=sim)
     raise ConfigError(None, "backend", f"unknown printer backend {backend!r}", "use " + ", ".join(BACKENDS))
