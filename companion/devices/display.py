@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Protocol
 
@@ -234,22 +235,38 @@ def oled_problem(exc: BaseException, port: int, address: int) -> str:
 class HeadlessDisplay:
     """Each frame that differs from the one before is saved as ``frame-00001.png``...
     (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
-    frames already there. ``out_dir=None`` keeps frames in memory only.
-    ``last_image`` is the last frame shown."""
+    frames already there. Only the newest ``keep`` frames are kept on disk (a long run
+    would otherwise fill the disk: ~4 KB a frame); older ones are deleted as new ones
+    come. ``out_dir=None`` keeps frames in memory only. ``last_image`` is the last frame
+    shown; ``written`` the paths of the frames kept from this run."""
 
-    def __init__(self, out_dir: str | Path | None = None):
+    KEEP = 500
+
+    def __init__(self, out_dir: str | Path | None = None, keep: int = KEEP):
         self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.keep = max(1, int(keep))
         self.last_image: Image.Image | None = None
         self.count = 0
+        self._on_disk: deque[Path] = deque()
         if self.out_dir is not None:
             try:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise DeviceError(f"cannot create the frame folder {self.out_dir}: {exc.strerror}") from None
-            numbers = [int(m.group(1)) for p in self.out_dir.glob("frame-*.png")
-                       if (m := re.fullmatch(r"frame-(\d+)\.png", p.name))]
-            self.count = max(numbers, default=0)
-        self.written: list[Path] = []
+            found = sorted((int(m.group(1)), p) for p in self.out_dir.glob("frame-*.png")
+                           if (m := re.fullmatch(r"frame-(\d+)\.png", p.name)))
+            self.count = found[-1][0] if found else 0
+            self._on_disk.extend(p for _, p in found)
+            self._trim()
+        self.written: deque[Path] = deque(maxlen=self.keep)
+
+    def _trim(self) -> None:
+        while len(self._on_disk) > self.keep:
+            old = self._on_disk.popleft()
+            try:
+                old.unlink()
+            except OSError:
+                pass   # already gone, or not ours to delete: never a reason to stop the race
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
@@ -265,6 +282,8 @@ class HeadlessDisplay:
         except OSError as exc:
             raise DeviceError(f"cannot write {path}: {exc.strerror}") from None
         self.written.append(path)
+        self._on_disk.append(path)
+        self._trim()
 
     def close(self) -> None:
         pass
