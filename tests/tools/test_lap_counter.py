@@ -13,6 +13,7 @@ from companion.core.rng import make_rng
 from companion.games import api
 from companion.games.registry import activity, entry
 from companion.tools.lap_counter import rules, screens
+from companion.profile import MENU_CHARS
 from companion.ui.view import Menu, Text
 
 TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
@@ -203,7 +204,7 @@ def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve()
     (order,) = screens.view(state).body
     assert len(order.items) == 12 and order.selected == 11
     assert order.items[11] == "12 Silver    L1 41.0"
-    assert all(len(line) == screens.ROW_CHARS for line in order.items)
+    assert all(len(line) == MENU_CHARS for line in order.items)
 
 
 def test_view_marks_the_chequered_flag():

@@ -18,7 +18,8 @@ from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
-from companion.tools.labels import fit, short_name
+from companion.kit.text import label as fit, short_name
+from companion.kit.update import replace_at
 
 OPTIONS = (
     Option("game", "Deck of", choices=game_data.game_choices(),
@@ -133,7 +134,7 @@ def apply(state: State, event: dict) -> State:
 
 
 def _put(state: State, index: int, deck: Deck) -> State:
-    return replace(state, decks=state.decks[:index] + (deck,) + state.decks[index + 1:])
+    return replace(state, decks=replace_at(state.decks, index, deck))
 
 
 def finished(state: State) -> bool:

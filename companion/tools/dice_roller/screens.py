@@ -3,6 +3,7 @@ rolls before it on the line below; after a die of a set changes, the set's dice.
 
 from __future__ import annotations
 
+from companion.kit.turns import primary
 from companion.profile import LINE_CHARS
 from companion.tools.dice_roller import rules
 from companion.ui.view import Big, Menu, Text, View
@@ -17,9 +18,9 @@ def view(state: rules.State) -> View:
     if state.changed is not None:
         return _set_view(state, status)
     if not state.history:
-        primary = next(m for m in rules.moves(state) if m.primary)
+        go = primary(rules.moves(state))
         return View(title, (Text(""), Text("Press GO to roll", align="center"),
-                            Text(primary.label, align="center")))
+                            Text(go.label, align="center")))
     last = state.history[-1]
     body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
     earlier = state.history[-1 - BEFORE:-1][::-1]

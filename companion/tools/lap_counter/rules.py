@@ -25,7 +25,8 @@ from companion.core import race as racing
 from companion.core import scoring
 from companion.kit.cars import COLOURS
 from companion.games.api import Move, Option, make_move
-from companion.tools.labels import LABEL, fit
+from companion.kit.text import fit
+from companion.profile import LABEL_CHARS
 
 GAMES = (("none", "No points"), *game_data.game_choices())
 """Whose points table scores the race (slug, label); "none" scores nothing."""
@@ -73,7 +74,7 @@ def moves(state: LapCounter) -> list[Move]:
         return [make_move("start", "Start race", primary=True)]
     if racing.is_over(state.race):
         return [make_move("finish", "Show results", primary=True)]
-    crossings = [make_move("cross", f"{fit(car.name, LABEL - len(' crossed'))} crossed", player=car.name, car=car.name)
+    crossings = [make_move("cross", f"{fit(car.name, LABEL_CHARS - len(' crossed'))} crossed", player=car.name, car=car.name)
                  for car in racing.next_to_cross(state.race)]
     tick = [make_move("tick", "New round: -1")] if state.race.countdown else []
     return [*crossings, *tick, make_move("finish", "End race early")]

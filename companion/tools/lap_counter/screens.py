@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from companion.core import race as racing
+from companion.kit.text import row
+from companion.profile import MENU_CHARS
 from companion.receipts import layouts
 from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
 from companion.receipts.model import Receipt
 from companion.tools.lap_counter.rules import GAMES, LapCounter, standings
 from companion.ui.view import Menu, Text, View
-
-ROW_CHARS = 20          # characters of one race-order line (a Menu line on 128 px)
 
 
 def _length_text(race: racing.RaceState) -> str:
@@ -55,9 +55,9 @@ def _order(race: racing.RaceState):
 
 
 def _line(pos: int, name: str, right: str) -> str:
-    """One race-order line of ROW_CHARS: position and name at the left, ``right`` at the right."""
-    left = f"{pos} {name}"[:max(1, ROW_CHARS - len(right) - 1)]
-    return left.ljust(ROW_CHARS - len(right)) + right
+    """One race-order line (a menu line of the display profile): position and name at the
+    left, ``right`` at the right."""
+    return row(f"{pos} {name}", right, MENU_CHARS)
 
 
 def _results_view(state: LapCounter) -> View:
