@@ -141,8 +141,8 @@ class App:
         if not self._has_program:
             self._has_program = self.print_receipt("program")
         if runner.finished():
-            self.print_receipt("results")
             runner.finish()
+            self.print_results()
 
     def undo(self) -> None:
         if self.runner is None:
@@ -183,13 +183,25 @@ class App:
         return self.runner.history()
 
     def end_session(self) -> None:
-        """End the race early: results as they stand are kept and printed."""
-        if self.runner is None:
+        """End the race early: the results as they stand are kept (the championship counts
+        them), printed, and shown until OK leaves for the main menu. A session without
+        standings (a dice or deck session) just closes."""
+        runner = self.runner
+        if runner is None:
             return
-        if self.runner.session.finished is None:
-            self.print_receipt("results")
-            self.runner.finish()
-        self.go_home()
+        if runner.session.finished is None:
+            runner.finish()
+            self.print_results()
+        if runner.session.results and runner.session.results.get("standings"):
+            self.stack = [flow.Home(), flow.Final()]
+        else:
+            self.go_home()
+
+    def final_view(self) -> View:
+        """The ended session's standings as they stood, for the results screen."""
+        from companion.ui import screens as ui
+        rows = (self.runner.session.results or {}).get("standings", []) if self.runner else []
+        return ui.standings("Results", rows)
 
     def close_session(self) -> None:
         """Leave a finished race for the home menu."""
@@ -201,7 +213,17 @@ class App:
         """Print the running game's ``kind`` receipt; False if the game has none now."""
         if self.runner is None:
             return False
+        from companion import results as res
         receipt = self.runner.receipts().get(kind)
+        if receipt is not None:
+            self.submit(res.stamp(self.journal, self.runner.session, receipt))
+        return receipt is not None
+
+    def print_results(self) -> bool:
+        """Print the session's results (dated, numbered in its championship): the
+        activity's own receipt, else its standings as they stand."""
+        from companion import results as res
+        receipt = res.results_receipt(self.journal, self.runner) if self.runner else None
         if receipt is not None:
             self.submit(receipt)
         return receipt is not None

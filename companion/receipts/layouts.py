@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.core import race as racing
 from companion.core.scoring import BONUSES
-from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
+from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule, stamped
 
 WIDTH = 32
 POS_WIDTH = 3
@@ -133,6 +133,20 @@ def results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] 
             items.extend(wrapped(f"Fastest lap: {row['name']} {format_seconds(row['best_lap'])}"))
     items.extend(_text(notes))
     return Receipt("results", title, (*items, Feed(2)))
+
+
+def standings_columns(rows: Sequence[Mapping[str, Any]]) -> tuple[Col, ...]:
+    """The ready columns that ``rows`` have values for (laps, laps led, best lap, points)."""
+    return tuple(c for c in (LAPS, LED, BEST, POINTS)
+                 if any(r.get(c.key) is not None for r in rows))
+
+
+def standings_results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = (),
+                      notes: Sequence[str] = ()) -> Receipt:
+    """A results receipt from any activity's standings (the ``results.json`` shape), with
+    the columns the rows have: what prints for a race ended early when its game has no
+    results receipt of its own yet."""
+    return results(title, rows, lines, standings_columns(rows), notes)
 
 
 MAX_RACE_COLUMNS = 5

@@ -310,9 +310,9 @@ class Race(Screen):
             move = moves[self.highlighted]
             arrows = len(moves) > 1
             footer = f"< {move.label} >" if arrows else move.label
-        else:
+        else:  # the race is over: one word for it in every pack's title bar
             footer = "OK: main menu"
-            view, self.highlighted = _scrolled(view, self.highlighted)
+            view, self.highlighted = _scrolled(replace(view, status=ui.END_STATUS), self.highlighted)
         return replace(view, footer=footer)
 
     def handle(self, app: Host, gesture) -> None:
@@ -397,6 +397,22 @@ class Pause(Screen):
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
         elif key == "home":
             app.go_home()
+
+
+@dataclass
+class Final(Screen):
+    """A race ended early: its results as they stood, scrollable; OK goes to the main menu."""
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        view, self.selected = _scrolled(app.final_view(), self.selected)
+        return replace(view, footer="OK: main menu")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = max(0, self.selected + _step(gesture))
+        elif pressed(gesture, OK, GO, BACK):
+            app.close_session()
 
 
 @dataclass

@@ -56,6 +56,27 @@ def history(entries: list[str], undone: set[int] = frozenset()) -> View:
                 body=(Menu(items, len(items) - 1),), footer="hold BACK to undo")
 
 
+END_STATUS = "END"
+"""The title bar's status once a race is over, on every results screen."""
+
+
+def standings(title: str, rows: Iterable[Mapping[str, Any]]) -> View:
+    """A race's standings, one line a car (``1 Red        12 pts``; laps when nothing was
+    scored), a menu to scroll; status ``END``."""
+    from companion.kit.standings import result_line
+    from companion.profile import MENU_CHARS
+
+    rows = list(rows)
+    scored = any(r.get("points") for r in rows)
+    lines = []
+    for r in rows:
+        value = f"{r.get('points', 0)} pts" if scored else f"L{r['laps']}" if r.get("laps") is not None else ""
+        lines.append(result_line(r.get("position", len(lines) + 1), str(r.get("name", "?")), value, MENU_CHARS))
+    if not lines:
+        return message(title, "No standings.")
+    return View(title=title, status=END_STATUS, body=(Menu(tuple(lines), 0),), footer="OK: main menu")
+
+
 def message(title: str, text: str) -> View:
     """A title and a few lines of wrapped text."""
     return View(title=title, body=_paragraph(text, "left"), footer="OK continue")
