@@ -29,7 +29,7 @@ EXTRA_DICE = ("d6", "d20")
 """Plain dice every game's roller offers too, unless the game has a die with the same faces."""
 
 OPTIONS = (
-    Option("game", "Dice of", choices=((gamedata.ANY, "Any (d6, d20)"), *game_data.game_choices()),
+    Option("game", "Dice of", choices=((gamedata.ANY, "Plain dice d4-d100"), *game_data.game_choices()),
            default=gamedata.ANY),
 )
 
