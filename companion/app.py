@@ -204,7 +204,11 @@ class App:
         return ui.standings("Results", rows)
 
     def close_session(self) -> None:
-        """Leave a finished race for the home menu."""
+        """Leave a race that is over for the home menu. A session with nothing left to do
+        (a deck shuffler with no deck) is closed too, so none is left behind to continue."""
+        runner = self.runner
+        if runner is not None and runner.session.finished is None and not runner.moves():
+            runner.finish()
         self.go_home()
 
     # -- printing ---------------------------------------------------------------------
