@@ -249,6 +249,14 @@ class App:
             return
         self.printer.submit(receipt)
 
+    def finish_printing(self, timeout: float) -> int:
+        """Wait up to ``timeout`` seconds for the receipts handed to the printer to print
+        (a scripted run's last receipt); the number still waiting in the spool."""
+        if self.printer is None:
+            return 0
+        self.printer.wait_idle(timeout=timeout)
+        return self.printer_pending()
+
     def close(self) -> None:
         if self.printer is not None:
             self.printer.close()
