@@ -190,7 +190,9 @@ class App:
         if runner is None:
             return
         if runner.session.finished is None:
-            runner.finish()
+            results = {**runner.results(), "ended_early": True}   # the receipts say so
+            self.journal.finish_session(runner.session.id, results)
+            runner.session = self.journal.session(runner.session.id)
             self.print_results()
         if runner.session.results and runner.session.results.get("standings"):
             self.stack = [flow.Home(), flow.Final()]

@@ -137,9 +137,11 @@ def race_number(journal: Journal, session: Session) -> int:
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
-    """The lines every receipt of a session starts with: its date, and its number in the
-    championship."""
+    """The lines every receipt of a session starts with: its date, that it was ended
+    early (from the pause menu), and its number in the championship."""
     lines = [when(session.started)]
+    if session.results and session.results.get("ended_early"):
+        lines.append("Ended early, as it stood")
     if session.championship:
         from companion.kit.text import first_fitting
         n = race_number(journal, session)

@@ -105,6 +105,7 @@ def test_a_race_ended_early_shows_prints_and_counts_its_results(state_dir, slug)
     text = "\n".join(printed[0].text_lines())
     top = printed[0].text_lines()[1:4]                       # under the title
     assert any(line.endswith("race 1") for line in top) and standing[0]["name"] in text
+    assert "Ended early, as it stood" in top
 
     # the championship counts it, and `print results` finds the same receipt
     session = res.last_finished(app.journal)
