@@ -142,3 +142,17 @@ def test_a_race_has_end_race_and_continue_race(state_dir):
     assert "End race" in labels and "Print program" in labels
     press(app, "UP OK")
     assert app.screen.items(app)[0] == ("continue", "Continue race")
+
+
+@pytest.mark.parametrize("slug", RACES)
+def test_a_finished_race_says_END_in_every_pack(state_dir, slug):
+    app, _ = make_app(state_dir)
+    act = registry.activity(slug)
+    app.start_session(slug, dict(act.demo.options))
+    for _ in range(20000):
+        move = act.demo.script(app.runner.state)
+        if move is None or app.runner.finished():
+            break
+        app.perform(move)
+    assert app.runner.finished() and not app.moves()
+    assert app.frame().status == "END" and app.frame().footer == "OK: main menu"
