@@ -113,7 +113,7 @@ def activity_title(slug: str, options: dict) -> str:
     """What a session is called on paper: its game's title (a tool set up for a game: the
     tool's title and the game's)."""
     from companion.games.registry import GAMES
-    from companion.games.registry import title as activity_title_of
+    from companion.games.data import title as activity_title_of
 
     game = options.get("game") if isinstance(options, dict) else None
     if slug not in GAMES and game in GAMES:
