@@ -138,10 +138,15 @@ def check_data(data: Mapping[str, Any]) -> None:
 
 
 def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
-    try:
-        settings = build(data)
-    except DataError:
-        raise
+    settings = build(data)
+    if isinstance(options.get("players"), int) and isinstance(options.get("cars"), list):
+        # the demo's form: a count, and the per-car answers by car index
+        answers = [a if isinstance(a, Mapping) else {} for a in options["cars"]]
+        count = options["players"]
+        if 0 <= count <= len(kitcars.COLOURS):
+            options = {**options, "players": [
+                {"name": c, "colour": c, **(answers[i] if i < len(answers) else {})}
+                for i, c in enumerate(kitcars.colours(count))]}
     players = kitcars.entries(options, low=2, high=MAX_CARS, game="Lacorsa", default=4,
                               defaults={"driver": kitcars.HUMAN, "level": driver.STEADY})
     each = settings.cars_each(len(players))
