@@ -7,20 +7,28 @@ automated car's is secret on the device).
 
 The written policy (docs/games/lacorsa.md says it in the table's words):
 
+- A car with a car directly ahead always challenges it (unless it is its team-mate): a
+  challenge costs one card, as a discard or an extend does, and may gain a place.
 - The chance that an opponent beats a card is worked out from the unseen cards (every card
   of the race not in the car's hand and not yet played): the opponent holds ``left`` of
-  them and is assumed to play its best. Attacking, the car needs to beat it; defending, a
-  tie is enough (ties go to the car in front).
-- It plays the cheapest card that wins with at least the level's ``nerve`` chance; if none
-  does, it gives up cheaply with its lowest card (as defender) or does not challenge.
-- The Champion 12 is kept for the final lap, the last cards, and (Racer) a fight for the
-  lead; the Redline's +2 (Racer) is used when it lifts a card over the line, the Steady
-  level uses it only on the final lap.
-- A turn ends with an Extend card into an open space when the car has one it may use
-  (the leader never with the Drafting 3), else with a discard of its lowest card; a Racer
-  leading the race discards two with its Redline to bring the end nearer.
-- Team orders: two cars of one automated driver never challenge each other, and when they
-  meet both play their lowest card.
+  them and plays its best card when it holds three or fewer (or on the final lap), else
+  its second best. Attacking, the car must play higher; defending, a tie is enough (ties
+  go to the car in front).
+- It plays the cheapest card that wins with at least its level's nerve (Steady 50%,
+  Racer 90%); when none does, it gives the challenge up cheaply with the card it can best
+  do without. Near the end (the final lap, a car down to one card, or itself down to two)
+  it plays its surest card: cards kept back are worth nothing after the flag.
+- The Champion 12 is kept for the end, its last three cards, and (Racer) a fight for the
+  lead; the Redline's +2 goes with a card when that wins (Steady: only near the end).
+- With nobody ahead (the leader) or a team-mate ahead, the turn ends with an Extend card
+  into the open space when it has one it may use (the leader never with the Drafting 3),
+  else with a discard of the card it can best do without; a Racer in the lead discards
+  two with its Redline to bring the end nearer.
+- Team orders: when two cars of one automated driver meet, both play the card they can
+  best do without.
+
+The Racer's higher nerve makes it keep its good cards for the challenges it will win: in
+200 seeded races of two Racers against two Steadies the Racers won about two in three.
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ from companion.games.lacorsa.suit import Settings
 
 STEADY, RACER = "steady", "racer"
 LEVELS = ((STEADY, "Steady"), (RACER, "Racer"))
-NERVE = {STEADY: 0.6, RACER: 0.45}      # the chance of winning a car needs to fight
+NERVE = {STEADY: 0.5, RACER: 0.9}      # the chance of winning a car needs to fight
+LATE_NERVE = 0.2                        # ... when the race is nearly over
 
 
 @dataclass(frozen=True)
@@ -59,21 +68,42 @@ class Knowledge:
 
 
 def _chance_below(k: Knowledge, car: int, value: int, strict: bool) -> float:
-    """The chance that every card ``car`` holds is below ``value`` (``strict``: below or
-    equal), when it holds ``k.left[car]`` of the unseen cards."""
+    """The chance that ``car`` plays below ``value`` (``strict``: below or equal) when it
+    holds ``k.left[car]`` of the unseen cards and plays its ``depth``-th best: its best with
+    three cards or fewer (or on the final lap), else its second best (a driver keeps its
+    top card for later, as the table does)."""
     held = k.left[car]
     if held <= 0:
         return 1.0 if (value > 0 or not strict) else 0.0
     pool = len(k.unseen)
-    if held > pool:
-        held = pool
-    under = sum(1 for v in k.unseen if (v < value if strict else v <= value))
-    return comb(under, held) / comb(pool, held) if pool else 1.0
+    held = min(held, pool)
+    if not pool:
+        return 1.0
+    depth = 1 if (held <= 3 or k.final) else 2
+    over = sum(1 for v in k.unseen if (v >= value if strict else v > value))   # cards that stop it
+    under = pool - over
+    total = comb(pool, held)
+    # fewer than ``depth`` of the car's cards stop it: hypergeometric
+    return sum(comb(over, j) * comb(under, held - j) for j in range(depth)) / total
 
 
 def win_chance(k: Knowledge, other: int, value: int, attacking: bool) -> float:
     """The chance a play worth ``value`` beats ``other`` (attacking: it must be higher)."""
     return _chance_below(k, other, value, strict=attacking)
+
+
+def late(k: Knowledge) -> bool:
+    """The race is (nearly) over: the final lap, a car down to its last card, or this car
+    down to two: cards kept back are worth nothing after the flag."""
+    running = [k.left[c] for c in k.order]
+    return k.final or min(running, default=0) <= 1 or len(k.hand) <= 2
+
+
+def keep_value(k: Knowledge, name: str) -> int:
+    """How much a card is worth keeping: its value; a Redline its bonus and a little more
+    (it lifts any card), so Extend cards go before it and standard cards after."""
+    card = k.settings.card(name)
+    return card.bonus + 1 if card.redline else card.value
 
 
 def _plays(k: Knowledge) -> list[tuple[str, ...]]:
@@ -99,21 +129,18 @@ def _cost(k: Knowledge, play: tuple[str, ...]) -> int:
 def _allowed(k: Knowledge, play: tuple[str, ...], other: int) -> bool:
     s = k.settings
     kinds = {s.card(n).kind for n in play}
-    late = k.final or len(k.hand) <= 3
+    near_end = late(k) or len(k.hand) <= 3
     for_lead = k.level == RACER and (k.order[:1] == (other,) or k.position == 1)
-    if "champion" in kinds and not (late or for_lead):
+    if "champion" in kinds and not (near_end or for_lead):
         return False
-    if "redline" in kinds and len(play) > 1 and k.level == STEADY and not k.final:
+    if "redline" in kinds and len(play) > 1 and k.level == STEADY and not near_end:
         return False
     return True
 
 
 def lowest(k: Knowledge) -> tuple[str, ...]:
-    """The car's cheapest single card (the Redline only when nothing else is left)."""
-    s = k.settings
-    plain = [n for n in k.hand if not s.card(n).redline]
-    pick = min(plain or list(k.hand), key=lambda n: s.card(n).value)
-    return (pick,)
+    """The card the car can best do without (see :func:`keep_value`)."""
+    return (min(k.hand, key=lambda n: (keep_value(k, n), n)),)
 
 
 def best_play(k: Knowledge, other: int, attacking: bool) -> tuple[tuple[str, ...], float]:
@@ -122,7 +149,7 @@ def best_play(k: Knowledge, other: int, attacking: bool) -> tuple[tuple[str, ...
     s = k.settings
     plays = [p for p in _plays(k) if _allowed(k, p, other)] or [lowest(k)]
     scored = [(p, win_chance(k, other, s.worth(p), attacking)) for p in plays]
-    if k.final:
+    if late(k):
         return max(scored, key=lambda pc: (pc[1], -_cost(k, pc[0])))
     good = [pc for pc in scored if pc[1] >= NERVE.get(k.level, NERVE[STEADY])]
     if good:
@@ -162,9 +189,9 @@ def decide(k: Knowledge) -> tuple[str, tuple[str, ...]]:
     s = k.settings
     ahead = k.ahead
     if ahead is not None and ahead not in k.team:
-        play, chance = best_play(k, ahead, attacking=True)
-        if chance >= NERVE.get(k.level, NERVE[STEADY]) or (k.final and chance > 0):
-            return "challenge", ()
+        # a challenge costs one card, as a discard or an extend does, and may gain a place:
+        # the car always challenges, with its lowest card when it cannot expect to win
+        return "challenge", ()
     if k.open_ahead:
         extends = [n for n in k.hand if s.card(n).extend and not (k.position == 1 and s.card(n).kind == "drafting-extend")]
         if extends:

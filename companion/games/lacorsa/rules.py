@@ -276,7 +276,8 @@ def _entry(state: State, car: int, kind: str, purpose: str) -> list[Move]:
         if pool[red] >= 2:
             out.append(make_move(kind, "R + R", player=who, car=car, cards=(red, red)))
         return out + [make_move("back", "Back")]
-    out = [make_move(kind, label(d.name), player=who, car=car, cards=(d.name,)) for d in s.suit if pool[d.name]]
+    cards = sorted((d for d in s.suit if pool[d.name]), key=lambda d: (d.redline, -d.value))   # high to low
+    out = [make_move(kind, label(d.name), player=who, car=car, cards=(d.name,)) for d in cards]
     if red and pool[red] and state.left[car] >= 2 and (sum(pool.values()) > pool[red] or pool[red] >= 2):
         out.append(make_move("redline", "R + a card", player=who, car=car))
     return out

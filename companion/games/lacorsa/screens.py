@@ -200,8 +200,8 @@ def _challenge(state: State) -> View:
 
 def _discard(state: State) -> View:
     car = state.actor
-    body = [Text(first_fitting(f"{state.name(car)} discards:", f"{short(state, car)} discards:")),
-            Text("the card put down."),
+    body = [Text(first_fitting(f"{state.name(car)}: which card", f"{short(state, car)}: which card")),
+            Text("is discarded?"),
             Text("R + a card: discard 2" if state.redline < 0 else "R with which card?"),
             Text(f"{state.left[car]} cards left")]
     return _titled(f"L{state.lap} Discard", body, ordinal(state.order.index(car) + 1))
