@@ -177,7 +177,7 @@ def _challenge(state: State) -> View:
     a, d = state.actor, state.defender
     plays = dict(state.plays)
     pending = waiting(state)
-    lines = [Text(f"Challenge for {ordinal(state.order.index(d) + 1)}")]
+    lines = _team_note(state, a, d) or [Text(f"Challenge for {ordinal(state.order.index(d) + 1)}")]
     for c in (a, d):
         if state.left[c] == 0 and c not in plays:
             what = "no cards"
@@ -194,7 +194,6 @@ def _challenge(state: State) -> View:
     elif humans and len(pending) == len(humans):
         lines.append(Text(first_fitting(f"{state.name(humans[0])}: card played?",
                                         f"{short(state, humans[0])}: card?")))
-    lines += _team_note(state, a, d)
     return _titled(f"{short(state, a)} > {short(state, d)}", lines[:4], f"L{state.lap}")
 
 
