@@ -99,11 +99,11 @@ def late(k: Knowledge) -> bool:
     return k.final or min(running, default=0) <= 1 or len(k.hand) <= 2
 
 
-def keep_value(k: Knowledge, name: str) -> int:
-    """How much a card is worth keeping: its value; a Redline its bonus and a little more
-    (it lifts any card), so Extend cards go before it and standard cards after."""
+def keep_value(k: Knowledge, name: str) -> float:
+    """How much a card is worth keeping: its value; a Redline its bonus and a half more
+    (it lifts any card), so Extend cards and a 4 go before it and a 5 after."""
     card = k.settings.card(name)
-    return card.bonus + 1 if card.redline else card.value
+    return card.bonus + 2.5 if card.redline else card.value
 
 
 def _plays(k: Knowledge) -> list[tuple[str, ...]]:
