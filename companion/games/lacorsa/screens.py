@@ -83,7 +83,7 @@ def _deal(state: State) -> View:
         names = " ".join(short(state, c) for c in humans)
         body = [Text(f"Table deck: {len(humans)} suit{'s' if len(humans) > 1 else ''}"),
                 Text(f"{size} cards each to:"), Text(fit(names)),
-                Text(first_fitting(f"{len(autos)} auto hands on device", "Auto hands: device"))]
+                Text(first_fitting(f"Device: {len(autos)} auto hands", "Auto hands: device"))]
     return _titled(f"Deal race {state.race}" if state.championship else "Deal", body, _race_status(state))
 
 
