@@ -68,7 +68,7 @@ class Car:
 @dataclass(frozen=True)
 class Outcome:
     """Something the table must see: a fact for the screens to put in words."""
-    kind: str                  # challenge | crash | extend | discard | out | skip | lap | final
+    kind: str                  # grid | challenge | crash | extend | discard | skip | lap
     car: int = -1
     other: int = -1
     cards: tuple[str, ...] = ()
@@ -470,7 +470,7 @@ def _apply_grid(state: State, e) -> State:
     for i, c in enumerate(grid):
         space[c] = n - 1 - i
     state = evolve(state, step=RACE, rolls=tuple(sorted(rolls.items())), grid=grid, order=grid,
-                   space=tuple(space), lap=1, passes=0, last=(Outcome("lap", value=1),))
+                   space=tuple(space), lap=1, passes=0, last=(Outcome("grid", grid[0]), Outcome("lap", value=1)))
     return _turn_from(state, len(grid) - 1, grid)
 
 

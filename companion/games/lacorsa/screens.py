@@ -111,7 +111,7 @@ def _qualify(state: State) -> View:
 
 def _grid(state: State) -> View:
     worth = {c: state.settings.worth(p) for c, p in state.quali}
-    items = [row(short(state, c), f"{cards_text(state, p)} ={worth[c]}", MENU_CHARS)
+    items = [row(short(state, c), cards_text(state, p) + (f" ={worth[c]}" if len(p) > 1 else ""), MENU_CHARS)
              for c, p in sorted(state.quali, key=lambda cp: -worth[cp[0]])]
     tied = ties(state)
     if tied:
@@ -129,6 +129,13 @@ def outcome_line(state: State, o: Outcome) -> str:
     a = short(state, o.car) if o.car >= 0 else ""
     if o.kind == "lap":
         return "Final lap!" if state.final and o.value == state.lap else f"Lap {o.value} from the back"
+    if o.kind == "grid":
+        rolls = [(c, r[-1]) for c, r in state.rolls]
+        if not rolls:
+            return fit(f"Pole: {state.name(o.car)}")
+        return first_fitting("Die: " + " ".join(f"{short(state, c)} {r}" for c, r in rolls),
+                             "Die: " + " ".join(f"{state.name(c)[:3]} {r}" for c, r in rolls),
+                             "Die: " + " ".join(f"{state.name(c)[:1]}{r}" for c, r in rolls))
     if o.kind == "skip":
         return fit(f"{a}: no cards, on")
     if o.kind == "extend":
@@ -156,19 +163,16 @@ def _act(state: State) -> View:
     title = f"L{state.lap} {state.name(car)}"
     info = []
     if ahead is None:
-        info.append(Text("Leading: extend or"))
-        info.append(Text("discard to end turn"))
+        info.append(Text("Leads: extend/discard"))
     else:
         info.append(Text(first_fitting(f"Ahead: {state.name(ahead)} ({state.left[ahead]} left)",
                                        f"Ahead: {short(state, ahead)} {state.left[ahead]}c")))
-        if state.passes:
-            info.append(Text(f"Passed {state.passes}: again?"))
-        else:
-            info.append(Text("Challenge for " + ordinal(pos - 1)))
+    passed = f"passed {state.passes}, " if state.passes else ""
     if state.cars[car].auto:
-        info.append(Text(first_fitting(f"Automated, {state.left[car]} cards", f"Auto {state.left[car]}c")))
+        info.append(Text(first_fitting(f"Auto: {passed}{state.left[car]} cards", f"Auto: {state.left[car]} cards")))
     else:
-        info.append(Text(f"{state.left[car]} cards left"))
+        mine = f"{passed.capitalize()}{state.left[car]} cards" if passed else f"{state.left[car]} cards left"
+        info.append(Text(mine))
     body = _recent(state, 4 - len(info)) + info
     return _titled(title, body[-4:], ordinal(pos))
 
