@@ -229,13 +229,10 @@ def moves(state: State) -> list[Move]:
         return [make_move("next", "Next race", primary=True)]
     if state.step == DONE:
         return []
-    if state.step == QUALIFY:
-        return _play_moves(state) + [_table_move()]
-    if state.stage == PLAY:
-        return _play_moves(state) + [_table_move()]
+    if state.step == QUALIFY or state.stage == PLAY:
+        return _play_moves(state)
     if state.stage == DISCARD:
-        back = [] if state.redline >= 0 else [make_move("back", "Back")]
-        return _entry(state, state.actor, "act", "discard") + back
+        return _entry(state, state.actor, "act", [make_move("back", "Back")])
     # ACT
     car = state.actor
     if state.cars[car].auto:
@@ -259,28 +256,38 @@ def _play_moves(state: State) -> list[Move]:
     autos = [c for c in pending if state.cars[c].auto]
     if autos:
         return [make_move("auto", "Auto cards" if len(autos) > 1 else label(f"{state.name(autos[0])} plays"),
-                          primary=True)]
-    return _entry(state, pending[0], "plays", "play")
+                          primary=True), _table_move()]
+    return _entry(state, pending[0], "plays", [_table_move()])
 
 
-def _entry(state: State, car: int, kind: str, purpose: str) -> list[Move]:
-    """A human car's card entry: one move per card it may hold; its Redline opens a second
-    list (the card played with it), as the table plays R with a card."""
+def _ring(moves: list[Move], middle: list[Move]) -> list[Move]:
+    """``moves`` (lowest card first) as the selector shows them: from the middle card,
+    DOWN lowers and UP raises (wrapping round), as with every number the companion asks
+    for; ``middle`` goes where the lowest and the highest meet."""
+    m = len(moves) // 2
+    return list(reversed(moves[:m + 1])) + middle + list(reversed(moves[m + 1:]))
+
+
+def _entry(state: State, car: int, kind: str, extra: list[Move]) -> list[Move]:
+    """A human car's card entry: one move per card it may hold, from the middle card; its
+    Redline opens a second list (the card played with it), as the table plays R with a card.
+    ``extra`` (Cards left, Back) sits between the lowest and the highest card."""
     s = state.settings
     pool = human_pool(state)
     who = state.name(car)
     red = s.redline
+    plain = sorted((d for d in s.suit if pool[d.name] and not d.redline), key=lambda d: d.value)
     if state.redline == car:
-        out = [make_move(kind, label(f"R + {d.name}"), player=who, car=car, cards=(red, d.name))
-               for d in s.suit if not d.redline and pool[d.name]]
-        if pool[red] >= 2:
-            out.append(make_move(kind, "R + R", player=who, car=car, cards=(red, red)))
-        return out + [make_move("back", "Back")]
-    cards = sorted((d for d in s.suit if pool[d.name]), key=lambda d: (d.redline, -d.value))   # high to low
-    out = [make_move(kind, label(d.name), player=who, car=car, cards=(d.name,)) for d in cards]
-    if red and pool[red] and state.left[car] >= 2 and (sum(pool.values()) > pool[red] or pool[red] >= 2):
-        out.append(make_move("redline", "R + a card", player=who, car=car))
-    return out
+        out = [make_move(kind, label(f"R + {d.name}"), player=who, car=car, cards=(red, d.name)) for d in plain]
+        both = [make_move(kind, "R + R", player=who, car=car, cards=(red, red))] if pool[red] >= 2 else []
+        return _ring(out, both + [make_move("back", "Back")])
+    out = [make_move(kind, label(d.name), player=who, car=car, cards=(d.name,)) for d in plain]
+    reds = []
+    if red and pool[red]:
+        if state.left[car] >= 2 and (plain or pool[red] >= 2):
+            reds.append(make_move("redline", "R + a card", player=who, car=car))
+        reds.append(make_move(kind, label(red), player=who, car=car, cards=(red,)))
+    return _ring(out, extra + reds)
 
 
 # -- resolve: the only place randomness enters ----------------------------------------

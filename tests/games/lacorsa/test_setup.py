@@ -77,9 +77,16 @@ def test_humans_enter_only_cards_their_suits_hold():
     assert "Auto cards" not in labels and labels[0] == "Blue plays"
     state = R.apply(state, R.resolve(state, R.moves(state)[0], random.Random(1)))
     entry = R.moves(state)
-    assert [m.label for m in entry][:3] == ["Champion 12", "11", "10"]
-    assert "R + a card" in [m.label for m in entry]
+    # from the middle card DOWN lowers, UP (wrapping round) raises
+    assert [m.label for m in entry] == ["7", "6", "5", "4", "Drafting 3", "Extend 2", "Extend 1", "Cards left",
+                                        "R + a card", "R", "Champion 12", "11", "10", "9", "8"]
     assert all(len(m.label) <= 14 for m in entry)
+    state = R.apply(state, R.resolve(state, entry[-3], random.Random(1)))   # Red played its 10
+    entry = R.moves(state)
+    assert entry[0].player == "Yellow" and "10" in [m.label for m in entry]  # three table suits
+    state = R.apply(state, {"kind": "redline", "car": 2})
+    combos = [m.label for m in R.moves(state)]
+    assert combos[0] == "R + 7" and "R + R" in combos and combos[-1] == "R + 8" and "Back" in combos
 
 
 @pytest.mark.parametrize("bad", [{"players": 7}, {"players": 1}, {"players": "four"}, {"players": [1, 2]}])
