@@ -86,6 +86,16 @@ def _whole(value: Any, keys: tuple, low: int, high: int) -> int:
     return value
 
 
+def _table(data: Mapping[str, Any], keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """The table at ``keys`` ({} when absent); DataError when something else is there."""
+    node: Any = data
+    for i, k in enumerate(keys):
+        node = node.get(k, {}) if isinstance(node, Mapping) else node
+        if not isinstance(node, Mapping):
+            raise DataError(keys[:i + 1], f"must be a table, not {node!r}")
+    return node
+
+
 def check_data(data: Mapping[str, Any]) -> None:
     """The pack's own tables: raises DataError naming the key path."""
     build(data)
@@ -122,9 +132,7 @@ def build(data: Mapping[str, Any]) -> Settings:
         raise DataError(("decks", DECK, "cards"), "a suit needs at least one Extend card")
     if sum(1 for c in suit if not c.redline) < 2:
         raise DataError(("decks", DECK, "cards"), "a suit needs at least two cards besides the Redline")
-    setup = data.get("setup", {})
-    if not isinstance(setup, Mapping):
-        raise DataError(("setup",), "must be a table")
+    setup = _table(data, ("setup",))
     per = setup.get("cars_per_player", {})
     if not isinstance(per, Mapping):
         raise DataError(("setup", "cars_per_player"), "must be a table of players = cars each",
@@ -142,13 +150,13 @@ def build(data: Mapping[str, Any]) -> Settings:
         raise DataError(("setup", "cards_per_car"), f"each car is dealt one suit: {len(suit)} cards, not {hand!r}",
                         f"set it to {len(suit)} or change [decks.suit]")
     races = _whole(setup.get("championship_races", 7), ("setup", "championship_races"), 2, 20)
-    faces = data.get("dice", {}).get("tie", {}).get("faces") if isinstance(data.get("dice"), Mapping) else None
+    faces = _table(data, ("dice", "tie")).get("faces")
     if not isinstance(faces, list) or len({f for f in faces if isinstance(f, int)}) < 2 or \
             not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
         raise DataError(("dice", "tie", "faces"), "the tie die needs at least two different whole numbers",
                         "e.g. faces = [1, 2, 3, 4, 5, 6]")
-    points = data.get("points", {}).get("race", {}) if isinstance(data.get("points"), Mapping) else {}
-    positions = points.get("positions", []) if isinstance(points, Mapping) else []
+    points = _table(data, ("points", "race"))
+    positions = points.get("positions", [])
     if not isinstance(positions, list) or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0
                                                   for p in positions):
         raise DataError(("points", "race", "positions"), "must be a list of whole points, first place first")

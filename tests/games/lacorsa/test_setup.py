@@ -8,7 +8,7 @@ import pytest
 from companion.core.config import ConfigError
 from companion.games import data as gamedata
 from companion.games.api import make_move
-from companion.kit.errors import RuleError
+from companion.kit.errors import DataError, RuleError
 from companion.games.lacorsa import rules as R
 
 from tests.games.lacorsa.helpers import data, deal, new
@@ -106,6 +106,16 @@ def test_unusable_data_is_refused_with_its_key(over, key):
     with pytest.raises(RuleError) as exc:
         R.check_data(data(**over))
     assert key in str(exc.value)
+
+
+@pytest.mark.parametrize("table, value", [("points", "x"), ("dice", {"tie": 5}), ("setup", []),
+                                          ("decks", {"suit": "x"}), ("points", {"race": "x"})])
+def test_an_owners_nonsense_table_is_a_data_error_not_a_crash(table, value):
+    broken = data()
+    broken[table] = value
+    with pytest.raises(DataError) as exc:
+        R.setup({"players": 4}, broken)
+    assert exc.value.keys[0] == table
 
 
 def test_the_loader_names_the_owners_file(tmp_path):
