@@ -12,7 +12,7 @@ deals those among the automated cars. The cards a human may enter are the human 
 cards not yet played by a human car.
 
 A race goes: ``deal`` -> ``qualify`` (automated cars choose first, hidden; then each
-human car enters) -> ``grid`` (the tie die for ties) -> ``race``: laps from the back.
+human car enters) -> ``grid`` (the tie die for ties) -> ``start`` (the grid to set up on the board) -> ``race``: laps from the back.
 The car on turn (``actor``) challenges the car directly ahead, extends into an open space
 ahead, or discards. In a challenge both cars play (automated first, hidden), the higher
 play wins, ties go to the car in front (or, with the option, crash both). A win swaps the
@@ -51,7 +51,7 @@ CAR_OPTIONS = (
     CarOption("level", "Level", choices=driver.LEVELS, only_if=("driver", kitcars.AUTO)),
 )
 
-DEAL, QUALIFY, GRID, RACE, BETWEEN, DONE = "deal", "qualify", "grid", "race", "between", "done"
+DEAL, QUALIFY, GRID, START, RACE, BETWEEN, DONE = "deal", "qualify", "grid", "start", "race", "between", "done"
 ACT, PLAY, DISCARD = "act", "play", "discard"      # race stages
 
 
@@ -68,7 +68,7 @@ class Car:
 @dataclass(frozen=True)
 class Outcome:
     """Something the table must see: a fact for the screens to put in words."""
-    kind: str                  # grid | challenge | crash | extend | discard | skip | lap
+    kind: str                  # challenge | crash | extend | discard | skip | lap
     car: int = -1
     other: int = -1
     cards: tuple[str, ...] = ()
@@ -225,6 +225,8 @@ def moves(state: State) -> list[Move]:
         return [make_move("deal", "Deal" if state.autos else "Cards dealt", primary=True)]
     if state.step == GRID:
         return [make_move("grid", "Roll tie die" if ties(state) else "Set grid", primary=True), _table_move()]
+    if state.step == START:
+        return [make_move("start", "Start race", primary=True), _table_move()]
     if state.step == BETWEEN:
         return [make_move("next", "Next race", primary=True)]
     if state.step == DONE:
@@ -476,9 +478,14 @@ def _apply_grid(state: State, e) -> State:
     space = [0] * len(state.cars)
     for i, c in enumerate(grid):
         space[c] = n - 1 - i
-    state = evolve(state, step=RACE, rolls=tuple(sorted(rolls.items())), grid=grid, order=grid,
-                   space=tuple(space), lap=1, passes=0, last=(Outcome("grid", grid[0]), Outcome("lap", value=1)))
-    return _turn_from(state, len(grid) - 1, grid)
+    return evolve(state, step=START, rolls=tuple(sorted(rolls.items())), grid=grid, order=grid,
+                  space=tuple(space), lap=0, passes=0, last=())
+
+
+def _apply_start(state: State, e) -> State:
+    _expect(state.step == START, "the grid is not set")
+    state = evolve(state, step=RACE, lap=1, last=(Outcome("lap", value=1),))
+    return _turn_from(state, len(state.order) - 1, state.order)
 
 
 def _turn_from(state: State, index: int, order: tuple[int, ...]) -> State:
@@ -601,12 +608,12 @@ def _apply_back(state: State, e) -> State:
 
 
 def _apply_table(state: State, e) -> State:
-    _expect(state.step in (QUALIFY, GRID, RACE), "no race on")
+    _expect(state.step in (QUALIFY, GRID, START, RACE), "no race on")
     return evolve(state, show=not state.show)
 
 
 _HANDLERS = {
-    "deal": _apply_deal, "plays": _apply_plays, "grid": _apply_grid, "act": _apply_act, "next": _apply_next,
+    "deal": _apply_deal, "plays": _apply_plays, "grid": _apply_grid, "start": _apply_start, "act": _apply_act, "next": _apply_next,
     "redline": _apply_redline, "discard-menu": _apply_discard_menu, "back": _apply_back, "table": _apply_table,
 }
 

@@ -14,7 +14,7 @@ from companion.kit.text import first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
-from companion.games.lacorsa.rules import (ACT, BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, Outcome,
+from companion.games.lacorsa.rules import (ACT, BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
                                            State, championship_table, final_order, standings, ties, waiting)
 
 GAME = "Lacorsa"
@@ -23,7 +23,14 @@ TITLE = MENU_CHARS           # the title and its status together (see companion.
 
 
 def short(state: State, car: int) -> str:
-    return state.name(car)[:NAME]
+    """A car's name in ``NAME`` characters, keeping a team car's number (``Bartho 2``)."""
+    name = state.name(car)
+    if len(name) <= NAME:
+        return name
+    head, _, tail = name.rpartition(" ")
+    if head and tail.isdigit() and len(tail) < NAME - 2:
+        return f"{head[:NAME - len(tail) - 1].rstrip()} {tail}"
+    return name[:NAME]
 
 
 def card_text(state: State, name: str) -> str:
@@ -58,6 +65,8 @@ def view(state: State) -> View:
         return _qualify(state)
     if state.step == GRID:
         return _grid(state)
+    if state.step == START:
+        return _grid_set(state)
     if state.step == BETWEEN:
         return _standings_view(state, f"After race {state.race}", championship_table(state))
     if state.step == DONE:
@@ -82,7 +91,7 @@ def _deal(state: State) -> View:
     else:
         names = " ".join(short(state, c) for c in humans)
         body = [Text(f"Table deck: {len(humans)} suit{'s' if len(humans) > 1 else ''}"),
-                Text(f"{size} cards each to:"), Text(fit(names)),
+                Text(f"{size} cards each to:"), Text(first_fitting(names, "every human car")),
                 Text(first_fitting(f"Device: {len(autos)} auto hands", "Auto hands: device"))]
     return _titled(f"Deal race {state.race}" if state.championship else "Deal", body, _race_status(state))
 
@@ -122,6 +131,23 @@ def _grid(state: State) -> View:
     return _titled("Qualified", [Menu(tuple(items))], _race_status(state))
 
 
+def grid_items(state: State) -> list[str]:
+    """The grid, pole first: each car's qualifying worth and its tie die rolls (``d5``)."""
+    worth = {c: state.settings.worth(p) for c, p in state.quali}
+    rolls = dict(state.rolls)
+    items = []
+    for i, c in enumerate(state.grid, start=1):
+        roll = "/".join(str(r) for r in rolls.get(c, ()))
+        items.append(row(f"{i} {state.name(c)}", f"{worth[c]}" + (f" d{roll}" if roll else ""), MENU_CHARS))
+    return items
+
+
+def _grid_set(state: State) -> View:
+    """The grid to set up on the board; the tie die's rolls beside the tied cars."""
+    items = grid_items(state) + [fit(f"{short(state, state.grid[-1])} starts lap 1", MENU_CHARS)]
+    return _titled("Grid", [Menu(tuple(items))], _race_status(state))
+
+
 # -- the race -----------------------------------------------------------------------------
 
 def outcome_line(state: State, o: Outcome) -> str:
@@ -129,13 +155,6 @@ def outcome_line(state: State, o: Outcome) -> str:
     a = short(state, o.car) if o.car >= 0 else ""
     if o.kind == "lap":
         return "Final lap!" if state.final and o.value == state.lap else f"Lap {o.value} from the back"
-    if o.kind == "grid":
-        rolls = [(c, r[-1]) for c, r in state.rolls]
-        if not rolls:
-            return fit(f"Pole: {state.name(o.car)}")
-        return first_fitting("Die: " + " ".join(f"{short(state, c)} {r}" for c, r in rolls),
-                             "Die: " + " ".join(f"{state.name(c)[:3]} {r}" for c, r in rolls),
-                             "Die: " + " ".join(f"{state.name(c)[:1]}{r}" for c, r in rolls))
     if o.kind == "skip":
         return fit(f"{a}: no cards, on")
     if o.kind == "extend":
@@ -247,11 +266,7 @@ def decisions(state: State) -> View:
         items.append("Auto hands: secret")
     if state.grid:
         items.append("Grid (qualifying):")
-        worth = {c: state.settings.worth(p) for c, p in state.quali}
-        rolls = dict(state.rolls)
-        for i, c in enumerate(state.grid, start=1):
-            roll = "/".join(str(r) for r in rolls.get(c, ()))
-            items.append(row(f"{i} {state.name(c)}", f"{worth[c]}" + (f" d{roll}" if roll else ""), MENU_CHARS))
+        items += grid_items(state)
     items += table_items(state)
     return _titled("Decisions", [Menu(tuple(fit(i, MENU_CHARS) for i in items))])
 

@@ -44,7 +44,8 @@ def qualify(state: R.State, cards: dict[int, list[str]], rolls: list | None = No
     """Every car's qualifying play (by car), then the grid with the tie die ``rolls``."""
     for car in range(len(state.cars)):
         state = step(state, {"kind": "plays", "plays": [[car, cards[car]]]})
-    return step(state, {"kind": "grid", "rolls": rolls or []})
+    state = step(state, {"kind": "grid", "rolls": rolls or []})
+    return step(state, {"kind": "start"})
 
 
 def race(players: int = 4, autos: dict[int, str] | None = None, hands=None, **options) -> R.State:

@@ -15,7 +15,7 @@ def _auto_race(hands=None, **options):
     state = deal(new(4, autos={1: "racer", 2: "steady"}, **options), hands)
     state = step(state, {"kind": "plays", "plays": [[1, ["10"]], [2, ["9"]]]})
     state = play(play(state, 0, "11"), 3, "8")
-    return step(state, {"kind": "grid", "rolls": []})
+    return step(step(state, {"kind": "grid", "rolls": []}), {"kind": "start"})
 
 
 def test_the_automated_hands_stay_on_the_device():

@@ -4,7 +4,7 @@ the back; ties settled by the tie die, rolled on the device, in qualifying only.
 import pytest
 
 from companion.kit.errors import RuleError
-from companion.games.lacorsa import rules as R
+from companion.games.lacorsa import rules as R, screens as S
 
 from tests.games.lacorsa.helpers import Dice, deal, new, play, qualify, step
 
@@ -39,6 +39,12 @@ def test_ties_roll_the_tie_die_highest_roll_in_front():
     assert event == {"kind": "grid", "rolls": [[0, [2]], [1, [5]]]}
     state = step(state, event)
     assert state.grid == (2, 1, 0, 3)
+    assert state.step == R.START
+    items = S.view(state).body[0].items                   # the grid to set up, rolls beside
+    assert [i.split() for i in items] == [["1", "Yellow", "10"], ["2", "Blue", "7", "d5"], ["3", "Red", "7", "d2"],
+                                          ["4", "Green", "4"], ["Green", "starts", "lap", "1"]]
+    state = step(state, {"kind": "start"})
+    assert (state.step, state.lap, state.actor) == (R.RACE, 1, 3)
 
 
 def test_a_tied_roll_is_rolled_again():
