@@ -68,7 +68,7 @@ class Car:
 @dataclass(frozen=True)
 class Outcome:
     """Something the table must see: a fact for the screens to put in words."""
-    kind: str                  # challenge | crash | extend | discard | skip | lap
+    kind: str                  # challenge | crash | extend | discard | out | skip | lap
     car: int = -1
     other: int = -1
     cards: tuple[str, ...] = ()
@@ -531,12 +531,17 @@ def _apply_act(state: State, e) -> State:
                 "the leader cannot extend with the Drafting card")
         state = _spend(state, car, cards)
         state = evolve(state, space=replace_at(state.space, car, state.space[car] + 1),
-                       last=(Outcome("extend", car, cards=cards),))
+                       last=(Outcome("extend", car, cards=cards),) + _ran_out(state, (car,)))
         return _end_turn(state, car)
     _expect(action == "discard", f"unknown action {action!r}")
     _expect(len(cards) == 1 or any(state.settings.card(n).redline for n in cards), "discard two only with a Redline")
     state = _spend(state, car, cards)
-    return _end_turn(evolve(state, last=(Outcome("discard", car, cards=cards),)), car)
+    return _end_turn(evolve(state, last=(Outcome("discard", car, cards=cards),) + _ran_out(state, (car,))), car)
+
+
+def _ran_out(state: State, cars) -> tuple[Outcome, ...]:
+    """The cars that have just played their last card: the final lap is on."""
+    return tuple(Outcome("out", c) for c in cars if state.left[c] == 0)
 
 
 def _settle(state: State) -> State:
@@ -549,7 +554,8 @@ def _settle(state: State) -> State:
     won = av > dv
     kind = "crash" if (av == dv and state.tie_crash) else "challenge"
     out = Outcome(kind, a, d, a_cards, d_cards, av, dv, won)
-    state = evolve(state, plays=(), last=state.last + (out,))
+    newly = [c for c in (a, d) if played.get(c)]
+    state = evolve(state, plays=(), last=state.last + (out,) + _ran_out(state, newly))
     if kind == "crash":
         i = state.order.index(d)
         order = tuple(c for c in state.order if c not in (a, d))

@@ -155,6 +155,8 @@ def outcome_line(state: State, o: Outcome) -> str:
     a = short(state, o.car) if o.car >= 0 else ""
     if o.kind == "lap":
         return "Final lap!" if state.final and o.value == state.lap else f"Lap {o.value} from the back"
+    if o.kind == "out":
+        return first_fitting(f"Final lap: {state.name(o.car)} out", f"Final lap: {a} out", "Final lap!")
     if o.kind == "skip":
         return fit(f"{a}: no cards, on")
     if o.kind == "extend":

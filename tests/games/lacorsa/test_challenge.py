@@ -170,6 +170,9 @@ def test_the_final_lap_is_completed_up_to_the_leader():
     state = challenge(state, ["4"], ["10"])        # car 3 plays its last card and loses
     assert state.final and state.left[3] == 0
     assert state.actor == 2 and state.step == R.RACE
+    assert [o.kind for o in state.last] == ["challenge", "out"]
+    from companion.games.lacorsa import screens
+    assert "Final lap: Green out" in [w.text for w in screens.view(state).body]
     state = act(state, 2, "discard", "5")
     state = act(state, 1, "discard", "5")
     state = act(state, 0, "discard", "5")
