@@ -41,8 +41,12 @@ def card_text(state: State, name: str) -> str:
     return f"{name[0]}{d.value}"
 
 
-def cards_text(state: State, cards) -> str:
-    return "+".join(card_text(state, n) for n in cards) if cards else "-"
+def cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def cards_text(state: State, played) -> str:
+    return "+".join(card_text(state, n) for n in played) if played else "-"
 
 
 def _titled(title: str, body, status: str = "") -> View:
@@ -190,9 +194,9 @@ def _act(state: State) -> View:
                                        f"Ahead: {short(state, ahead)} {state.left[ahead]}c")))
     passed = f"passed {state.passes}, " if state.passes else ""
     if state.cars[car].auto:
-        info.append(Text(first_fitting(f"Auto: {passed}{state.left[car]} cards", f"Auto: {state.left[car]} cards")))
+        info.append(Text(first_fitting(f"Auto: {passed}{cards(state.left[car])}", f"Auto: {cards(state.left[car])}")))
     else:
-        mine = f"{passed.capitalize()}{state.left[car]} cards" if passed else f"{state.left[car]} cards left"
+        mine = f"{passed.capitalize()}{cards(state.left[car])}" if passed else f"{cards(state.left[car])} left"
         info.append(Text(mine))
     body = _recent(state, 4 - len(info)) + info
     return _titled(title, body[-4:], ordinal(pos))
@@ -227,7 +231,7 @@ def _discard(state: State) -> View:
     body = [Text(first_fitting(f"{state.name(car)}: which card", f"{short(state, car)}: which card")),
             Text("is discarded?"),
             Text("R + a card: discard 2" if state.redline < 0 else "R with which card?"),
-            Text(f"{state.left[car]} cards left")]
+            Text(f"{cards(state.left[car])} left")]
     return _titled(f"L{state.lap} Discard", body, ordinal(state.order.index(car) + 1))
 
 
