@@ -22,15 +22,18 @@ NAME = 8                     # characters of a car's name in a line
 TITLE = MENU_CHARS           # the title and its status together (see companion.profile)
 
 
-def short(state: State, car: int) -> str:
-    """A car's name in ``NAME`` characters, keeping a team car's number (``Bartho 2``)."""
-    name = state.name(car)
-    if len(name) <= NAME:
+def short(state: State, car: int, width: int = NAME) -> str:
+    """A car's name in ``width`` characters, keeping a team car's number (``Bartho 2``)."""
+    return shortened(state.name(car), width)
+
+
+def shortened(name: str, width: int) -> str:
+    if len(name) <= width:
         return name
     head, _, tail = name.rpartition(" ")
-    if head and tail.isdigit() and len(tail) < NAME - 2:
-        return f"{head[:NAME - len(tail) - 1].rstrip()} {tail}"
-    return name[:NAME]
+    if head and tail.isdigit() and len(tail) < width - 2:
+        return f"{head[:width - len(tail) - 1].rstrip()} {tail}"
+    return name[:width]
 
 
 def card_text(state: State, name: str) -> str:
@@ -294,7 +297,7 @@ def _car_lines(state: State) -> list[str]:
     lines = []
     for c, car in enumerate(state.cars):
         who = f"auto ({car.level})" if car.auto else "human"
-        owner = "" if car.owner_name == car.name else f", {car.owner_name}"
+        owner = "" if car.name.startswith(car.owner_name) else f" ({car.owner_name}'s)"
         lines.append(f"{car.name}: {who}{owner}")
     return lines
 
@@ -309,7 +312,7 @@ def _program(state: State, layouts):
     if state.tie_crash:
         lines.append("A tie in a challenge crashes both cars")
     lines += _car_lines(state)
-    first = dict(state.quali) if state.race == 1 or not state.finishes else {}
+    first = dict(state.quali)
     rolls = dict(state.rolls)
     grid = [{"name": state.name(c), "cards": cards_text(state, first.get(c, ())),
              "roll": "/".join(str(r) for r in rolls.get(c, ())) or "-"}
@@ -335,9 +338,12 @@ def _results(state: State, layouts):
     if state.championship:
         items += [Line("Championship", bold=True)]
         table = championship_table(state)
-        shown = [{**r, **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
         rcols = [layouts.Col(f"r{k}", str(k), 2) for k in range(1, len(state.finishes) + 1)]
-        items += layouts.table(shown, [*rcols, layouts.Col("points", "Pts", 4)], "Car")
+        cols = [*rcols, layouts.Col("points", "Pts", 4)]
+        room = layouts.WIDTH - layouts.POS_WIDTH - sum(c.width for c in cols) - 1
+        shown = [{**r, "name": shortened(r["name"], room),
+                  **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
+        items += layouts.table(shown, cols, "Car")
         items.append(Rule())
     if state.settings.points_note:
         items += layouts.wrapped("Points: " + state.settings.points_note)
