@@ -149,3 +149,36 @@ def test_automated_cars_play_a_whole_race_alone():
         assert moves[0].kind == "auto" or moves[0].kind == "grid"
         state = R.apply(state, R.resolve(state, moves[0], rng))
     assert sum(1 for c in state.left if c == 0) >= 1
+
+
+def test_an_automated_choice_does_not_change_when_a_humans_hand_does(monkeypatch):
+    """Two tables deal the human cars different hands; the humans play the same cards. The
+    companion's state is the same (it never holds a human's hand), and so is every choice
+    of the automated cars."""
+    from companion.games.lacorsa import autoplay
+    with_champion = {0: tuple(SUIT), 2: tuple(SUIT)}
+    without = {0: tuple("4" if c == "Champion 12" else c for c in SUIT),
+               2: tuple("Champion 12" if c == "4" else c for c in SUIT)}
+    events = []
+    states = []
+    for dealt in (with_champion, without):
+        monkeypatch.setattr(autoplay, "table_hands", lambda state, dealt=dealt: dealt)
+        state = deal(new(4, autos={1: "racer", 3: "steady"}), {1: SUIT, 3: SUIT})
+        state = step(state, R.resolve(state, R.moves(state)[0], Dice()))       # automated qualifying
+        state = play(play(state, 0, "9"), 2, "8")
+        state = step(step(state, {"kind": "grid", "rolls": []}), {"kind": "start"})
+        assert ("Champion 12" in autoplay.hand(state, 0)) == (dealt is with_champion)
+        chosen = []
+        while state.step == R.RACE and len(chosen) < 6:
+            move = R.moves(state)[0]
+            if move.kind == "auto":
+                event = R.resolve(state, move, Dice())
+                chosen.append(event)
+            else:                                   # the humans: always their 5, else their 6, ...
+                event = {"kind": "act", "car": state.actor, "action": "discard", "cards": ["5"]} \
+                    if state.stage == R.ACT else {"kind": "plays", "plays": [[R.waiting(state)[0], ["6"]]]}
+            state = step(state, event)
+        events.append(chosen)
+        states.append(state)
+    assert states[0] == states[1]
+    assert events[0] == events[1] and len(events[0]) >= 2
