@@ -40,8 +40,8 @@ from companion.games.lacorsa.suit import Settings
 
 STEADY, RACER = "steady", "racer"
 LEVELS = ((STEADY, "Steady"), (RACER, "Racer"))
-NERVE = {STEADY: 0.5, RACER: 0.9}      # the chance of winning a car needs to fight
-LATE_NERVE = 0.2                        # ... when the race is nearly over
+NERVE = {STEADY: 0.5, RACER: 0.9}      # the chance of winning a car needs to fight (the
+# built-in default; data.toml's [automated] nerve sets it)
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,7 @@ class Knowledge:
     team: tuple[int, ...]               # the cars of the same driver (itself included)
     final: bool
     open_ahead: bool
+    nerve: float | None = None          # None: the level's built-in nerve
 
     @property
     def position(self) -> int:
@@ -151,7 +152,8 @@ def best_play(k: Knowledge, other: int, attacking: bool) -> tuple[tuple[str, ...
     scored = [(p, win_chance(k, other, s.worth(p), attacking)) for p in plays]
     if late(k):
         return max(scored, key=lambda pc: (pc[1], -_cost(k, pc[0])))
-    good = [pc for pc in scored if pc[1] >= NERVE.get(k.level, NERVE[STEADY])]
+    nerve = k.nerve if k.nerve is not None else NERVE.get(k.level, NERVE[STEADY])
+    good = [pc for pc in scored if pc[1] >= nerve]
     if good:
         return min(good, key=lambda pc: (_cost(k, pc[0]), -pc[1]))
     low = lowest(k)

@@ -201,7 +201,8 @@ def knowledge(state: State, car: int) -> driver.Knowledge:
     order = state.order or tuple(range(len(state.cars)))
     return driver.Knowledge(me=car, level=state.cars[car].level, settings=s, hand=state.hands[car],
                             unseen=unseen, left=state.left, order=order, team=state.team(car),
-                            final=state.final, open_ahead=bool(state.order) and state.open_ahead(car))
+                            final=state.final, open_ahead=bool(state.order) and state.open_ahead(car),
+                            nerve=dict(s.nerve).get(state.cars[car].level))
 
 
 def waiting(state: State) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ DECK = "suit"
 KINDS = ("extend", "drafting-extend", "standard", "champion", "redline")
 EXTENDS = ("extend", "drafting-extend")
 MAX_CARS = 6
+LEVELS = ("steady", "racer")            # the automated racecars' levels (driver.py)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Settings:
     points_note: str
     races: int                              # races in a championship
     tie_faces: tuple[int, ...]              # the qualifying tie die
+    nerve: tuple[tuple[str, float], ...] = ()   # automated level -> nerve (driver.py)
 
     def card(self, name: str) -> CardDef:
         for c in self.suit:
@@ -160,5 +162,13 @@ def build(data: Mapping[str, Any]) -> Settings:
     if not isinstance(positions, list) or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0
                                                   for p in positions):
         raise DataError(("points", "race", "positions"), "must be a list of whole points, first place first")
-    return Settings(suit=tuple(suit), cars_per_player=tuple(sorted(pairs)), points=tuple(positions),
+    nerve = []
+    table = _table(data, ("automated", "nerve"))
+    for level, value in table.items():
+        if level not in LEVELS:
+            raise DataError(("automated", "nerve", str(level)), "unknown level", f"use {' or '.join(LEVELS)}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise DataError(("automated", "nerve", str(level)), f"must be a chance from 0 to 1, not {value!r}")
+        nerve.append((str(level), float(value)))
+    return Settings(nerve=tuple(sorted(nerve)), suit=tuple(suit), cars_per_player=tuple(sorted(pairs)), points=tuple(positions),
                     points_note=str(points.get("assumption", "")), races=races, tie_faces=tuple(faces))

@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from companion.kit.update import evolve, replace_at
 from companion.games.lacorsa import driver, rules as R
 
@@ -182,3 +184,28 @@ def test_an_automated_choice_does_not_change_when_a_humans_hand_does(monkeypatch
         states.append(state)
     assert states[0] == states[1]
     assert events[0] == events[1] and len(events[0]) >= 2
+
+
+def test_an_owner_sets_a_levels_nerve_in_the_data():
+    from companion.games.lacorsa import suit
+    from tests.games.lacorsa.helpers import data
+    assert tuple(k for k, _ in driver.LEVELS) == suit.LEVELS
+    hand = ["4", "6", "8", "9", "10", "11", "5", "7"]
+    unseen = [1] * 10 + [10] * 2
+    built_in = R.setup({"players": 4}, data()).settings
+    bolder = R.setup({"players": 4}, data(automated={"nerve": {"racer": 0.5}})).settings
+    assert dict(built_in.nerve) == {"steady": 0.5, "racer": 0.9}
+    for settings, card in ((built_in, "11"), (bolder, "4")):
+        k = driver.Knowledge(me=3, level=driver.RACER, settings=settings, hand=tuple(hand), unseen=tuple(unseen),
+                             left=(8, 8, 2, 8), order=(0, 1, 2, 3), team=(3,), final=False, open_ahead=False,
+                             nerve=dict(settings.nerve)["racer"])
+        assert driver.attack(k, 2) == (card,)
+
+
+@pytest.mark.parametrize("nerve", [{"racer": 1.5}, {"wild": 0.5}, {"steady": "high"}])
+def test_a_nerve_that_is_no_chance_is_refused(nerve):
+    from companion.kit.errors import DataError
+    from tests.games.lacorsa.helpers import data
+    with pytest.raises(DataError) as exc:
+        R.check_data(data(automated={"nerve": nerve}))
+    assert exc.value.keys[:2] == ("automated", "nerve")
