@@ -165,7 +165,7 @@ def outcome_line(state: State, o: Outcome) -> str:
     if o.kind == "out":
         return first_fitting(f"Final lap: {state.name(o.car)} out", f"Final lap: {a} out", "Final lap!")
     if o.kind == "skip":
-        return fit(f"{a}: no cards, on")
+        return first_fitting(f"{state.name(o.car)} has no cards", f"{a} has no cards")
     if o.kind == "extend":
         return fit(f"{a} extends ({card_text(state, o.cards[0])})")
     if o.kind == "discard":
@@ -173,7 +173,8 @@ def outcome_line(state: State, o: Outcome) -> str:
     d = short(state, o.other)
     ac, dc = cards_text(state, o.cards), cards_text(state, o.other_cards)
     if o.kind == "crash":
-        return first_fitting(f"{a} {ac}={d} {dc}: CRASH", f"Tie: {a}+{d} crash", limit=LINE_CHARS)
+        return first_fitting(f"{a} {ac}={d} {dc}: crash", f"Crash: {a} + {d}", f"{a}+{d} crash",
+                             f"Crash: {a[:5]}+{d[:5]}")
     if o.won:
         return first_fitting(f"{a} {ac} passes {d} {dc}", f"{a} {ac} > {d} {dc}", f"{a} passes {d}")
     return first_fitting(f"{d} {dc} holds {a} {ac}", f"{d} {dc} >= {a} {ac}", f"{d} holds {a}")
@@ -270,7 +271,7 @@ def _standings_view(state: State, title: str, rows) -> View:
 def decisions(state: State) -> View:
     items = [f"Race {state.race}" + (f" of {state.settings.races}" if state.championship else ""),
              fit(f"Table deck: {len(state.humans)} suits", MENU_CHARS),
-             fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS)]
+             fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS) if state.autos else "All hands at table"]
     if state.autos:
         items.append("Auto hands: secret")
     if state.grid:
