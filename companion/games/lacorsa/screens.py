@@ -220,7 +220,7 @@ def _challenge(state: State) -> View:
             what = "choosing"
         else:
             what = "to enter"
-        lines.append(Text(row(state.name(c), what)))
+        lines.append(Text(row(f"{short(state, c)} ({state.left[c]})", what)))
     humans = [c for c in pending if not state.cars[c].auto]
     if state.redline >= 0:
         lines.append(Text(first_fitting(f"{short(state, state.redline)}: R with which?", "R with which card?")))
