@@ -670,7 +670,7 @@ def _extra(state: State, c: int) -> dict:
 
 def summary(state: State) -> dict:
     return {
-        "race_type": f"{state.settings.cars_each(len({c.owner for c in state.cars}))} car(s) per player",
+        "race_type": _race_type(state),
         "championship": {"on": state.championship, "races": state.settings.races if state.championship else 1,
                          "finished": len(state.finishes),
                          "results": [[state.name(c) for c in f] for f in state.finishes]},
@@ -681,6 +681,12 @@ def summary(state: State) -> dict:
         "points_assumption": state.settings.points_note,
         "laps": state.lap,
     }
+
+
+def _race_type(state: State) -> str:
+    players = len({c.owner for c in state.cars})
+    each = state.settings.cars_each(players)
+    return f"{players} players, {each} car{'s' if each > 1 else ''} each"
 
 
 def describe(event: Mapping[str, Any]) -> str:

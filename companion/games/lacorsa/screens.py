@@ -3,8 +3,9 @@
 The title says whose turn it is and the lap ("L3 Red" / "Red > Blue"); the body says what
 just happened (the cards both cars played, who passed, an extend, a discard) and what the
 table does now. An automated car's card stays face down ("card down") until both cars of
-a challenge have played. "Cards left" (one press) shows every car's cards left and what it
-has played: the rulebook lets anyone ask.
+a challenge have played. Every challenge screen shows both cars' cards left, and "Cards
+left" (a move on offer all race) shows every car's cards left and what it has played: the
+rulebook lets anyone ask.
 """
 
 from __future__ import annotations
