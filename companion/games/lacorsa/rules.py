@@ -366,7 +366,7 @@ def _auto(state: State) -> dict:
             else:
                 cards = driver.defend(k, state.actor)
             plays.append([c, list(cards)])
-        return {"kind": "plays", "plays": plays}
+        return {"kind": "plays", "plays": plays, "face_down": True}
     car = state.actor
     action, cards = driver.decide(knowledge(state, car))
     return {"kind": "act", "car": car, "action": action, "cards": list(cards)}
@@ -691,6 +691,8 @@ def _race_type(state: State) -> str:
 
 def describe(event: Mapping[str, Any]) -> str:
     kind = event.get("kind")
+    if kind == "plays" and event.get("face_down"):
+        return "face down"          # the history never shows an automated card before its reveal
     if kind == "plays":
         return " ".join("+".join(str(x) for x in cards) for _, cards in event.get("plays", ())
                         if isinstance(cards, list))

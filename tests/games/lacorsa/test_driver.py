@@ -209,3 +209,10 @@ def test_a_nerve_that_is_no_chance_is_refused(nerve):
     with pytest.raises(DataError) as exc:
         R.check_data(data(automated={"nerve": nerve}))
     assert exc.value.keys[:2] == ("automated", "nerve")
+
+
+def test_the_history_never_shows_an_automated_card_before_its_reveal():
+    state = deal(new(4, autos={1: "racer"}))
+    event = R.resolve(state, R.moves(state)[0], Dice())
+    assert event["face_down"] and R.describe(event) == "face down"
+    assert R.describe({"kind": "plays", "plays": [[0, ["R", "9"]]]}) == "R+9"
