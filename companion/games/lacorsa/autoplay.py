@@ -12,8 +12,9 @@ import random
 from collections import Counter
 
 from companion.games.api import Move
+from companion.kit.update import evolve, replace_at
 from companion.games.lacorsa import driver, rules
-from companion.games.lacorsa.rules import ACT, DISCARD, GRID, PLAY, QUALIFY, RACE, State
+from companion.games.lacorsa.rules import ACT, DISCARD, PLAY, QUALIFY, RACE, State
 
 
 def table_hands(state: State) -> dict[int, tuple[str, ...]]:
@@ -32,13 +33,8 @@ def hand(state: State, car: int) -> tuple[str, ...]:
 
 
 def _knowledge(state: State, car: int) -> driver.Knowledge:
-    k = rules.knowledge(evolve_hands(state, car), car)
-    return k
-
-
-def evolve_hands(state: State, car: int) -> State:
-    from companion.kit.update import replace_at, evolve
-    return evolve(state, hands=replace_at(state.hands, car, hand(state, car)))
+    """What the scripted human knows: the companion's public facts and its own hand."""
+    return rules.knowledge(evolve(state, hands=replace_at(state.hands, car, hand(state, car))), car)
 
 
 def _enter(state: State, car: int, cards: tuple[str, ...], options: list[Move]) -> Move:

@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from companion.core.rng import shuffled
 from companion.kit import cars as kitcars
-from companion.kit.errors import DataError, RuleError
+from companion.kit.errors import RuleError
 from companion.kit.standings import standing
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from companion.kit.standings import ordinal, result_line
 from companion.kit.text import first_fitting, fit, row
-from companion.profile import LINE_CHARS, MENU_CHARS
+from companion.profile import MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
-from companion.games.lacorsa.rules import (ACT, BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
+from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
                                            State, championship_table, final_order, standings, ties, waiting)
 
 GAME = "Lacorsa"

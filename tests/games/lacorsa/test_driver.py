@@ -4,10 +4,9 @@ import random
 
 import pytest
 
-from companion.kit.update import evolve, replace_at
 from companion.games.lacorsa import driver, rules as R
 
-from tests.games.lacorsa.helpers import Dice, act, challenge, deal, new, play, qualify, race, step
+from tests.games.lacorsa.helpers import Dice, act, deal, new, play, race, step
 
 SUIT = ["Extend 1", "Extend 2", "Drafting 3", "4", "5", "6", "7", "8", "9", "10", "11", "Champion 12", "R"]
 
