@@ -279,6 +279,9 @@ def decisions(state: State) -> View:
         items.append("Grid (qualifying):")
         items += grid_items(state)
     items += table_items(state)
+    if state.championship and state.finishes:
+        items.append(f"After race {len(state.finishes)}:")
+        items += [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in championship_table(state)]
     return _titled("Decisions", [Menu(tuple(fit(i, MENU_CHARS) for i in items))])
 
 

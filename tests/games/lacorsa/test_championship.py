@@ -62,3 +62,14 @@ def test_a_single_race_is_over_after_one_race():
     state = _finish(state, random.Random(2))
     assert state.step == R.DONE and len(state.finishes) == 1
     assert "Championship" not in screens.receipts(state)["results"].text_lines()
+
+
+def test_the_decisions_view_carries_the_championship_so_far():
+    autos = {i: "steady" for i in range(4)}
+    state = _finish(new(4, autos=autos, championship=True), random.Random(4))
+    state = step(state, {"kind": "next"})
+    items = screens.decisions(state).body[0].items
+    assert items[0] == "Race 2 of 7"
+    at = items.index("After race 1:")
+    assert [i.split()[1] for i in items[at + 1:]] == [r["name"] for r in R.championship_table(state)]
+    assert "Auto hands: secret" in items
