@@ -94,7 +94,7 @@ def test_every_activity_state_can_be_snapshotted():
 
     from companion.demo import demo_target
     from companion.games.registry import activity
-    from companion.ui.flow import finish_options
+    from companion.ui.wizard import finish_options
 
     for game in ("top-speed", "street-illegal", "laps", "dice", "deck"):
         slug, extra = demo_target(game)

@@ -7,7 +7,7 @@ from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
 from companion.devices.gestures import Gesture
 from companion.games.api import Option
-from companion.ui import flow
+from companion.ui.wizard import Wizard, adjust, hold_step
 
 
 def make_app(state_dir):
@@ -15,7 +15,7 @@ def make_app(state_dir):
 
 
 def wizard_on(app, slug, key):
-    wizard = flow.Wizard(slug)
+    wizard = Wizard(slug)
     app.push(wizard)
     wizard.step = next(i for i, q in enumerate(wizard.questions(app)) if q.option.key == key)
     return wizard
@@ -49,15 +49,15 @@ def test_a_long_hold_goes_by_tens_within_the_limits(state_dir):
 
 def test_hold_steps_and_round_landings():
     option = Option("laps", "Laps", "number", low=2, high=99)
-    assert [flow.hold_step(n) for n in (0, 1, 4, 5, 20, 21, 40)] == [1, 1, 1, 5, 5, 10, 10]
-    assert flow.adjust(option, 63, +1, 5) == 60 and flow.adjust(option, 60, +1, 5) == 55
-    assert flow.adjust(option, 63, -1, 5) == 65 and flow.adjust(option, 97, -1, 10) == 99
-    assert flow.adjust(option, 7, +1, 10) == 2
+    assert [hold_step(n) for n in (0, 1, 4, 5, 20, 21, 40)] == [1, 1, 1, 5, 5, 10, 10]
+    assert adjust(option, 63, +1, 5) == 60 and adjust(option, 60, +1, 5) == 55
+    assert adjust(option, 63, -1, 5) == 65 and adjust(option, 97, -1, 10) == 99
+    assert adjust(option, 7, +1, 10) == 2
 
 
 def test_a_single_question_has_no_step_count(state_dir):
     app = make_app(state_dir)
-    app.push(flow.Wizard("dice"))
+    app.push(Wizard("dice"))
     frame = app.frame()
     assert frame.title == "Dice of" and frame.status == ""
 
@@ -72,4 +72,4 @@ def test_the_car_list_is_the_same_step_as_the_count(state_dir):
     cars = app.frame()
     assert (cars.title, cars.status) == ("Cars", "2/5")
     app.step(Gesture("GO", "press"))
-    assert isinstance(app.screen, flow.Wizard) and app.frame().status == "3/5"
+    assert isinstance(app.screen, Wizard) and app.frame().status == "3/5"
