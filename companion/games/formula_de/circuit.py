@@ -82,10 +82,15 @@ class Circuit:
 WEATHER_RESULTS = ("rain", "changeable", "good")
 
 
-def _int(table: Mapping[str, Any], keys: tuple, key: str, low: int, high: int) -> int:
+def _int(table: Mapping[str, Any], keys: tuple, key: str, low: int, high: int, what: str = "") -> int:
+    """``table[key]``, a whole number within low..high. ``what`` names an item of a list
+    ("corner 2"): the error then names the list's key (the loader finds the file that
+    set it by the key path, which stops at a list)."""
     value = table.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DataError(keys + (key,), f"must be a whole number from {low} to {high}, not {value!r}")
+        where = keys if what else keys + (key,)
+        head = f"{what}: {key} " if what else ""
+        raise DataError(where, f"{head}must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
@@ -105,21 +110,22 @@ def load(data: Mapping[str, Any], key: str) -> Circuit:
                         "e.g. corners = [{ at = 8, length = 3, stops = 1 }]")
     corners = []
     last_end = -1
+    ck = keys + ("corners",)
     for i, c in enumerate(raw):
-        ck = keys + ("corners", str(i))
+        what = f"corner {i + 1}"
         if not isinstance(c, Mapping):
-            raise DataError(ck, f"must be a table {{ at, length, stops }}, not {c!r}")
+            raise DataError(ck, f"{what} must be a table {{ at, length, stops }}, not {c!r}")
         unknown = set(c) - {"at", "length", "stops", "name"}
         if unknown:
-            raise DataError(ck + (sorted(unknown)[0],), "unknown key", "allowed: at, length, stops")
-        at = _int(c, ck, "at", 1, length - 1)
-        size = _int(c, ck, "length", 1, 12)
-        stops = _int(c, ck, "stops", 1, 3)
+            raise DataError(ck, f"{what}: unknown key {sorted(unknown)[0]!r}", "allowed: at, length, stops")
+        at = _int(c, ck, "at", 1, length - 1, what)
+        size = _int(c, ck, "length", 1, 12, what)
+        stops = _int(c, ck, "stops", 1, 3, what)
         if at <= last_end:
-            raise DataError(ck + ("at",), f"corner {i + 1} starts at {at}, inside or before the corner before it",
+            raise DataError(ck, f"{what} starts at {at}, inside or before the corner before it",
                             "list the corners in lap order, each after the last")
         if stops > size:
-            raise DataError(ck + ("stops",), f"{stops} stops do not fit in {size} spaces")
+            raise DataError(ck, f"{what}: {stops} stops do not fit in {size} spaces")
         corners.append(Corner(i + 1, at, size, stops))
         last_end = at + size - 1
     if last_end >= length - GRID_ROOM - 1:
