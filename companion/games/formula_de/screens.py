@@ -206,7 +206,7 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
         who = "" if c == t.car else f"{name(state, c)[:3]} "
         lines.append(fit(f"{who}{what} {roll}: " + ("HIT -1" if hit else "ok"), MENU_CHARS))
     if t.spin:
-        lines.append("SPIN: turn round, 1st")
+        lines.append("SPIN: 1st gear next")
     for spot in t.markers:
         lines.append(fit(f"marker on space {spot}", MENU_CHARS))
     for c, cause in t.out:

@@ -11,7 +11,7 @@ import pytest
 from companion.core.rng import make_rng
 from companion.games.formula_de import autoplay, rules as R, screens as S
 from companion.profile import LABEL_CHARS, LINE_CHARS, MENU_CHARS
-from companion.ui.render import render
+from companion.ui.render import cut_texts, render
 from companion.ui.view import Big, Menu, Row, Text
 
 from .helpers import data, on_turn, put, started, gear
@@ -31,6 +31,7 @@ def fits(view) -> None:
         elif isinstance(w, Big):
             assert len(w.caption) <= LINE_CHARS, w
     assert render(view).size == (128, 64)
+    assert cut_texts(view) == []
 
 
 def options(seed: int) -> dict:
