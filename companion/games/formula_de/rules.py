@@ -24,6 +24,7 @@ A race goes:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -44,6 +45,7 @@ OPTIONS = (
     Option("weather", "Weather", choices=(("roll", "Roll the chart"), ("good", "Good"),
                                           ("changeable", "Changeable"), ("rain", "Rain")), default="roll"),
     Option("team", "Team race", choices=((False, "Off"), (True, "On")), default=False),
+    Option("grid", "Grid", choices=(("dice", "Black die"), ("stopwatch", "Stopwatch lap")), default="dice"),
 )
 
 LEVELS = ((1, "Careful"), (2, "Racer"))
@@ -59,6 +61,9 @@ CAR_OPTIONS = (
 )
 
 START, GRID, GEAR, REPORT, SHOW, ROUND, OVER = "start", "grid", "gear", "report", "show", "round", "over"
+QDONE = "qualified"
+FREE_WP = (99,) * len(T.ZONES)
+"""Qualifying laps do not count wear points: a car drives them as if it had plenty."""
 NAME_CHARS = 8
 
 
@@ -141,6 +146,12 @@ class State:
     last: Turn | None = None
     advice: bool = False
     team_repair: tuple[int, ...] = ()
+    qualifying: bool = False               # a stopwatch qualifying lap is being driven
+    qualified: bool = False
+    qual: tuple[tuple, ...] = ()           # per car: () or (throws, seconds, to the back)
+    qclock: float = 0.0                    # the stopwatch's start (the lap's first throw)
+    qthrows: int = 0                       # die throws so far, overshot spaces included
+    qweather: int = T.GOOD                 # the weather of the qualifying laps
 
     @property
     def car_on(self) -> int:
@@ -148,7 +159,7 @@ class State:
 
     @property
     def rain(self) -> bool:
-        return T.raining(self.weather)
+        return T.raining(self.qweather if self.qualifying else self.weather)
 
     def lap(self, c: int) -> int:
         return driving.lap_of(self.cars[c].dist, self.settings.circuit.length)
@@ -198,7 +209,7 @@ def _constructed(wear: Any, name: str) -> tuple[int, ...]:
 
 def gear_choices(state: State, c: int) -> list[tuple[int, dict[str, int]]]:
     """The gears car ``c`` may pick now, with the WP each costs."""
-    car = state.cars[c]
+    car = _wear(state, state.cars[c])
     if car.cap < 6:
         return [(g, {}) for g in range(1, car.cap + 1) if g <= max(car.gear + 1, car.cap)]
     out = []
@@ -218,8 +229,14 @@ def preview(state: State, report: Report | None = None) -> Plan:
     return _plan(state, c, report or state.report)
 
 
+def _wear(state: State, car: Car) -> Car:
+    return evolve(car, wp=FREE_WP) if state.qualifying else car
+
+
 def _plan(state: State, c: int, report: Report) -> Plan:
-    car = state.cars[c]
+    car = _wear(state, state.cars[c])
+    if state.qualifying:         # alone on the track
+        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1)
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
                         laps=state.settings.laps, others=others, markers=state.markers)
@@ -230,6 +247,8 @@ def _driving_car(car: Car) -> driving.Car:
 
 
 def can_pit(state: State, c: int, report: Report) -> bool:
+    if state.qualifying:
+        return False
     car = state.cars[c]
     s = state.settings
     reach = report.roll + driving.slide_for(s.circuit, _driving_car(car), report.roll, state.rain) + report.soft
@@ -239,7 +258,10 @@ def can_pit(state: State, c: int, report: Report) -> bool:
 def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
-        return [make_move("start", "START", primary=True)]
+        first = state.settings.grid == "stopwatch" and not state.qualified
+        return [make_move("start", "QUALIFY" if first else "START", primary=True)]
+    if phase == QDONE:
+        return [make_move("start", "RACE START", primary=True)]
     if phase in (GRID, SHOW):
         return [make_move("ok", "OK", primary=True)]
     if phase == ROUND:
@@ -287,11 +309,11 @@ def _report_moves(state: State) -> list[Move]:
         add("brake", "Braked 1")
     if r.blocked < T.BLOCKED_OUT and r.blocked < r.roll + p.slide + r.soft and not r.slips:
         add("blocked", "Blocked 1")
-    if r.gear >= 4 and not r.brake and not r.blocked and r.slips < 3 and not p.pit:
+    if r.gear >= 4 and not r.brake and not r.blocked and r.slips < 3 and not p.pit and not state.qualifying:
         add("slip", "Slipstream +3")
     if T.soft_bonus(car.tires, state.rain) and not r.soft:
         add("soft", "Soft tires +1")
-    if r.contact == -1 and not p.pit and not p.finish:
+    if r.contact == -1 and not p.pit and not p.finish and not state.qualifying:
         add("contact", "No car near" if p.contact else "Car near", value=0 if p.contact else 1)
     if p.markers - r.over > 0 and not p.pit:
         add("over", "Over a marker")
@@ -322,9 +344,14 @@ def resolve(state: State, move: Move, rng) -> dict:
         return _resolve_start(state, rng)
     if kind == "gear":
         g = move.arg("gear")
-        return {"kind": "gear", "car": move.arg("car"), "gear": g, "roll": roll(rng, s.faces[g - 1])}
+        event = {"kind": "gear", "car": move.arg("car"), "gear": g, "roll": roll(rng, s.faces[g - 1])}
+        if state.qualifying:
+            event["clock"] = time.monotonic()      # the stopwatch
+        return event
     if kind == "done":
         c = move.arg("car")
+        if state.qualifying:
+            return {"kind": "done", "car": c, "rolls": {}, "clock": time.monotonic()}
         return {"kind": "done", "car": c, "rolls": _check_rolls(state, c, state.report, rng)}
     if kind == "auto":
         from companion.games.formula_de import automaton
@@ -335,6 +362,9 @@ def resolve(state: State, move: Move, rng) -> dict:
         if geared.phase != REPORT:
             return {"kind": "auto", "car": c, "gear": gear, "roll": face, "report": None, "rolls": {}, "why": why}
         report = automaton.report(geared, c)
+        if state.qualifying:
+            return {"kind": "auto", "car": c, "gear": gear, "roll": face, "report": report.to_json(),
+                    "rolls": {}, "why": why, "clock": time.monotonic()}
         return {"kind": "auto", "car": c, "gear": gear, "roll": face, "report": report.to_json(),
                 "rolls": _check_rolls(geared, c, report, rng), "why": why}
     event = {"kind": kind}
@@ -346,6 +376,10 @@ def resolve(state: State, move: Move, rng) -> dict:
 def _resolve_start(state: State, rng) -> dict:
     s = state.settings
     weather = roll(rng, s.black) if s.weather == "roll" else 0
+    if s.grid == "stopwatch" and not state.qualified:
+        return {"kind": "start", "qualifying": True, "weather": weather}
+    if state.qualified:
+        return {"kind": "start", "weather": weather, "grid": None, "starts": [roll(rng, s.black) for _ in state.cars]}
     rolls: list[list[int]] = [[roll(rng, s.black)] for _ in state.cars]
     while True:
         seen: dict[tuple, list[int]] = {}
@@ -419,16 +453,49 @@ def _set(state: State, c: int, car: Car) -> State:
     return evolve(state, cars=replace_at(state.cars, c, car))
 
 
-def _start(state: State, event) -> State:
-    _need(state, START)
+def _qualify(state: State, event) -> State:
+    """Before the qualifying laps: their weather (good and changeable: no effect; rain:
+    every lap in rain), then the first car drives alone from the line."""
     s = state.settings
-    grid_rolls = [tuple(int(x) for x in r) for r in event["grid"]]
+    if s.weather == "roll":
+        w = int(event["weather"])
+        line = T.RAINY if s.circuit.weather_result(w) == "rain" else T.GOOD
+    else:
+        w, line = 0, T.RAINY if s.weather == "rain" else T.GOOD
+    cars = tuple(evolve(c, dist=0, gear=0, corner=0, stops=0) for c in state.cars)
+    return evolve(state, cars=cars, qualifying=True, qweather=line, weather_roll=w, qual=((),) * len(cars),
+                  phase=GEAR, order=(0,), turn=0, qthrows=0, qclock=0.0)
+
+
+def qualifying_order(state: State) -> tuple[int, ...]:
+    """The grid from the qualifying laps: fewest throws first, ties by the faster time;
+    a car that did not stop in a 2- or 3-stop corner starts from the back."""
+    def key(i: int):
+        throws, seconds, back = state.qual[i]
+        return (back, throws, seconds, i)
+    return tuple(sorted(range(len(state.cars)), key=key))
+
+
+def _start(state: State, event) -> State:
+    _need(state, START, QDONE)
+    s = state.settings
+    if event.get("qualifying"):
+        if s.grid != "stopwatch" or state.qualified:
+            raise RuleError("no qualifying lap in this race")
+        return _qualify(state, event)
     starts = [int(x) for x in event["starts"]]
-    if len(grid_rolls) != len(state.cars) or len(starts) != len(state.cars):
+    if state.qualified:
+        grid = qualifying_order(state)
+        grid_rolls = [()] * len(state.cars)
+    else:
+        grid_rolls = [tuple(int(x) for x in r) for r in event["grid"]]
+        if len(grid_rolls) != len(state.cars):
+            raise RuleError("the grid rolls do not match the cars")
+        if len(set(grid_rolls)) != len(grid_rolls):
+            raise RuleError("a tie on the grid was not rolled again")
+        grid = tuple(sorted(range(len(state.cars)), key=lambda i: grid_rolls[i], reverse=True))
+    if len(starts) != len(state.cars):
         raise RuleError("the start rolls do not match the cars")
-    if len(set(grid_rolls)) != len(grid_rolls):
-        raise RuleError("a tie on the grid was not rolled again")
-    grid = tuple(sorted(range(len(state.cars)), key=lambda i: grid_rolls[i], reverse=True))
     if s.weather == "roll":
         w = int(event["weather"])
         line = T.FIRST_LINE[s.circuit.weather_result(w)]
@@ -437,14 +504,14 @@ def _start(state: State, event) -> State:
     cars = list(state.cars)
     for k, c in enumerate(grid):
         effect = T.start_effect(starts[c])
-        car = evolve(cars[c], dist=-k, grid_rolls=grid_rolls[c], start_roll=starts[c])
+        car = evolve(cars[c], dist=-k, gear=0, corner=0, stops=0, grid_rolls=grid_rolls[c], start_roll=starts[c])
         if effect == "poor":
             car = evolve(car, skip=True)
         elif effect == "great":
             car = evolve(car, dist=-k + T.GREAT_START_SPACES, gear=1)
         cars[c] = car
     return evolve(state, cars=tuple(cars), grid=grid, weather=line, weather_roll=w,
-                  weather_log=((0, w, line),), phase=GRID)
+                  weather_log=((0, w, line),), phase=GRID, qualifying=False, order=tuple(range(len(cars))))
 
 
 def _ok(state: State, event) -> State:
@@ -515,6 +582,9 @@ def _apply_gear(state: State, c: int, gear: int, face: int) -> State:
     if face not in state.settings.faces[gear - 1]:
         raise RuleError(f"{face} is not a face of gear {gear}'s die")
     lap = state.lap(c)
+    if state.qualifying:
+        return evolve(_set(state, c, evolve(car, gear=gear, cap=6)), phase=REPORT, report=Report(gear, face),
+                      qthrows=state.qthrows + 1)
     for zone, n in costs.items():
         car = _lose(car, zone, n, "gearing down", state.round, lap)
     car = evolve(car, gear=gear, cap=6)
@@ -535,6 +605,8 @@ def _marker(state: State, dist: int) -> tuple[int, ...]:
 
 def _gear(state: State, event) -> State:
     c = _on_turn(state, event, GEAR)
+    if state.qualifying and not state.qthrows:
+        state = evolve(state, qclock=float(event["clock"]))     # the stopwatch starts
     return _apply_gear(state, c, int(event["gear"]), int(event["roll"]))
 
 
@@ -565,6 +637,8 @@ def _adjust(state: State, event) -> State:
 
 def _done(state: State, event) -> State:
     c = _on_turn(state, event, REPORT)
+    if state.qualifying:
+        return _qualifying_move(state, c, state.report, float(event["clock"]))
     return _finish_move(state, c, state.report, event["rolls"], auto=False, why="")
 
 
@@ -572,6 +646,8 @@ def _auto(state: State, event) -> State:
     c = _on_turn(state, event, GEAR)
     if state.cars[c].driver != kitcars.AUTO:
         raise RuleError(f"{state.cars[c].name} is driven by a player")
+    if state.qualifying and not state.qthrows:
+        state = evolve(state, qclock=float(event["clock"]))
     state = _apply_gear(state, c, int(event["gear"]), int(event["roll"]))
     if state.phase != REPORT:
         return evolve(state, last=evolve(state.last, auto=True, why=str(event.get("why", ""))))
@@ -579,6 +655,8 @@ def _auto(state: State, event) -> State:
     report = Report(**{k: r[k] for k in Report.__dataclass_fields__})
     if report.gear != state.report.gear or report.roll != state.report.roll:
         raise RuleError("the automated driver's report does not match its roll")
+    if state.qualifying:
+        return _qualifying_move(state, c, report, float(event["clock"]))
     return _finish_move(state, c, report, event["rolls"], auto=True, why=str(event.get("why", "")))
 
 
@@ -700,6 +778,28 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
     if show_needed(last):
         return evolve(state, phase=SHOW)
     return _next_turn(state)
+
+
+def _qualifying_move(state: State, c: int, report: Report, clock: float) -> State:
+    """A throw of the qualifying lap: each space overshot is one more throw; no stop in a
+    2- or 3-stop corner ends the lap (to the back of the grid); crossing the line stops
+    the stopwatch (a throw more per full minute)."""
+    p = _plan(state, c, report)
+    car = state.cars[c]
+    throws = state.qthrows + sum(n for _, n in p.overshoots)
+    seconds = max(0.0, clock - state.qclock)
+    last = Turn(c, report.gear, report.roll, p.start, p.final, p.slide, corner=p.corner, stops=p.stops,
+                overshoots=p.overshoots, out=((c, p.out),) if p.out else ())
+    state = evolve(state, qthrows=throws, last=last, report=None)
+    if p.out or p.final >= state.settings.circuit.length:
+        result = (throws + int(seconds // 60), round(seconds, 1), bool(p.out))
+        state = evolve(state, qual=replace_at(state.qual, c, result))
+        state = _set(state, c, evolve(car, dist=0, gear=0, corner=0, stops=0))
+        if c + 1 < len(state.cars):
+            return evolve(state, order=(c + 1,), turn=0, phase=GEAR, qthrows=0, qclock=0.0)
+        return evolve(state, phase=QDONE, qualifying=False, qualified=True, order=())
+    car = evolve(car, dist=p.final, corner=p.corner, stops=p.stops)
+    return evolve(_set(state, c, car), phase=GEAR)
 
 
 def _repair(car: Car, allowance: int, rnd: int, lap: int) -> tuple[Car, int]:

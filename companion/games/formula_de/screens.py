@@ -95,6 +95,22 @@ def grid_lines(state: R.State) -> list[str]:
     return lines
 
 
+def qualifying_lines(state: R.State) -> list[str]:
+    """The qualifying laps, best first: throws (minutes and overshoots included), time."""
+    out = []
+    for k, c in enumerate(R.qualifying_order(state), start=1):
+        if not state.qual[c]:
+            continue
+        throws, seconds, back = state.qual[c]
+        result = "no stop: back" if back else f"{throws} thr {layouts.format_seconds(seconds)}"
+        out.append(row(f"{k} {state.cars[c].name}", result, MENU_CHARS))
+    return out
+
+
+def _qualified_view(state: R.State) -> View:
+    return View(title="Qualifying", status="grid", body=(Menu(tuple(qualifying_lines(state))),))
+
+
 def _grid_view(state: R.State) -> View:
     return View(title="Grid", status=fit(WEATHER_WORDS[state.weather], 10), body=(Menu(tuple(grid_lines(state))),))
 
@@ -102,6 +118,9 @@ def _grid_view(state: R.State) -> View:
 def decisions(state: R.State) -> View:
     """What the companion decided: weather, grid, start rolls, markers (pause menu)."""
     lines = grid_lines(state) if state.grid else ["nothing yet: START"]
+    if state.qualified or state.qualifying:
+        lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
+            (lines if state.grid else [])
     return View(title="Decided", body=(Menu(tuple(lines)),))
 
 
@@ -124,6 +143,12 @@ def _gear_view(state: R.State) -> View:
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
         return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
+    if state.qualifying:
+        title, status = _title(state, c, f"qualify {gear}")
+        third = "GO: the car drives" if car.driver != "human" else f"{'rain' if state.rain else 'dry'} lap, WP free"
+        return View(title=title, status=status, body=(
+            Text(fit(f"throws {state.qthrows}, sp {car.dist}")), Text(fit(_where(state, c))), Text(fit(third)),
+            Text(fit("stopwatch running" if state.qthrows else "stopwatch: first throw"))))
     tires = f"{car.tires} tires, {'rain' if state.rain else 'dry'}"
     third = "GO: the car drives" if car.driver != "human" else tires
     if car.cap < 6:
@@ -187,7 +212,7 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
     lines = []
     if t.auto and t.why:
         lines.append(fit(f"{ordinal(t.gear)}: {t.why}", MENU_CHARS))
-    lines.append(fit(f"{ordinal(t.gear)} rolled {t.roll}" + (f", +{t.slide} tires" if t.slide else ""), MENU_CHARS))
+    lines.append(fit(f"{ordinal(t.gear)} rolled {t.roll}" + (f", slid {t.slide}" if t.slide else ""), MENU_CHARS))
     if t.pit:
         kind, roll, spaces = t.pit
         lines.append(fit(f"PIT: black {roll}", MENU_CHARS))
@@ -258,7 +283,7 @@ def _over_view(state: R.State) -> View:
                 body=(Menu(tuple(lines)),))
 
 
-_VIEWS = {R.START: _start_view, R.GRID: _grid_view, R.GEAR: _gear_view, R.REPORT: _report_view,
+_VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.GEAR: _gear_view, R.REPORT: _report_view,
           R.SHOW: _show_view, R.ROUND: _round_view, R.OVER: _over_view}
 
 
@@ -280,6 +305,8 @@ def program(state: R.State) -> Receipt:
     cols = (Col("tires", "Tires", 6), Col("start", "Start", 6))
     lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners, "
                                f"{state.settings.circuit.length} spaces a lap"]
+    if state.qualified:
+        lines += ["Stopwatch qualifying:"] + [" ".join(x.split()) for x in qualifying_lines(state)]
     return layouts.race_program("Formula De", lines, grid, cols)
 
 

@@ -24,6 +24,7 @@ class Settings:
     weather: str                            # "roll", "good", "changeable" or "rain"
     team: bool
     wear_note: str
+    grid: str = "dice"                       # "dice" (black die) or "stopwatch" (qualifying)
 
     def top(self, gear: int) -> int:
         return max(self.faces[gear - 1])
@@ -91,4 +92,5 @@ def build(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
                     black=_faces(data, "black", ("dice", "black", "faces")), standard=standard,
                     points=tuple(points.get("positions", T.TEAM_POINTS)),
                     points_note=str(points.get("assumption", "")), weather=weather,
-                    team=bool(options.get("team", False)), wear_note=note)
+                    team=bool(options.get("team", False)), wear_note=note,
+                    grid="stopwatch" if options.get("grid") == "stopwatch" else "dice")

@@ -39,6 +39,7 @@ def options(seed: int) -> dict:
     players = 2 + seed % 9
     team = seed % 5 == 0 and players % 2 == 0
     return {"players": players, "laps": 2 + seed % 2, "weather": kinds[seed % 4], "team": team,
+            "grid": "stopwatch" if seed % 3 == 1 else "dice",
             "cars": [{"driver": "auto" if (i + seed) % 3 == 0 else "human", "level": 1 + i % 2,
                       "tires": ("hard", "soft", "rain")[(i + seed) % 3]} for i in range(players)]}
 
