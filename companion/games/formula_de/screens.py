@@ -13,13 +13,15 @@ from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.kit.standings import ordinal
 from companion.kit.text import fit, row
-from companion.profile import LINE_CHARS, MENU_CHARS
+from companion.profile import ADVANCE, LINE_CHARS, MENU_CHARS, WIDTH, chars
 from companion.receipts import layouts
 from companion.receipts.layouts import COLOUR, POINTS, Col
 from companion.receipts.model import Line, Receipt, Rule, Feed
 from companion.ui.view import Big, Menu, Row, Text, View
 
 TITLE_CHARS = MENU_CHARS   # the title and the status together
+STATUS_CHARS = chars(WIDTH // 2)   # the status box takes at most half the title bar
+STATUS_WEATHER = {T.GOOD: "dry", T.CHANGEABLE: "changeable", T.RAIN_CHANGEABLE: "rain/chg", T.RAINY: "rain"}
 ZONE_LETTERS = {T.TIRES: "T", T.BRAKES: "B", T.GEARBOX: "G", T.BODY: "C", T.ENGINE: "E", T.HANDLING: "H"}
 ZONE_WORDS = {T.TIRES: "tires", T.BRAKES: "brakes", T.GEARBOX: "gearbox", T.BODY: "body",
               T.ENGINE: "engine", T.HANDLING: "handling"}
@@ -40,9 +42,15 @@ def dashboard(car: R.Car) -> str:
     return out.rstrip()
 
 
+def bar(title: str, status: str) -> tuple[str, str]:
+    """The title and the status as the title bar shows them whole."""
+    status = status[:STATUS_CHARS]
+    room = min(TITLE_CHARS - len(status), chars(WIDTH - len(status) * ADVANCE - 8))
+    return title[:room], status
+
+
 def _title(state: R.State, c: int, status: str) -> tuple[str, str]:
-    room = TITLE_CHARS - len(status)
-    return name(state, c)[:room], status
+    return bar(name(state, c), status)
 
 
 def _where(state: R.State, c: int) -> str:
@@ -112,7 +120,8 @@ def _qualified_view(state: R.State) -> View:
 
 
 def _grid_view(state: R.State) -> View:
-    return View(title="Grid", status=fit(WEATHER_WORDS[state.weather], 10), body=(Menu(tuple(grid_lines(state))),))
+    title, status = bar("Grid", STATUS_WEATHER[state.weather])
+    return View(title=title, status=status, body=(Menu(tuple(grid_lines(state))),))
 
 
 def decisions(state: R.State) -> View:
@@ -144,7 +153,7 @@ def _gear_view(state: R.State) -> View:
     if state.advice:
         return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
     if state.qualifying:
-        title, status = _title(state, c, f"qualify {gear}")
+        title, status = _title(state, c, f"Q {gear}")
         third = "GO: the car drives" if car.driver != "human" else f"{'rain' if state.rain else 'dry'} lap, WP free"
         return View(title=title, status=status, body=(
             Text(fit(f"throws {state.qthrows}, sp {car.dist}")), Text(fit(_where(state, c))), Text(fit(third)),
@@ -266,8 +275,8 @@ def round_lines(state: R.State) -> list[str]:
 
 
 def _round_view(state: R.State) -> View:
-    title = f"Round {state.round} done"
-    return View(title=title, status=WEATHER_WORDS[state.weather][:TITLE_CHARS - len(title)],
+    title, status = bar(f"Round {state.round} done", STATUS_WEATHER[state.weather])
+    return View(title=title, status=status,
                 body=(Menu(tuple(round_lines(state))),))
 
 
@@ -279,8 +288,8 @@ def _over_view(state: R.State) -> View:
         lines.append(row(f"{r['position']} {r['name']}", f"{r['points']} pts", MENU_CHARS))
         if r["status"] != "finished":
             lines.append(fit(f"  {r['status']}" + (f" L{r['out_lap']}" if "out_lap" in r else ""), MENU_CHARS))
-    return View(title=f"{winner} WINS" if winner != "RACE" else "Race over", status="final",
-                body=(Menu(tuple(lines)),))
+    title, status = bar(f"{winner} WINS" if winner != "RACE" else "Race over", "final")
+    return View(title=title, status=status, body=(Menu(tuple(lines)),))
 
 
 _VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.GEAR: _gear_view, R.REPORT: _report_view,
