@@ -270,16 +270,18 @@ def moves(state: State) -> list[Move]:
         c = state.car_on
         car = state.cars[c]
         who = car.name
+        fixes = [] if state.qualifying else [make_move("fix", "Car is 1 ahead", player=who, car=c, by=1),
+                                              make_move("fix", "Car is 1 back", player=who, car=c, by=-1)]
         if car.driver == kitcars.AUTO:
             return [make_move("auto", "DRIVE", player=who, car=c, primary=True),
-                    make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c)]
+                    make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c), *fixes]
         keep = car.gear if car.gear else 1
         out = [make_move("gear", label(gear_label(g, cost)), player=who, car=c, gear=g,
                          primary=g == min(keep, car.cap)) for g, cost in gear_choices(state, c)]
         if not any(m.primary for m in out):
             out[0] = make_move("gear", out[0].label, player=who, car=c, gear=out[0].arg("gear"), primary=True)
         out.append(make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c))
-        return out
+        return out + fixes
     if phase == REPORT:
         return _report_moves(state)
     return []
@@ -561,6 +563,22 @@ def _advice(state: State, event) -> State:
     return evolve(state, advice=not state.advice)
 
 
+def _fix(state: State, event) -> State:
+    """The board says otherwise: the car on turn is one space further or further back
+    than the companion thought. Its corner follows its new space (stops made there kept
+    when it stays in the same corner)."""
+    c = _on_turn(state, event, GEAR)
+    by = event["by"]
+    if by not in (1, -1) or state.qualifying:
+        raise RuleError(f"a correction moves a car one space, not {by!r}")
+    car = state.cars[c]
+    dist = car.dist + by
+    here = state.settings.circuit.corner_at(dist)
+    number = here[0].number if here else 0
+    stops = car.stops if number and number == car.corner else 0
+    return _set(state, c, evolve(car, dist=dist, corner=number, stops=stops))
+
+
 def _lose(car: Car, zone: str, amount: int, cause: str, rnd: int, lap: int) -> Car:
     if amount <= 0:
         return car
@@ -826,7 +844,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice}
+             "auto": _auto, "advice": _advice, "fix": _fix}
 
 
 # -- the race as the platform sees it -----------------------------------------------------

@@ -124,3 +124,14 @@ def test_the_poor_starter_moves_in_the_second_round():
     assert state.phase == R.ROUND
     state = R.apply(state, {"kind": "next"})
     assert 0 in state.order
+
+
+def test_a_correction_moves_the_car_and_its_corner_follows():
+    state = on_turn(at(started(2), 0, ONE.at - 1, 2), 0)
+    fix = next(m for m in R.moves(state) if m.kind == "fix" and m.arg("by") == 1)
+    state = R.apply(state, R.resolve(state, fix, None))
+    car = state.cars[0]
+    assert (car.dist, car.corner, car.stops) == (ONE.at, 1, 0)      # in the corner, no stop made
+    # a move of 1 now ends in the corner: its first stop
+    after = drive(state, 0, 1, 1)
+    assert (after.cars[0].corner, after.cars[0].stops) == (1, 1)
