@@ -41,6 +41,12 @@ class Circuit:
     pit: int
     weather: tuple[tuple[str, int, int], ...]   # (result, low, high) of the d20 chart
     assumption: str = ""
+    noise: tuple[int, ...] = ()                 # road races: the engine-noise area (first, last)
+    police: int = -1                            # road races: the police station's line (-1: none)
+    danger: tuple[int, ...] = ()                # road races: red spaces (damage markers for good)
+
+    def in_noise(self, distance: int) -> bool:
+        return bool(self.noise) and distance >= 0 and self.noise[0] <= distance % self.length <= self.noise[1]
 
     def weather_result(self, roll: int) -> str:
         for name, low, high in self.weather:
@@ -149,8 +155,24 @@ def load(data: Mapping[str, Any], key: str) -> Circuit:
         covered += range(r[0], r[1] + 1)
     if sorted(covered) != list(range(1, 21)):
         raise DataError(keys + ("weather",), "the three ranges must cover 1 to 20 once each")
+    noise: tuple[int, ...] = ()
+    if "noise" in entry:
+        n = entry["noise"]
+        if (not isinstance(n, list) or len(n) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in n)
+                or not 0 <= n[0] <= n[1] < length):
+            raise DataError(keys + ("noise",), f"must be [first, last] spaces of the lap, not {n!r}")
+        noise = (n[0], n[1])
+    police = _int(entry, keys, "police", 0, length - 1) if "police" in entry else -1
+    danger = entry.get("danger", [])
+    if not isinstance(danger, list) or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < length
+                                               for x in danger):
+        raise DataError(keys + ("danger",), f"must be a list of spaces of the lap, not {danger!r}")
+    unknown = set(entry) - {"label", "length", "corners", "pit", "weather", "assumption", "noise", "police", "danger"}
+    if unknown:
+        raise DataError(keys + (sorted(unknown)[0],), "unknown key",
+                        "allowed: label, length, corners, pit, weather, noise, police, danger, assumption")
     return Circuit(key, str(entry.get("label", key)), length, tuple(corners), pit, tuple(ranges),
-                   str(entry.get("assumption", "")))
+                   str(entry.get("assumption", "")), noise, police, tuple(sorted(set(danger))))
 
 
 def check(data: Mapping[str, Any]) -> None:

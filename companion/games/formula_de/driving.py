@@ -26,6 +26,10 @@ class Report:
     contact: int = -1     # -1: as the companion sees it; 0: no car beside/ahead; 1: there was
     over: int = 0         # damage markers the car passed over or landed on
     pit: str = ""         # "": no pit stop; a tire type (a tire stop); "tech" (technical stop)
+    nitro: int = 0        # road races: spaces the nitro adds (0: not used)
+    skid: int = 0         # road races, Skidding Pro: -1 or +1 space in a corner (1 tire WP)
+    held: int = 0         # spaces lost at no cost (How Sweet!: overtaking her on a straight)
+    radio: int = 0        # road races, Car Radio: 1 + the car it is thrown at (0: none)
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -40,6 +44,7 @@ class Car:
     wp: tuple[int, ...]
     tires: str
     changed: bool         # tires changed in a pit stop
+    rain_slide: int = 3   # what hard tires slide in rain (the Weather Frog: 1)
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,8 @@ def pit_possible(circuit: Circuit, car: Car, reach: int, laps: int, pits: int) -
 def slide_for(circuit: Circuit, car: Car, roll: int, rain: bool) -> int:
     lap = lap_of(car.dist, circuit.length)
     touched = bool(circuit.zones(car.dist + 1, car.dist + roll))
-    return T.tire_slide(car.tires, rain, lap, touched)
+    slide = T.tire_slide(car.tires, rain, lap, touched)
+    return min(slide, car.rain_slide) if car.tires == T.HARD else slide
 
 
 def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
@@ -108,7 +114,10 @@ def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
             lose(T.TIRES, cost[1], "blocked")
     lose(T.BRAKES, report.brake, "braking")
     slipped = natural + report.soft
-    final = slipped + 3 * report.slips - report.brake - report.blocked
+    slipped += report.nitro
+    final = slipped + 3 * report.slips - report.brake - report.blocked - report.held + report.skid
+    if report.skid:
+        lose(T.TIRES, 1, "skid")
     if report.slips and not circuit.zones(start + 1, slipped) and circuit.zones(slipped + 1, final):
         lose(T.BRAKES, min(1, wp[T.BRAKES]), "slipstream")
     final = max(start, final)

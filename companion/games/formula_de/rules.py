@@ -46,6 +46,7 @@ OPTIONS = (
                                           ("changeable", "Changeable"), ("rain", "Rain")), default="roll"),
     Option("team", "Team race", choices=((False, "Off"), (True, "On")), default=False),
     Option("grid", "Grid", choices=(("dice", "Black die"), ("stopwatch", "Stopwatch lap")), default="dice"),
+    Option("race", "Race", choices=(("circuit", "Circuit race"), ("road", "Road race")), default="circuit"),
 )
 
 LEVELS = ((1, "Careful"), (2, "Racer"))
@@ -95,6 +96,11 @@ class Car:
     log: tuple[tuple[int, int, str, int, str], ...] = ()   # (round, lap, zone, WP, cause)
     grid_rolls: tuple[int, ...] = ()
     start_roll: int = 0
+    skill: str = ""                # road races: the driver's feature
+    card: str = ""                 # road races: the driver's card
+    nitro_lap: int = 0             # the lap it last used its nitro
+    ace_lap: int = 0               # Ace At The Wheel: the lap of its last re-roll
+    radio_used: bool = False       # Car Radio: thrown (once a race)
 
     @property
     def racing(self) -> bool:
@@ -152,6 +158,8 @@ class State:
     qclock: float = 0.0                    # the stopwatch's start (the lap's first throw)
     qthrows: int = 0                       # die throws so far, overshot spaces included
     qweather: int = T.GOOD                 # the weather of the qualifying laps
+    police: tuple[tuple[int, int, int], ...] = ()   # road races: (lap, car, speed) at the station
+    police_paid: tuple[tuple[int, int], ...] = ()   # (lap, car) that got the 2 WP
 
     @property
     def car_on(self) -> int:
@@ -183,11 +191,17 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
         if e.get("build") == "constructed":
             wp = _constructed(e.get("wear"), e["name"])
         team = i // 2 if settings.team else -1
-        cars.append(Car(e["name"], e["colour"], driver, level, tires, wp, wp, team=team, dist=-i))
+        skill = card = ""
+        if settings.road:
+            card, wp, skill = settings.drivers[i % len(settings.drivers)]
+            tires = T.HARD                       # every car drives on hard tires
+        cars.append(Car(e["name"], e["colour"], driver, level, tires, wp, wp, team=team, dist=-i, skill=skill,
+                        card=card))
     if settings.team and len(cars) % 2:
         raise RuleError("the team race needs an even number of cars (teams of two)")
     teams = (T.TEAM_REPAIR,) * (len(cars) // 2) if settings.team else ()
-    return State(settings, tuple(cars), order=tuple(range(len(cars))), team_repair=teams)
+    markers = settings.circuit.danger if settings.road else ()
+    return State(settings, tuple(cars), order=tuple(range(len(cars))), team_repair=teams, markers=markers)
 
 
 def _constructed(wear: Any, name: str) -> tuple[int, ...]:
@@ -238,16 +252,28 @@ def _plan(state: State, c: int, report: Report) -> Plan:
     if state.qualifying:         # alone on the track
         return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1)
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
-    return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
-                        laps=state.settings.laps, others=others, markers=state.markers)
+    p = driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
+                     laps=state.settings.laps, others=others, markers=state.markers)
+    if state.settings.road and not report.held and _sweet(state, c, p):
+        p = driving.plan(state.settings.circuit, _driving_car(car), evolve(report, held=1), state.rain,
+                         laps=state.settings.laps, others=others, markers=state.markers)
+    return p
+
+
+def _sweet(state: State, c: int, p: Plan) -> bool:
+    """How Sweet!: a car overtaking her on a straight loses a space."""
+    circuit = state.settings.circuit
+    return any(o.skill == "how-sweet" and o.racing and i != c and p.start < o.dist < p.final
+               and circuit.corner_at(o.dist) is None for i, o in enumerate(state.cars))
 
 
 def _driving_car(car: Car) -> driving.Car:
-    return driving.Car(car.dist, car.corner, car.stops, car.wp, car.tires, car.changed)
+    return driving.Car(car.dist, car.corner, car.stops, car.wp, car.tires, car.changed,
+                       T.FROG_SLIDE if car.skill == "weather-frog" else 3)
 
 
 def can_pit(state: State, c: int, report: Report) -> bool:
-    if state.qualifying:
+    if state.qualifying or state.settings.road:       # no pits in road races
         return False
     car = state.cars[c]
     s = state.settings
@@ -325,7 +351,31 @@ def _report_moves(state: State) -> list[Move]:
             if kind == "tech" and _repair_left(state, c) <= 0:
                 continue
             add("pit", text, value=kind)
+    if state.settings.road and not state.qualifying:
+        _road_moves(state, c, p, add)
     return out
+
+
+def _road_moves(state: State, c: int, p: Plan, add) -> None:
+    car = state.cars[c]
+    r = state.report
+    lap = state.lap(c)
+    if car.nitro_lap != lap and not r.nitro:
+        add("nitro", f"Nitro +{T.nitro_spaces(r.gear, car.skill)}")
+    if car.skill == "ace-at-the-wheel" and car.ace_lap != lap:
+        add("ace", "Roll again")
+    if car.skill == "skidding-pro" and not r.skid and (p.corner or p.overshoots) and not p.out:
+        add("skid", "Skid -1", value=-1)
+        add("skid", "Skid +1", value=1)
+    target = radio_target(state, c, p)
+    if car.skill == "car-radio" and not car.radio_used and not r.radio and target >= 0:
+        add("radio", "Car radio", value=target + 1)
+
+
+def radio_target(state: State, c: int, p: Plan) -> int:
+    """The car beside or right ahead of car ``c`` at the end of its move (-1: none)."""
+    return next((i for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait
+                 and o.dist in (p.final, p.final + 1)), -1)
 
 
 def _repair_left(state: State, c: int) -> int:
@@ -369,6 +419,9 @@ def resolve(state: State, move: Move, rng) -> dict:
                     "rolls": {}, "why": why, "clock": time.monotonic()}
         return {"kind": "auto", "car": c, "gear": gear, "roll": face, "report": report.to_json(),
                 "rolls": _check_rolls(geared, c, report, rng), "why": why}
+    if kind == "adjust" and move.arg("what") == "ace":
+        g = state.report.gear
+        return {"kind": "adjust", "car": move.arg("car"), "what": "ace", "value": roll(rng, s.faces[g - 1])}
     event = {"kind": kind}
     for k, v in move.args:
         event[k] = v
@@ -381,7 +434,10 @@ def _resolve_start(state: State, rng) -> dict:
     if s.grid == "stopwatch" and not state.qualified:
         return {"kind": "start", "qualifying": True, "weather": weather}
     if state.qualified:
-        return {"kind": "start", "weather": weather, "grid": None, "starts": [roll(rng, s.black) for _ in state.cars]}
+        event = {"kind": "start", "weather": weather, "grid": None, "starts": [roll(rng, s.black) for _ in state.cars]}
+        if _frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
+            event["frog"] = roll(rng, s.black)
+        return event
     rolls: list[list[int]] = [[roll(rng, s.black)] for _ in state.cars]
     while True:
         seen: dict[tuple, list[int]] = {}
@@ -394,7 +450,14 @@ def _resolve_start(state: State, rng) -> dict:
             for i in group:
                 rolls[i].append(roll(rng, s.black))
     starts = [roll(rng, s.black) for _ in state.cars]
-    return {"kind": "start", "weather": weather, "grid": rolls, "starts": starts}
+    event = {"kind": "start", "weather": weather, "grid": rolls, "starts": starts}
+    if _frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
+        event["frog"] = roll(rng, s.black)       # the Weather Frog rolls again: the second counts
+    return event
+
+
+def _frog(state: State) -> bool:
+    return state.settings.road and any(c.skill == "weather-frog" for c in state.cars)
 
 
 def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
@@ -407,6 +470,8 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
     contact = p.contact if report.contact == -1 else bool(report.contact)
     if contact:
         rolls["collision"] = roll(rng, s.black)
+        if _aggressive_near(state, c, p):
+            rolls["collision-2"] = roll(rng, s.black)
     if report.over:
         rolls["handling"] = [roll(rng, s.black) for _ in range(min(report.over, p.markers))]
     if report.gear in T.MOTOR_GEARS and report.roll == s.top(report.gear):
@@ -415,7 +480,18 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
             rolls["weather"] = roll(rng, s.black)
     if p.pit:
         rolls["pit"] = roll(rng, s.black)
+    if s.road and s.circuit.in_noise(p.final) and not p.finish:
+        rolls["noise"] = roll(rng, s.black)
+    if s.road and report.radio:
+        rolls["radio"] = roll(rng, s.black)
     return rolls
+
+
+def _aggressive_near(state: State, c: int, p: Plan) -> bool:
+    """Aggressive: a car that collides with him rolls twice."""
+    return state.settings.road and any(
+        o.skill == "aggressive" and o.racing and i != c and o.dist in (p.final, p.final + 1)
+        for i, o in enumerate(state.cars))
 
 
 def _motor_cars(state: State, c: int, gear: int) -> list[int]:
@@ -495,11 +571,13 @@ def _start(state: State, event) -> State:
             raise RuleError("the grid rolls do not match the cars")
         if len(set(grid_rolls)) != len(grid_rolls):
             raise RuleError("a tie on the grid was not rolled again")
-        grid = tuple(sorted(range(len(state.cars)), key=lambda i: grid_rolls[i], reverse=True))
+        quick = [state.settings.road and c.skill == "quick-off-the-mark" for c in state.cars]
+        grid = tuple(sorted(range(len(state.cars)), key=lambda i: (grid_rolls[i][:1], quick[i], grid_rolls[i][1:]),
+                            reverse=True))
     if len(starts) != len(state.cars):
         raise RuleError("the start rolls do not match the cars")
     if s.weather == "roll":
-        w = int(event["weather"])
+        w = int(event["frog"]) if "frog" in event and _frog(state) else int(event["weather"])
         line = T.FIRST_LINE[s.circuit.weather_result(w)]
     else:
         w, line = 0, T.FIRST_LINE[s.weather]
@@ -533,7 +611,8 @@ def race_order(state: State, cars=None) -> tuple[int, ...]:
     cars = state.cars if cars is None else cars
     before = {c: k for k, c in enumerate(state.order)}
     racing = [i for i, c in enumerate(cars) if c.racing]
-    return tuple(sorted(racing, key=lambda i: (-cars[i].dist, -cars[i].gear, before.get(i, i))))
+    return tuple(sorted(racing, key=lambda i: (-cars[i].dist, cars[i].skill != "quick-off-the-mark",
+                                               -cars[i].gear, before.get(i, i))))
 
 
 def _new_round(state: State) -> State:
@@ -633,10 +712,21 @@ def _adjust(state: State, event) -> State:
     what = event["what"]
     legal = {(m.arg("what"), m.arg("value")) for m in _report_moves(state) if m.kind == "adjust"}
     value = event.get("value")
-    if (what, value) not in legal:
+    if (what, None if what == "ace" else value) not in legal:
         raise RuleError(f"'{what}' cannot be reported now")
     r = state.report
-    if what == "brake":
+    if what == "ace":                      # Ace At The Wheel: the second roll counts
+        if value not in state.settings.faces[r.gear - 1]:
+            raise RuleError(f"{value} is not a face of gear {r.gear}'s die")
+        car = evolve(state.cars[c], ace_lap=state.lap(c))
+        return evolve(_set(state, c, car), report=Report(r.gear, int(value)))
+    if what == "nitro":
+        r = evolve(r, nitro=T.nitro_spaces(r.gear, state.cars[c].skill))
+    elif what == "skid":
+        r = evolve(r, skid=int(value))
+    elif what == "radio":
+        r = evolve(r, radio=int(value))
+    elif what == "brake":
         r = evolve(r, brake=r.brake + 1)
     elif what == "blocked":
         r = evolve(r, blocked=r.blocked + 1)
@@ -705,8 +795,12 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         out.append((c, p.out))
         mark(p.final)
     cars = list(state.cars)
-    if not car.out and "collision" in rolls:
-        r = int(rolls["collision"])
+    if report.nitro:
+        car = evolve(car, nitro_lap=lap)
+    for key in ("collision", "collision-2"):
+        if car.out or key not in rolls:
+            continue
+        r = int(rolls[key])
         hit = T.collision_hit(r, state.rain)
         checks.append(("collision", c, r, hit))
         if hit:
@@ -719,7 +813,7 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         if car.out:
             break
         r = int(r)
-        hit = T.handling_hit(r, state.rain)
+        hit = r <= T.SCRAP_HANDLING if car.skill == "pile-of-scrap" else T.handling_hit(r, state.rain)
         checks.append(("handling", c, r, hit))
         if hit:
             car = _lose(car, T.HANDLING, 1, "damage marker", rnd, lap)
@@ -738,7 +832,8 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
             if other.out:
                 continue
             r = int(r)
-            hit = T.engine_hit(r, state.rain)
+            hit = (r <= T.GENIUS_ENGINE[state.rain] if other.skill == "little-genius"
+                   else T.engine_hit(r, state.rain))
             checks.append(("engine", i, r, hit))
             if hit:
                 other = _lose(other, T.ENGINE, 1, "motor damage", rnd, state.lap(i))
@@ -781,6 +876,15 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         else:
             car = evolve(car, dist=line_dist, pit_wait=True, cap=T.PIT_GEAR)
         pit = (effect, r, spaces)
+    cars[c] = car
+    if s.road:
+        cars, police, paid, road_checks = _road_events(state, c, cars, report, p, rolls, mark)
+        checks += road_checks
+        for i, other in enumerate(cars):
+            if other.out and not state.cars[i].out and (i, other.out) not in out:
+                out.append((i, other.out))
+        state = evolve(state, police=police, police_paid=paid)
+    car = cars[c]
     place = 0
     finish = state.finish
     if not car.out and car.dist >= s.laps * length and not car.place:
@@ -818,6 +922,75 @@ def _qualifying_move(state: State, c: int, report: Report, clock: float) -> Stat
         return evolve(state, phase=QDONE, qualifying=False, qualified=True, order=())
     car = evolve(car, dist=p.final, corner=p.corner, stops=p.stops)
     return evolve(_set(state, c, car), phase=GEAR)
+
+
+def _restore(car: Car, amount: int, rnd: int, lap: int, cause: str, tires: bool = True) -> Car:
+    """Up to ``amount`` WP back in the zones that lost most, never above the start."""
+    first = 0 if tires else 1
+    wp, log = list(car.wp), car.log
+    for _ in range(amount):
+        lost = max(range(first, len(T.ZONES)), key=lambda i: (car.full[i] - wp[i], -i))
+        if car.full[lost] - wp[lost] <= 0:
+            break
+        wp[lost] += 1
+        log += ((rnd, lap, T.ZONES[lost], -1, cause),)
+    return evolve(car, wp=tuple(wp), log=log) if log != car.log else car
+
+
+def _road_events(state: State, c: int, cars: list, report: Report, p: Plan, rolls, mark):
+    """Engine noise, the car radio, the police station and the checkpoint."""
+    s = state.settings
+    circuit = s.circuit
+    rnd, lap = state.round, state.lap(c)
+    checks: list[tuple[str, int, int, bool]] = []
+    car = cars[c]
+    if not car.out and "noise" in rolls:
+        r = int(rolls["noise"])
+        zone = T.noise_effect(r)
+        checks.append(("noise", c, r, zone is not None))
+        if zone:
+            car = _lose(car, zone, 1, "engine noise", rnd, lap)
+            if zone != T.TIRES:
+                mark(car.dist)
+            if zone != T.TIRES and car.zone_wp(zone) <= 0:
+                car = _eliminate(car, zone, rnd, lap)
+    cars[c] = car
+    if report.radio and "radio" in rolls and not car.radio_used:
+        target = report.radio - 1
+        r = int(rolls["radio"])
+        zone = T.radio_zone(r)
+        checks.append(("radio", target, r, True))
+        other = _lose(cars[target], zone, 1, "car radio", rnd, state.lap(target))
+        if zone in (T.BODY, T.ENGINE, T.HANDLING) and other.zone_wp(zone) <= 0:
+            other = _eliminate(other, zone, rnd, state.lap(target))
+        cars[target] = other
+        cars[c] = evolve(cars[c], radio_used=True)
+    police, paid = state.police, state.police_paid
+    car = cars[c]
+    if circuit.police >= 0 and not car.out:
+        for k in range(max(0, p.start) // circuit.length, p.final // circuit.length + 1):
+            line = k * circuit.length + circuit.police
+            if p.start < line <= p.final and not any(x[0] == k and x[1] == c for x in police):
+                police += ((k, c, report.roll * T.POLICE_SPEED),)
+        for k in sorted({x[0] for x in police}):
+            if any(x[0] == k for x in paid):
+                continue
+            crossed = [x for x in police if x[0] == k and not cars[x[1]].out]
+            if len(crossed) >= sum(1 for o in cars if not o.out):
+                best = max(crossed, key=lambda x: x[2])        # a tie: the first to pass
+                cars[best[1]] = _restore(cars[best[1]], T.POLICE_REPAIR, rnd, lap, "police station")
+                paid += ((k, best[1]),)
+    car = cars[c]
+    if s.laps > 1 and not car.out:
+        for k in range(1, s.laps):
+            line = k * circuit.length
+            if p.start < line <= p.final:
+                give = T.MECHANIC_REPAIR if car.skill == "experienced-mechanic" else T.CHECKPOINT_REPAIR
+                tires = T.ZONES.index(T.TIRES)
+                car = evolve(car, wp=replace_at(car.wp, tires, car.full[tires]))
+                car = _restore(car, give, rnd, k + 1, "checkpoint", tires=False)
+    cars[c] = car
+    return cars, police, paid, checks
 
 
 def _repair(car: Car, allowance: int, rnd: int, lap: int) -> tuple[Car, int]:

@@ -27,7 +27,8 @@ ZONE_WORDS = {T.TIRES: "tires", T.BRAKES: "brakes", T.GEARBOX: "gearbox", T.BODY
               T.ENGINE: "engine", T.HANDLING: "handling"}
 WEATHER_WORDS = {T.GOOD: "good", T.CHANGEABLE: "changeable", T.RAIN_CHANGEABLE: "rain, may change",
                  T.RAINY: "rain"}
-CHECK_WORDS = {"collision": "collision", "handling": "marker", "engine": "engine"}
+CHECK_WORDS = {"collision": "collision", "handling": "marker", "engine": "engine", "noise": "noise shot",
+               "radio": "radio"}
 
 
 def name(state: R.State, c: int) -> str:
@@ -96,6 +97,8 @@ def grid_lines(state: R.State) -> list[str]:
         note = {"poor": "misses turn 1", "great": "+4 spaces", "normal": "normal start"}[effect]
         lines.append(fit(f"  start {car.start_roll}: {note}", MENU_CHARS))
         lines.append(fit(f"  {car.tires} tires" + (", auto" if car.driver != "human" else ""), MENU_CHARS))
+        if car.card:
+            lines.append(fit(f"  {car.card}: {car.skill}", MENU_CHARS))
     if state.markers:
         lines.append(fit("markers: " + " ".join(str(m) for m in state.markers), MENU_CHARS))
     if s.team:
@@ -159,6 +162,9 @@ def _gear_view(state: R.State) -> View:
             Text(fit(f"throws {state.qthrows}, sp {car.dist}")), Text(fit(_where(state, c))), Text(fit(third)),
             Text(fit("stopwatch running" if state.qthrows else "stopwatch: first throw"))))
     tires = f"{car.tires} tires, {'rain' if state.rain else 'dry'}"
+    if car.skill:
+        nitro = "" if car.nitro_lap == state.lap(c) else ", nitro"
+        tires = f"{car.skill}{nitro}"
     third = "GO: the car drives" if car.driver != "human" else tires
     if car.cap < 6:
         third = f"{'spun: 1st gear' if car.cap == 1 else 'max 4th gear'}"
@@ -195,6 +201,12 @@ def _report_view(state: R.State) -> View:
         parts.append(f"-{r.brake} brake")
     if r.blocked:
         parts.append(f"-{r.blocked} blocked")
+    if r.nitro:
+        parts.append(f"+{r.nitro} nitro")
+    if r.skid:
+        parts.append(f"{r.skid:+d} skid")
+    if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked:
+        parts.append("-1 sweet")
     return View(title=title, status=status, body=(Text(fit(" ".join(parts))),
                                                   Big(str(p.moved), caption=fit(outcome_caption(state, p)))))
 
@@ -238,6 +250,13 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
     for kind, c, roll, hit in t.checks:
         what = CHECK_WORDS[kind]
         who = "" if c == t.car else f"{name(state, c)[:3]} "
+        if kind == "radio":
+            lines.append(fit(f"radio {roll}: {who}{ZONE_WORDS[T.radio_zone(roll)]} -1", MENU_CHARS))
+            continue
+        if kind == "noise":
+            zone = T.noise_effect(roll)
+            lines.append(fit(f"shot {roll}: " + (f"{ZONE_WORDS[zone]} -1" if zone else "missed"), MENU_CHARS))
+            continue
         lines.append(fit(f"{who}{what} {roll}: " + ("HIT -1" if hit else "ok"), MENU_CHARS))
     if t.spin:
         lines.append("SPIN: 1st gear next")
@@ -305,12 +324,13 @@ PITS = Col("pit_stops", "Pit", 4)
 def _heading(state: R.State) -> list[str]:
     s = state.settings
     weather = ", ".join(dict.fromkeys(WEATHER_WORDS[line] for _, _, line in state.weather_log)) or "not rolled"
-    return [f"{s.circuit.label}, {s.laps} laps", f"Weather: {weather}"] + (["Team race"] if s.team else [])
+    return ([f"{s.circuit.label}, {s.laps} laps", f"Weather: {weather}"] + (["Team race"] if s.team else [])
+            + (["Road race: hard tires, no pits"] if s.road else []))
 
 
 def program(state: R.State) -> Receipt:
-    grid = [{"name": state.cars[c].name, "tires": state.cars[c].tires,
-             "start": state.cars[c].start_roll} for c in state.grid]
+    grid = [{"name": state.cars[c].name + (f" ({state.cars[c].card})" if state.cars[c].card else ""),
+             "tires": state.cars[c].tires, "start": state.cars[c].start_roll} for c in state.grid]
     cols = (Col("tires", "Tires", 6), Col("start", "Start", 6))
     lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners, "
                                f"{state.settings.circuit.length} spaces a lap"]

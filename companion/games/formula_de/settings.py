@@ -25,6 +25,9 @@ class Settings:
     team: bool
     wear_note: str
     grid: str = "dice"                       # "dice" (black die) or "stopwatch" (qualifying)
+    road: bool = False                       # a road race (drivers, nitro, no pits)
+    drivers: tuple[tuple[str, tuple[int, ...], str], ...] = ()   # road race: (name, WP, skill)
+    drivers_note: str = ""
 
     def top(self, gear: int) -> int:
         return max(self.faces[gear - 1])
@@ -67,16 +70,45 @@ def standard_wear(data: Mapping[str, Any]) -> tuple[tuple[int, ...], str]:
     return tuple(out), str(car.get("assumption", ""))
 
 
+def road_drivers(data: Mapping[str, Any]) -> tuple[tuple[tuple[str, tuple[int, ...], str], ...], str]:
+    """The road-race drivers of the data: (name, WP per zone, skill), in the file's order."""
+    drivers = data.get("drivers", {})
+    if not isinstance(drivers, Mapping):
+        raise DataError(("drivers",), "must be a table of drivers", "e.g. [drivers.julien]")
+    out, note = [], ""
+    for key, d in drivers.items():
+        keys = ("drivers", key)
+        if not isinstance(d, Mapping):
+            raise DataError(keys, "must be a table with label, wear and skill")
+        skill = d.get("skill")
+        if skill not in T.SKILLS:
+            raise DataError(keys + ("skill",), f"unknown skill {skill!r}", f"use one of: {', '.join(T.SKILLS)}")
+        wear = d.get("wear")
+        if not isinstance(wear, Mapping) or set(wear) != set(T.ZONES):
+            raise DataError(keys + ("wear",), "must give the WP of every zone", f"zones: {', '.join(T.ZONES)}")
+        wp = []
+        for zone in T.ZONES:
+            v = wear[zone]
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 30:
+                raise DataError(keys + ("wear", zone), f"must be a whole number of WP from 1 to 30, not {v!r}")
+            wp.append(v)
+        out.append((str(d.get("label", key)), tuple(wp), str(skill)))
+        note = note or str(d.get("assumption", ""))
+    return tuple(out), note
+
+
 def check_tables(data: Mapping[str, Any]) -> None:
     gear_faces(data)
     _faces(data, "black", ("dice", "black", "faces"))
     standard_wear(data)
+    road_drivers(data)
 
 
 def build(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
     circuits = data.get("circuits")
     first = next(iter(circuits)) if isinstance(circuits, Mapping) and circuits else "default"
-    key = str(options.get("circuit") or first)
+    road = options.get("race") == "road"
+    key = str(options.get("circuit") or ("road" if road else first))
     if isinstance(circuits, Mapping) and key not in circuits:
         key = first
     circuit = load(data, key)
@@ -88,9 +120,13 @@ def build(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
         raise RuleError(f"unknown weather {weather!r}")
     points = data.get("points", {}).get("race", {}) if isinstance(data.get("points"), Mapping) else {}
     standard, note = standard_wear(data)
+    drivers, drivers_note = road_drivers(data)
+    if road and not drivers:
+        raise RuleError("a road race needs drivers: add [drivers.<id>] tables to the data")
     return Settings(circuit=circuit, laps=laps, faces=gear_faces(data),
                     black=_faces(data, "black", ("dice", "black", "faces")), standard=standard,
                     points=tuple(points.get("positions", T.TEAM_POINTS)),
                     points_note=str(points.get("assumption", "")), weather=weather,
                     team=bool(options.get("team", False)), wear_note=note,
-                    grid="stopwatch" if options.get("grid") == "stopwatch" else "dice")
+                    grid="stopwatch" if options.get("grid") == "stopwatch" else "dice",
+                    road=road, drivers=drivers, drivers_note=drivers_note)

@@ -152,3 +152,43 @@ TECH_REPAIR = 2
 TEAM_REPAIR = 4
 """A team's repair allowance in the team race, shared by its two cars."""
 TEAM_POINTS = (10, 8, 6, 5, 4, 3, 2, 1, 0, 0)
+
+
+# -- road races ---------------------------------------------------------------------------
+
+def noise_effect(roll: int) -> str | None:
+    """Engine noise: the zone a resident's shot costs 1 WP (None: the shot goes wild)."""
+    if roll <= 15:
+        return None
+    if roll <= 18:
+        return TIRES
+    return BODY if roll == 19 else ENGINE
+
+
+def radio_zone(roll: int) -> str:
+    """Car Radio: the zone the target car loses 1 WP in."""
+    for high, zone in ((4, TIRES), (7, BRAKES), (10, GEARBOX), (13, BODY), (17, ENGINE), (20, HANDLING)):
+        if roll <= high:
+            return zone
+    return HANDLING
+
+
+POLICE_SPEED = 10
+"""Police station: a driver's speed is the number on the gear die x 10."""
+POLICE_REPAIR = 2
+CHECKPOINT_REPAIR = 2
+MECHANIC_REPAIR = 4
+
+SKILLS = ("how-sweet", "weather-frog", "aggressive", "skidding-pro", "experienced-mechanic",
+          "quick-off-the-mark", "car-radio", "pile-of-scrap", "little-genius", "better-nitro",
+          "ace-at-the-wheel")
+"""The road-race drivers' features (the rulebook's skill reference)."""
+BETTER_NITRO = 3
+FROG_SLIDE = 1
+GENIUS_ENGINE = {False: 3, True: 2}      # Little Genius: engine hits on 1-3 (rain 1-2)
+SCRAP_HANDLING = 2                       # Pile of Scrap: handling hits on 1-2
+
+
+def nitro_spaces(gear: int, skill: str) -> int:
+    """The nitro's bonus: +1 in 1st, +2 in 2nd, ...; Better Nitro +3 more."""
+    return gear + (BETTER_NITRO if skill == "better-nitro" else 0)

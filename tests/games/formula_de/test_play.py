@@ -39,12 +39,12 @@ def options(seed: int) -> dict:
     players = 2 + seed % 9
     team = seed % 5 == 0 and players % 2 == 0
     return {"players": players, "laps": 2 + seed % 2, "weather": kinds[seed % 4], "team": team,
-            "grid": "stopwatch" if seed % 3 == 1 else "dice",
+            "grid": "stopwatch" if seed % 3 == 1 else "dice", "race": "road" if seed % 4 == 2 else "circuit",
             "cars": [{"driver": "auto" if (i + seed) % 3 == 0 else "human", "level": 1 + i % 2,
                       "tires": ("hard", "soft", "rain")[(i + seed) % 3]} for i in range(players)]}
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(12))
 def test_random_legal_play_ends_and_replays(seed):
     state = R.setup(options(seed), data())
     first = state
