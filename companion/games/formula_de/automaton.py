@@ -8,9 +8,8 @@
    the expected spaces moved and the expected cost. It never takes a gear with any
    chance of elimination when one without exists, and picks the gear with the most
    expected spaces less ``WEIGHT`` x the expected cost (Careful: 6, Racer: 2). The cost
-   counts the next move too: ending where even the smallest roll one gear down would
-   carry the car past a corner it owes stops in costs 2 a space (50 when that corner
-   would eliminate it).
+   counts half the next move's too: from where this move ends, the cheapest gear it
+   could pick next, every face of that die held by the brakes it will have left.
 3. It stops in the pit at the end of a lap when its tires are down to half, fitting
    rain tires in rain, hard tires in the dry. It never slipstreams and steers round
    damage markers (the table puts it in a free lane); a car beside or ahead is taken as
@@ -28,6 +27,8 @@ from companion.games.formula_de import tables as T
 WEIGHT = {1: 6, 2: 2}
 TIRE_COST = {1: 3, 2: 2}
 OUT_COST = 1000
+LOOKAHEAD = Fraction(1, 2)
+"""How much the next move's expected cost weighs against this one's."""
 
 
 def _cost(plan: driving.Plan, level: int) -> int:
@@ -56,12 +57,14 @@ def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: 
     return best_b, best
 
 
-def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan) -> int:
-    """What ending this move costs on the next one: the spaces the smallest roll of the
-    lowest gear it can take without cost (one down) would carry it past the corner it
-    owes stops in, x50 when that corner would eliminate it, x2 when it only wears tires."""
+def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> Fraction:
+    """What ending this move costs on the next one, looked at one move ahead: for each
+    gear the car could pick next (gearing-down costs paid from what it has left then),
+    every face of its die with the brakes it has left; the cheapest of those gears. A
+    roll its brakes cannot hold inside a corner it owes 2 or more stops in costs an
+    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space."""
     if p.out or p.finish or p.pit:
-        return 0
+        return Fraction(0)
     circuit = state.settings.circuit
     here = circuit.corner_at(p.final)
     if here and p.corner == here[0].number and p.stops < here[0].stops:
@@ -70,12 +73,31 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan) -> int:
     else:
         corner, first, last = circuit.next_corner(here[2] + 1 if here else p.final)
         owed = corner.stops
-    low = min(state.settings.faces[max(1, gear - 1) - 1])
     room = last - p.final
-    spare = max(0, low - room)
-    if not spare:
-        return 0
-    return spare * (50 if owed >= 2 else 2)
+    wp = dict(zip(T.ZONES, car.wp))
+    for zone, n, _ in p.losses:
+        wp[zone] -= n
+    best: Fraction | None = None
+    for g2 in T.GEARS:
+        cost = T.gear_down_cost(gear, g2)
+        if cost is None or any(wp[z] < n for z, n in cost.items()):
+            continue
+        brakes = wp[T.BRAKES] - cost.get(T.BRAKES, 0)
+        faces = state.settings.faces[g2 - 1]
+        total = Fraction(sum(cost.values()))
+        for f in faces:
+            past = f - room
+            if past <= 0:
+                continue
+            held = min(brakes, past, f - 1)
+            total += Fraction(held, len(faces))
+            over = past - held
+            if over > 0:
+                tire = over * TIRE_COST[level]
+                out = owed >= 2 or over > wp[T.TIRES]
+                total += Fraction(OUT_COST if out else tire, len(faces))
+        best = total if best is None else min(best, total)
+    return best if best is not None else Fraction(OUT_COST)
 
 
 def choose_gear(state: R.State, c: int) -> tuple[int, str]:
@@ -97,7 +119,7 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
             spaces += share * p.moved
             if p.out:
                 out += share
-            risk += share * (_cost(p, level) + _approach(state, geared, gear, p))
+            risk += share * (_cost(p, level) + LOOKAHEAD * _approach(state, geared, gear, p, level))
         risk += sum(cost.values())
         scored.append((gear, spaces, risk, out))
     safe = [s for s in scored if s[3] == 0] or [min(scored, key=lambda s: s[3])]
