@@ -86,9 +86,9 @@ def grid_lines(state: R.State) -> list[str]:
     s = state.settings
     lines = []
     for rnd, roll, line in state.weather_log:
-        when = "start" if rnd == 0 else f"round {rnd}"
+        when = "weather" if rnd == 0 else f"R{rnd}"
         rolled = f" ({roll})" if roll else ""
-        lines.append(fit(f"{WEATHER_WORDS[line]}{rolled} {when}", MENU_CHARS))
+        lines.append(fit(f"{when}: {WEATHER_WORDS[line]}{rolled}", MENU_CHARS))
     for k, c in enumerate(state.grid, start=1):
         car = state.cars[c]
         rolls = "/".join(str(r) for r in car.grid_rolls)
@@ -173,16 +173,18 @@ def _gear_view(state: R.State) -> View:
 
 
 def odds_lines(state: R.State, c: int) -> list[str]:
-    """Two menu lines a gear: ``4th in 42% over 8%`` / `` tire -0.3 out 0%``."""
-    out = []
+    """The coming corner, then two menu lines a gear: ``4th in 42% over 8%`` (stops
+    inside the corner / overshoots it), `` T-0.3 out 0% max+2`` (expected tire WP lost,
+    elimination chance, the worst overshoot), all for the full roll without braking."""
+    out = [fit(_where(state, c), MENU_CHARS)]
     pct = advisor.percent
     for o in advisor.odds(state, c):
         over = sum(p for _, p in o.over)
-        out.append(fit(f"{ordinal(o.gear)} C{o.corner} {pct(o.stop)}% ov {pct(over)}%", MENU_CHARS))
+        out.append(fit(f"{ordinal(o.gear)} in {pct(o.stop)}% over {pct(over)}%", MENU_CHARS))
         worst = max((n for n, _ in o.over), default=0)
         tail = f" max+{worst}" if worst else ""
         out.append(fit(f" T-{float(o.tire):.1f} out {pct(o.out)}%{tail}", MENU_CHARS))
-    return out or ["no gear"]
+    return out
 
 
 def _report_view(state: R.State) -> View:
@@ -317,7 +319,7 @@ _VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.
 
 # -- paper --------------------------------------------------------------------------------
 
-STATUS = Col("status", "Result", 10, lambda v: str(v).replace("out: ", "x ")[:9])
+STATUS = Col("result", "Result", 10)
 PITS = Col("pit_stops", "Pit", 4)
 
 
@@ -340,7 +342,7 @@ def program(state: R.State) -> Receipt:
 
 
 def results(state: R.State) -> Receipt:
-    rows = R.standings(state)
+    rows = [{**r, "result": f"out L{r['out_lap']}" if "out_lap" in r else r["status"]} for r in R.standings(state)]
     title = "Formula De results" if R.finished(state) else "Formula De (running)"
     notes = []
     for r in rows:
