@@ -132,6 +132,7 @@ class Turn:
     finish: int = 0                        # finishing position
     why: str = ""                          # an automated driver's reason
     auto: bool = False
+    gains: tuple[tuple[int, str, int, str], ...] = ()   # (car, zone, WP back, why): repairs
 
 
 @dataclass(frozen=True)
@@ -892,9 +893,15 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         car = evolve(car, place=place, corner=0, stops=0)
         finish = finish + (c,)
     cars[c] = car
+    back: dict[tuple[int, str, str], int] = {}
+    for i, (before, after) in enumerate(zip(state.cars, cars)):
+        for _, _, zone, n, cause in after.log[len(before.log):]:
+            if n < 0:
+                back[(i, zone, cause)] = back.get((i, zone, cause), 0) - n
+    gains = [(i, zone, n, cause) for (i, zone, cause), n in back.items()]
     last = Turn(c, report.gear, report.roll, p.start, car.dist if not car.out else p.final, p.slide,
                 tuple((z, n, why_) for z, n, why_ in p.losses), tuple(checks), tuple(placed), tuple(out),
-                p.corner, p.stops, p.overshoots, p.spin, pit, weather, place, why, auto)
+                p.corner, p.stops, p.overshoots, p.spin, pit, weather, place, why, auto, tuple(gains))
     state = evolve(state, cars=tuple(cars), markers=markers, weather=line, weather_log=log, last=last,
                    finish=finish, team_repair=team_repair, report=None)
     if show_needed(last):
@@ -978,7 +985,7 @@ def _road_events(state: State, c: int, cars: list, report: Report, p: Plan, roll
             crossed = [x for x in police if x[0] == k and not cars[x[1]].out]
             if len(crossed) >= sum(1 for o in cars if not o.out):
                 best = max(crossed, key=lambda x: x[2])        # a tie: the first to pass
-                cars[best[1]] = _restore(cars[best[1]], T.POLICE_REPAIR, rnd, lap, "police station")
+                cars[best[1]] = _restore(cars[best[1]], T.POLICE_REPAIR, rnd, lap, "police")
                 paid += ((k, best[1]),)
     car = cars[c]
     if s.laps > 1 and not car.out:
@@ -1013,7 +1020,7 @@ def _repair(car: Car, allowance: int, rnd: int, lap: int) -> tuple[Car, int]:
 def show_needed(turn: Turn) -> bool:
     """Whether a turn's outcome needs a screen of its own (anything beyond a plain move)."""
     return bool(turn.auto or turn.losses or turn.checks or turn.out or turn.pit or turn.weather
-                or turn.finish or turn.spin or turn.overshoots)
+                or turn.finish or turn.spin or turn.overshoots or turn.gains)
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,

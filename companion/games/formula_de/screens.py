@@ -260,6 +260,9 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
             lines.append(fit(f"shot {roll}: " + (f"{ZONE_WORDS[zone]} -1" if zone else "missed"), MENU_CHARS))
             continue
         lines.append(fit(f"{who}{what} {roll}: " + ("HIT -1" if hit else "ok"), MENU_CHARS))
+    for c, zone, n, cause in t.gains:
+        who = "" if c == t.car else f"{name(state, c)[:3]} "
+        lines.append(fit(f"{who}{cause}: {ZONE_LETTERS[zone]}+{n}", MENU_CHARS))
     if t.spin:
         lines.append("SPIN: 1st gear next")
     for spot in t.markers:

@@ -131,3 +131,15 @@ def test_car_radio_table(roll, zone):
     after, _ = confirm(state, roll)
     assert after.cars[0].zone_wp(zone) == after.cars[0].full[T.ZONES.index(zone)] - 1
     assert after.cars[6].radio_used
+
+
+def test_the_police_stations_award_is_on_the_screen_when_it_is_made():
+    from companion.games.formula_de import screens as S
+    state = road(2)
+    police = state.settings.circuit.police
+    state = put(state, 0, dist=police - 2, gear=2, wp={"brakes": 1})
+    state = put(state, 1, dist=police - 3, gear=2, wp={"brakes": 1})
+    state = confirm(gear(on_turn(state, 0), 0, 2, 2))[0]
+    state = confirm(gear(on_turn(R.evolve(state, phase=R.GEAR), 1), 1, 2, 4))[0]
+    assert state.phase == R.SHOW
+    assert "police: B+2" in S.turn_lines(state, state.last)
