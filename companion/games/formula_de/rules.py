@@ -1095,7 +1095,13 @@ def describe(event: Mapping[str, Any]) -> str:
         rolls = event.get("rolls") or {}
         return f"black {_rolls_text(rolls)}" if rolls else ""
     if kind == "start":
-        return f"grid {' '.join(str(r[0]) for r in event.get('grid', ()))}"
+        if event.get("qualifying"):
+            return f"weather {event.get('weather')}" if event.get("weather") else ""
+        grid = event.get("grid") or ()
+        return " ".join(filter(None, (f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
+                                      f"start {' '.join(str(r) for r in event.get('starts', ()))}")))
+    if kind == "adjust" and event.get("what") == "ace":
+        return f"rolled again: {event.get('value')}"
     return ""
 
 

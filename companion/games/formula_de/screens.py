@@ -351,6 +351,7 @@ def results(state: R.State) -> Receipt:
     for r in rows:
         if "cause" in r:
             notes.append(f"{r['name']} out on lap {r['out_lap']}: {r['cause']}")
+    notes.append("WP left (T tires, B brakes, G gearbox, C body, E engine, H handling):")
     for c in state.cars:
         notes.append(f"{c.name}: {dashboard(c).replace('*', ' ')}, {c.pits} pit")
     if state.settings.team:

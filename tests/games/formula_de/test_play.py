@@ -105,3 +105,10 @@ def test_advice_is_one_press_away_on_the_gear_screen():
     items = next(w for w in view.body if isinstance(w, Menu)).items
     assert items[0].startswith("C1") and items[1].startswith("1st in") and any(i.startswith("3rd") for i in items)
     fits(view)
+
+
+def test_history_says_the_faces_rolled():
+    assert R.describe({"kind": "gear", "car": 0, "gear": 5, "roll": 20}) == "gear 5: 20"
+    assert R.describe({"kind": "done", "car": 0, "rolls": {"collision": 2, "motor": [[0, 4], [3, 11]]}}) == "black 2 4 11"
+    assert R.describe({"kind": "start", "weather": 5, "grid": [[19], [3, 7]], "starts": [16, 1]}) == \
+        "grid 19 3 start 16 1"
