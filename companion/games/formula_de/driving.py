@@ -30,6 +30,7 @@ class Report:
     skid: int = 0         # road races, Skidding Pro: -1 or +1 space in a corner (1 tire WP)
     held: int = 0         # spaces lost at no cost (How Sweet!: overtaking her on a straight)
     radio: int = 0        # road races, Car Radio: 1 + the car it is thrown at (0: none)
+    scrap: int = 0        # road races, Pile of Scrap: 1 when it drops a marker as it leaves
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}

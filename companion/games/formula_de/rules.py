@@ -101,6 +101,7 @@ class Car:
     nitro_lap: int = 0             # the lap it last used its nitro
     ace_lap: int = 0               # Ace At The Wheel: the lap of its last re-roll
     radio_used: bool = False       # Car Radio: thrown (once a race)
+    scrap_lap: int = 0             # Pile of Scrap: the lap it last dropped a marker
 
     @property
     def racing(self) -> bool:
@@ -371,6 +372,8 @@ def _road_moves(state: State, c: int, p: Plan, add) -> None:
     target = radio_target(state, c, p)
     if car.skill == "car-radio" and not car.radio_used and not r.radio and target >= 0:
         add("radio", "Car radio", value=target + 1)
+    if car.skill == "pile-of-scrap" and car.scrap_lap != lap and not r.scrap and car.dist >= 0:
+        add("scrap", "Drop a marker")
 
 
 def radio_target(state: State, c: int, p: Plan) -> int:
@@ -473,6 +476,9 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
         rolls["collision"] = roll(rng, s.black)
         if _aggressive_near(state, c, p):
             rolls["collision-2"] = roll(rng, s.black)
+        victim = radio_target(state, c, p)
+        if s.road and state.cars[c].skill == "aggressive" and victim >= 0:
+            rolls["victim"] = [victim, roll(rng, s.black), roll(rng, s.black)]
     if report.over:
         rolls["handling"] = [roll(rng, s.black) for _ in range(min(report.over, p.markers))]
     if report.gear in T.MOTOR_GEARS and report.roll == s.top(report.gear):
@@ -727,6 +733,8 @@ def _adjust(state: State, event) -> State:
         r = evolve(r, skid=int(value))
     elif what == "radio":
         r = evolve(r, radio=int(value))
+    elif what == "scrap":
+        r = evolve(r, scrap=1)
     elif what == "brake":
         r = evolve(r, brake=r.brake + 1)
     elif what == "blocked":
@@ -987,6 +995,25 @@ def _road_events(state: State, c: int, cars: list, report: Report, p: Plan, roll
                 best = max(crossed, key=lambda x: x[2])        # a tie: the first to pass
                 cars[best[1]] = _restore(cars[best[1]], T.POLICE_REPAIR, rnd, lap, "police")
                 paid += ((k, best[1]),)
+    if "victim" in rolls:                  # Aggressive: the car he ran into rolls twice
+        target, *twice = (int(x) for x in rolls["victim"])
+        if target != radio_target(state, c, p):
+            raise RuleError("the aggressive driver's victim does not match the cars beside him")
+        other = cars[target]
+        for r in twice:
+            if other.out:
+                break
+            hit = T.collision_hit(r, state.rain)
+            checks.append(("collision", target, r, hit))
+            if hit:
+                other = _lose(other, T.BODY, 1, "collision", rnd, state.lap(target))
+                mark(other.dist)
+                if other.zone_wp(T.BODY) <= 0:
+                    other = _eliminate(other, "collision", rnd, state.lap(target))
+        cars[target] = other
+    if report.scrap and not cars[c].scrap_lap == lap:      # Pile of Scrap: a marker where it was
+        cars[c] = evolve(cars[c], scrap_lap=lap)
+        mark(p.start)
     car = cars[c]
     if s.laps > 1 and not car.out:
         for k in range(1, s.laps):

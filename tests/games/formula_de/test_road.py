@@ -143,3 +143,23 @@ def test_the_police_stations_award_is_on_the_screen_when_it_is_made():
     state = confirm(gear(on_turn(R.evolve(state, phase=R.GEAR), 1), 1, 2, 4))[0]
     assert state.phase == R.SHOW
     assert "police: B+2" in S.turn_lines(state, state.last)
+
+
+def test_aggressive_makes_the_car_he_runs_into_roll_twice():
+    state = road(3)
+    state = put(put(state, 2, dist=10, gear=2), 0, dist=14, gear=2)      # car 2 is Aggressive
+    state = gear(on_turn(state, 2), 2, 2, 4)                             # ends beside car 0
+    after, event = confirm(state, 10, 1, 1)         # his own check 10; car 0 rolls 1 and 1
+    assert event["rolls"]["victim"] == [0, 1, 1]
+    assert after.cars[0].zone_wp("body") == after.cars[0].full[3] - 2
+    assert after.cars[2].zone_wp("body") == after.cars[2].full[3]
+
+
+def test_pile_of_scrap_drops_a_marker_where_it_was_once_a_lap():
+    state = road(8)
+    state = gear(on_turn(put(state, 7, dist=5, gear=2), 7), 7, 2, 3)
+    state = adjust(state, "scrap")
+    after, _ = confirm(state)
+    assert 5 in after.markers and after.cars[7].scrap_lap == 1
+    again = gear(on_turn(R.evolve(after, phase=R.GEAR), 7), 7, 2, 3)
+    assert "scrap" not in [m.arg("what") for m in R.moves(again)]
