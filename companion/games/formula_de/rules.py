@@ -66,6 +66,7 @@ QDONE = "qualified"
 FREE_WP = (99,) * len(T.ZONES)
 """Qualifying laps do not count wear points: a car drives them as if it had plenty."""
 NAME_CHARS = 8
+R_NAME = 6          # a car's name in a tire-change label ("Yellow to rain")
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,13 @@ def moves(state: State) -> list[Move]:
         first = state.settings.grid == "stopwatch" and not state.qualified
         return [make_move("start", "QUALIFY" if first else "START", primary=True)]
     if phase == QDONE:
-        return [make_move("start", "RACE START", primary=True)]
+        out = [make_move("start", "RACE START", primary=True)]
+        if not state.settings.road:      # tires may be changed between qualifying and the race
+            for i, car in enumerate(state.cars):
+                new = T.TIRE_TYPES[(T.TIRE_TYPES.index(car.tires) + 1) % len(T.TIRE_TYPES)]
+                out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i,
+                                     tires=new))
+        return out
     if phase in (GRID, SHOW):
         return [make_move("ok", "OK", primary=True)]
     if phase == ROUND:
@@ -647,6 +654,15 @@ def _next_turn(state: State) -> State:
 def _advice(state: State, event) -> State:
     _on_turn(state, event, GEAR)
     return evolve(state, advice=not state.advice)
+
+
+def _tires(state: State, event) -> State:
+    """Between qualifying and the race: a car fits other tires."""
+    _need(state, QDONE)
+    c, tires = event["car"], event["tires"]
+    if tires not in T.TIRE_TYPES or state.settings.road:
+        raise RuleError(f"no {tires!r} tires to fit")
+    return _set(state, c, evolve(state.cars[c], tires=tires))
 
 
 def _fix(state: State, event) -> State:
@@ -1051,7 +1067,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice, "fix": _fix}
+             "auto": _auto, "advice": _advice, "fix": _fix, "tires": _tires}
 
 
 # -- the race as the platform sees it -----------------------------------------------------

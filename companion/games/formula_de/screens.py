@@ -119,7 +119,11 @@ def qualifying_lines(state: R.State) -> list[str]:
 
 
 def _qualified_view(state: R.State) -> View:
-    return View(title="Qualifying", status="grid", body=(Menu(tuple(qualifying_lines(state))),))
+    tires = [fit(f"  {state.cars[c].tires} tires", MENU_CHARS) for c in range(len(state.cars))]
+    lines = []
+    for line, c in zip(qualifying_lines(state), R.qualifying_order(state)):
+        lines += [line, tires[c]]
+    return View(title="Qualifying", status="grid", body=(Menu(tuple(lines)),))
 
 
 def _grid_view(state: R.State) -> View:

@@ -76,3 +76,13 @@ def test_no_stop_in_a_2_stop_corner_ends_the_lap_at_the_back():
     assert state.qual[0][2] is True and state.car_on == 1
     state = drive_lap(state, 200.0)
     assert R.qualifying_order(state) == (1, 0)        # slow, but it stopped everywhere
+
+
+def test_tires_may_be_changed_between_qualifying_and_the_race():
+    state = qualifying()
+    state = drive_lap(drive_lap(state, 10.0), 12.0)
+    assert state.phase == R.QDONE
+    change = next(m for m in R.moves(state) if m.kind == "tires" and m.arg("car") == 1)
+    assert change.label == "Blue to soft"
+    state = R.apply(state, R.resolve(state, change, None))
+    assert state.cars[1].tires == "soft"
