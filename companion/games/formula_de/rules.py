@@ -33,9 +33,9 @@ from companion.games.formula_de import driving
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.driving import Plan, Report
 from companion.games.formula_de.settings import Settings, build
+from companion.games.formula_de import qualifying, road   # both call back into this module
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
-from companion.kit.standings import standing
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
 
@@ -257,17 +257,10 @@ def _plan(state: State, c: int, report: Report) -> Plan:
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     p = driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
                      laps=state.settings.laps, others=others, markers=state.markers)
-    if state.settings.road and not report.held and _sweet(state, c, p):
+    if state.settings.road and not report.held and road.sweet(state, c, p):
         p = driving.plan(state.settings.circuit, _driving_car(car), evolve(report, held=1), state.rain,
                          laps=state.settings.laps, others=others, markers=state.markers)
     return p
-
-
-def _sweet(state: State, c: int, p: Plan) -> bool:
-    """How Sweet!: a car overtaking her on a straight loses a space."""
-    circuit = state.settings.circuit
-    return any(o.skill == "how-sweet" and o.racing and i != c and p.start < o.dist < p.final
-               and circuit.corner_at(o.dist) is None for i, o in enumerate(state.cars))
 
 
 def _driving_car(car: Car) -> driving.Car:
@@ -361,32 +354,8 @@ def _report_moves(state: State) -> list[Move]:
                 continue
             add("pit", text, value=kind)
     if state.settings.road and not state.qualifying:
-        _road_moves(state, c, p, add)
+        road.moves(state, c, p, add)
     return out
-
-
-def _road_moves(state: State, c: int, p: Plan, add) -> None:
-    car = state.cars[c]
-    r = state.report
-    lap = state.lap(c)
-    if car.nitro_lap != lap and not r.nitro:
-        add("nitro", f"Nitro +{T.nitro_spaces(r.gear, car.skill)}")
-    if car.skill == "ace-at-the-wheel" and car.ace_lap != lap:
-        add("ace", "Roll again")
-    if car.skill == "skidding-pro" and not r.skid and (p.corner or p.overshoots) and not p.out:
-        add("skid", "Skid -1", value=-1)
-        add("skid", "Skid +1", value=1)
-    target = radio_target(state, c, p)
-    if car.skill == "car-radio" and not car.radio_used and not r.radio and target >= 0:
-        add("radio", "Car radio", value=target + 1)
-    if car.skill == "pile-of-scrap" and car.scrap_lap != lap and not r.scrap and car.dist >= 0:
-        add("scrap", "Drop a marker")
-
-
-def radio_target(state: State, c: int, p: Plan) -> int:
-    """The car beside or right ahead of car ``c`` at the end of its move (-1: none)."""
-    return next((i for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait
-                 and o.dist in (p.final, p.final + 1)), -1)
 
 
 def _repair_left(state: State, c: int) -> int:
@@ -446,7 +415,7 @@ def _resolve_start(state: State, rng) -> dict:
         return {"kind": "start", "qualifying": True, "weather": weather}
     if state.qualified:
         event = {"kind": "start", "weather": weather, "grid": None, "starts": [roll(rng, s.black) for _ in state.cars]}
-        if _frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
+        if road.frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
             event["frog"] = roll(rng, s.black)
         return event
     rolls: list[list[int]] = [[roll(rng, s.black)] for _ in state.cars]
@@ -462,13 +431,9 @@ def _resolve_start(state: State, rng) -> dict:
                 rolls[i].append(roll(rng, s.black))
     starts = [roll(rng, s.black) for _ in state.cars]
     event = {"kind": "start", "weather": weather, "grid": rolls, "starts": starts}
-    if _frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
+    if road.frog(state) and s.weather == "roll" and s.circuit.weather_result(weather) != "rain":
         event["frog"] = roll(rng, s.black)       # the Weather Frog rolls again: the second counts
     return event
-
-
-def _frog(state: State) -> bool:
-    return state.settings.road and any(c.skill == "weather-frog" for c in state.cars)
 
 
 def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
@@ -481,9 +446,9 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
     contact = p.contact if report.contact == -1 else bool(report.contact)
     if contact:
         rolls["collision"] = roll(rng, s.black)
-        if _aggressive_near(state, c, p):
+        if road.aggressive_near(state, c, p):
             rolls["collision-2"] = roll(rng, s.black)
-        victim = radio_target(state, c, p)
+        victim = road.radio_target(state, c, p)
         if s.road and state.cars[c].skill == "aggressive" and victim >= 0:
             rolls["victim"] = [victim, roll(rng, s.black), roll(rng, s.black)]
     if report.over:
@@ -499,13 +464,6 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
     if s.road and report.radio:
         rolls["radio"] = roll(rng, s.black)
     return rolls
-
-
-def _aggressive_near(state: State, c: int, p: Plan) -> bool:
-    """Aggressive: a car that collides with him rolls twice."""
-    return state.settings.road and any(
-        o.skill == "aggressive" and o.racing and i != c and o.dist in (p.final, p.final + 1)
-        for i, o in enumerate(state.cars))
 
 
 def _motor_cars(state: State, c: int, gear: int) -> list[int]:
@@ -545,39 +503,16 @@ def _set(state: State, c: int, car: Car) -> State:
     return evolve(state, cars=replace_at(state.cars, c, car))
 
 
-def _qualify(state: State, event) -> State:
-    """Before the qualifying laps: their weather (good and changeable: no effect; rain:
-    every lap in rain), then the first car drives alone from the line."""
-    s = state.settings
-    if s.weather == "roll":
-        w = int(event["weather"])
-        line = T.RAINY if s.circuit.weather_result(w) == "rain" else T.GOOD
-    else:
-        w, line = 0, T.RAINY if s.weather == "rain" else T.GOOD
-    cars = tuple(evolve(c, dist=0, gear=0, corner=0, stops=0) for c in state.cars)
-    return evolve(state, cars=cars, qualifying=True, qweather=line, weather_roll=w, qual=((),) * len(cars),
-                  phase=GEAR, order=(0,), turn=0, qthrows=0, qclock=0.0)
-
-
-def qualifying_order(state: State) -> tuple[int, ...]:
-    """The grid from the qualifying laps: fewest throws first, ties by the faster time;
-    a car that did not stop in a 2- or 3-stop corner starts from the back."""
-    def key(i: int):
-        throws, seconds, back = state.qual[i]
-        return (back, throws, seconds, i)
-    return tuple(sorted(range(len(state.cars)), key=key))
-
-
 def _start(state: State, event) -> State:
     _need(state, START, QDONE)
     s = state.settings
     if event.get("qualifying"):
         if s.grid != "stopwatch" or state.qualified:
             raise RuleError("no qualifying lap in this race")
-        return _qualify(state, event)
+        return qualifying.start(state, event)
     starts = [int(x) for x in event["starts"]]
     if state.qualified:
-        grid = qualifying_order(state)
+        grid = qualifying.order(state)
         grid_rolls = [()] * len(state.cars)
     else:
         grid_rolls = [tuple(int(x) for x in r) for r in event["grid"]]
@@ -591,7 +526,7 @@ def _start(state: State, event) -> State:
     if len(starts) != len(state.cars):
         raise RuleError("the start rolls do not match the cars")
     if s.weather == "roll":
-        w = int(event["frog"]) if "frog" in event and _frog(state) else int(event["weather"])
+        w = int(event["frog"]) if "frog" in event and road.frog(state) else int(event["weather"])
         line = T.FIRST_LINE[s.circuit.weather_result(w)]
     else:
         w, line = 0, T.FIRST_LINE[s.weather]
@@ -654,15 +589,6 @@ def _next_turn(state: State) -> State:
 def _advice(state: State, event) -> State:
     _on_turn(state, event, GEAR)
     return evolve(state, advice=not state.advice)
-
-
-def _tires(state: State, event) -> State:
-    """Between qualifying and the race: a car fits other tires."""
-    _need(state, QDONE)
-    c, tires = event["car"], event["tires"]
-    if tires not in T.TIRE_TYPES or state.settings.road:
-        raise RuleError(f"no {tires!r} tires to fit")
-    return _set(state, c, evolve(state.cars[c], tires=tires))
 
 
 def _fix(state: State, event) -> State:
@@ -771,7 +697,7 @@ def _adjust(state: State, event) -> State:
 def _done(state: State, event) -> State:
     c = _on_turn(state, event, REPORT)
     if state.qualifying:
-        return _qualifying_move(state, c, state.report, float(event["clock"]))
+        return qualifying.move(state, c, state.report, float(event["clock"]))
     return _finish_move(state, c, state.report, event["rolls"], auto=False, why="")
 
 
@@ -789,7 +715,7 @@ def _auto(state: State, event) -> State:
     if report.gear != state.report.gear or report.roll != state.report.roll:
         raise RuleError("the automated driver's report does not match its roll")
     if state.qualifying:
-        return _qualifying_move(state, c, report, float(event["clock"]))
+        return qualifying.move(state, c, report, float(event["clock"]))
     return _finish_move(state, c, report, event["rolls"], auto=True, why=str(event.get("why", "")))
 
 
@@ -903,7 +829,7 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         pit = (effect, r, spaces)
     cars[c] = car
     if s.road:
-        cars, police, paid, road_checks = _road_events(state, c, cars, report, p, rolls, mark)
+        cars, police, paid, road_checks = road.events(state, c, cars, report, p, rolls, mark)
         checks += road_checks
         for i, other in enumerate(cars):
             if other.out and not state.cars[i].out and (i, other.out) not in out:
@@ -933,116 +859,6 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
     return _next_turn(state)
 
 
-def _qualifying_move(state: State, c: int, report: Report, clock: float) -> State:
-    """A throw of the qualifying lap: each space overshot is one more throw; no stop in a
-    2- or 3-stop corner ends the lap (to the back of the grid); crossing the line stops
-    the stopwatch (a throw more per full minute)."""
-    p = _plan(state, c, report)
-    car = state.cars[c]
-    throws = state.qthrows + sum(n for _, n in p.overshoots)
-    seconds = max(0.0, clock - state.qclock)
-    last = Turn(c, report.gear, report.roll, p.start, p.final, p.slide, corner=p.corner, stops=p.stops,
-                overshoots=p.overshoots, out=((c, p.out),) if p.out else ())
-    state = evolve(state, qthrows=throws, last=last, report=None)
-    if p.out or p.final >= state.settings.circuit.length:
-        result = (throws + int(seconds // 60), round(seconds, 1), bool(p.out))
-        state = evolve(state, qual=replace_at(state.qual, c, result))
-        state = _set(state, c, evolve(car, dist=0, gear=0, corner=0, stops=0))
-        if c + 1 < len(state.cars):
-            return evolve(state, order=(c + 1,), turn=0, phase=GEAR, qthrows=0, qclock=0.0)
-        return evolve(state, phase=QDONE, qualifying=False, qualified=True, order=())
-    car = evolve(car, dist=p.final, corner=p.corner, stops=p.stops)
-    return evolve(_set(state, c, car), phase=GEAR)
-
-
-def _restore(car: Car, amount: int, rnd: int, lap: int, cause: str, tires: bool = True) -> Car:
-    """Up to ``amount`` WP back in the zones that lost most, never above the start."""
-    first = 0 if tires else 1
-    wp, log = list(car.wp), car.log
-    for _ in range(amount):
-        lost = max(range(first, len(T.ZONES)), key=lambda i: (car.full[i] - wp[i], -i))
-        if car.full[lost] - wp[lost] <= 0:
-            break
-        wp[lost] += 1
-        log += ((rnd, lap, T.ZONES[lost], -1, cause),)
-    return evolve(car, wp=tuple(wp), log=log) if log != car.log else car
-
-
-def _road_events(state: State, c: int, cars: list, report: Report, p: Plan, rolls, mark):
-    """Engine noise, the car radio, the police station and the checkpoint."""
-    s = state.settings
-    circuit = s.circuit
-    rnd, lap = state.round, state.lap(c)
-    checks: list[tuple[str, int, int, bool]] = []
-    car = cars[c]
-    if not car.out and "noise" in rolls:
-        r = int(rolls["noise"])
-        zone = T.noise_effect(r)
-        checks.append(("noise", c, r, zone is not None))
-        if zone:
-            car = _lose(car, zone, 1, "engine noise", rnd, lap)
-            if zone != T.TIRES:
-                mark(car.dist)
-            if zone != T.TIRES and car.zone_wp(zone) <= 0:
-                car = _eliminate(car, zone, rnd, lap)
-    cars[c] = car
-    if report.radio and "radio" in rolls and not car.radio_used:
-        target = report.radio - 1
-        r = int(rolls["radio"])
-        zone = T.radio_zone(r)
-        checks.append(("radio", target, r, True))
-        other = _lose(cars[target], zone, 1, "car radio", rnd, state.lap(target))
-        if zone in (T.BODY, T.ENGINE, T.HANDLING) and other.zone_wp(zone) <= 0:
-            other = _eliminate(other, zone, rnd, state.lap(target))
-        cars[target] = other
-        cars[c] = evolve(cars[c], radio_used=True)
-    police, paid = state.police, state.police_paid
-    car = cars[c]
-    if circuit.police >= 0 and not car.out:
-        for k in range(max(0, p.start) // circuit.length, p.final // circuit.length + 1):
-            line = k * circuit.length + circuit.police
-            if p.start < line <= p.final and not any(x[0] == k and x[1] == c for x in police):
-                police += ((k, c, report.roll * T.POLICE_SPEED),)
-        for k in sorted({x[0] for x in police}):
-            if any(x[0] == k for x in paid):
-                continue
-            crossed = [x for x in police if x[0] == k and not cars[x[1]].out]
-            if len(crossed) >= sum(1 for o in cars if not o.out):
-                best = max(crossed, key=lambda x: x[2])        # a tie: the first to pass
-                cars[best[1]] = _restore(cars[best[1]], T.POLICE_REPAIR, rnd, lap, "police")
-                paid += ((k, best[1]),)
-    if "victim" in rolls:                  # Aggressive: the car he ran into rolls twice
-        target, *twice = (int(x) for x in rolls["victim"])
-        if target != radio_target(state, c, p):
-            raise RuleError("the aggressive driver's victim does not match the cars beside him")
-        other = cars[target]
-        for r in twice:
-            if other.out:
-                break
-            hit = T.collision_hit(r, state.rain)
-            checks.append(("collision", target, r, hit))
-            if hit:
-                other = _lose(other, T.BODY, 1, "collision", rnd, state.lap(target))
-                mark(other.dist)
-                if other.zone_wp(T.BODY) <= 0:
-                    other = _eliminate(other, "collision", rnd, state.lap(target))
-        cars[target] = other
-    if report.scrap and not cars[c].scrap_lap == lap:      # Pile of Scrap: a marker where it was
-        cars[c] = evolve(cars[c], scrap_lap=lap)
-        mark(p.start)
-    car = cars[c]
-    if s.laps > 1 and not car.out:
-        for k in range(1, s.laps):
-            line = k * circuit.length
-            if p.start < line <= p.final:
-                give = T.MECHANIC_REPAIR if car.skill == "experienced-mechanic" else T.CHECKPOINT_REPAIR
-                tires = T.ZONES.index(T.TIRES)
-                car = evolve(car, wp=replace_at(car.wp, tires, car.full[tires]))
-                car = _restore(car, give, rnd, k + 1, "checkpoint", tires=False)
-    cars[c] = car
-    return cars, police, paid, checks
-
-
 def _repair(car: Car, allowance: int, rnd: int, lap: int) -> tuple[Car, int]:
     """A technical stop: up to ``allowance`` (at most 2) WP back in the one or two zones
     (not the tires) that lost most."""
@@ -1067,7 +883,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice, "fix": _fix, "tires": _tires}
+             "auto": _auto, "advice": _advice, "fix": _fix, "tires": qualifying.tires}
 
 
 # -- the race as the platform sees it -----------------------------------------------------
@@ -1076,83 +892,6 @@ def finished(state: State) -> bool:
     return state.phase == OVER
 
 
-def classification(state: State) -> list[int]:
-    """Finishers in order, then the cars still racing (leader first), then the eliminated
-    (the last out first)."""
-    running = [i for i in race_order(state) if i not in state.finish]
-    out = sorted((i for i, c in enumerate(state.cars) if c.out),
-                 key=lambda i: (-state.cars[i].out_round, -state.cars[i].dist))
-    return list(state.finish) + running + out
-
-
-def standings(state: State) -> list[dict[str, Any]]:
-    s = state.settings
-    rows = []
-    length = s.circuit.length
-    for k, i in enumerate(classification(state)):
-        car = state.cars[i]
-        pts = s.points[k] if not car.out and k < len(s.points) else 0
-        status = "finished" if car.place else (f"out: {car.out}" if car.out else "running")
-        extra = {"colour": car.colour, "laps": min(s.laps, max(0, car.dist) // length), "status": status,
-                 "pit_stops": car.pits, "wp": dict(zip(T.ZONES, car.wp)), "tires": car.tires,
-                 "driver": car.driver}
-        if car.out:
-            extra["out_lap"] = car.out_lap
-            extra["cause"] = car.out
-        if s.team:
-            extra["team"] = car.team + 1
-        rows.append(standing(k + 1, car.name, pts, **extra))
-    return rows
-
-
-def team_standings(state: State) -> list[dict[str, Any]]:
-    totals: dict[int, int] = {}
-    for row in standings(state):
-        totals[row["team"]] = totals.get(row["team"], 0) + row["points"]
-    ranked = sorted(totals.items(), key=lambda kv: -kv[1])
-    return [standing(k + 1, f"Team {t}", p) for k, (t, p) in enumerate(ranked)]
-
-
-def summary(state: State) -> dict[str, Any]:
-    s = state.settings
-    out = {
-        "circuit": s.circuit.label, "laps": s.laps, "rounds": state.round,
-        "weather": [T.WEATHER_LINES[line] for _, _, line in state.weather_log],
-        "eliminations": [{"name": c.name, "cause": c.out, "lap": c.out_lap} for c in state.cars if c.out],
-        "pit_stops": {c.name: c.pits for c in state.cars},
-        "wp_left": {c.name: dict(zip(T.ZONES, c.wp)) for c in state.cars},
-        "grid": [state.cars[i].name for i in state.grid],
-    }
-    if s.team:
-        out["teams"] = team_standings(state)
-    return out
-
-
-def describe(event: Mapping[str, Any]) -> str:
-    kind = event.get("kind")
-    if kind in ("gear", "auto"):
-        text = f"gear {event.get('gear')}: {event.get('roll')}"
-        rolls = event.get("rolls") or {}
-        return text + (f", black {_rolls_text(rolls)}" if rolls else "")
-    if kind == "done":
-        rolls = event.get("rolls") or {}
-        return f"black {_rolls_text(rolls)}" if rolls else ""
-    if kind == "start":
-        if event.get("qualifying"):
-            return f"weather {event.get('weather')}" if event.get("weather") else ""
-        grid = event.get("grid") or ()
-        return " ".join(filter(None, (f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
-                                      f"start {' '.join(str(r) for r in event.get('starts', ()))}")))
-    if kind == "adjust" and event.get("what") == "ace":
-        return f"rolled again: {event.get('value')}"
-    return ""
-
-
-def _rolls_text(rolls: Mapping[str, Any]) -> str:
-    parts = []
-    for key, v in rolls.items():
-        if isinstance(v, list):
-            parts += [str(x[1] if isinstance(x, list) else x) for x in v]
-        else:
-            parts.append(str(v))
-    return " ".join(parts)
+# the results live in results.py; the pack and the screens find them here too
+from companion.games.formula_de.results import (classification, describe, standings, summary,  # noqa: E402,F401
+                                                 team_standings)

@@ -9,15 +9,16 @@ screen of its own; the round ends on every car's dashboard.
 from __future__ import annotations
 
 from companion.games.formula_de import advisor
+from companion.games.formula_de import qualifying
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.kit.standings import ordinal
 from companion.kit.text import fit, row
-from companion.profile import ADVANCE, LINE_CHARS, MENU_CHARS, WIDTH, chars
+from companion.profile import ADVANCE, MENU_CHARS, WIDTH, chars
 from companion.receipts import layouts
-from companion.receipts.layouts import COLOUR, POINTS, Col
+from companion.receipts.layouts import POINTS, Col
 from companion.receipts.model import Line, Receipt, Rule, Feed
-from companion.ui.view import Big, Menu, Row, Text, View
+from companion.ui.view import Big, Menu, Text, View
 
 TITLE_CHARS = MENU_CHARS   # the title and the status together
 STATUS_CHARS = chars(WIDTH // 2)   # the status box takes at most half the title bar
@@ -109,7 +110,7 @@ def grid_lines(state: R.State) -> list[str]:
 def qualifying_lines(state: R.State) -> list[str]:
     """The qualifying laps, best first: throws (minutes and overshoots included), time."""
     out = []
-    for k, c in enumerate(R.qualifying_order(state), start=1):
+    for k, c in enumerate(qualifying.order(state), start=1):
         if not state.qual[c]:
             continue
         throws, seconds, back = state.qual[c]
@@ -121,7 +122,7 @@ def qualifying_lines(state: R.State) -> list[str]:
 def _qualified_view(state: R.State) -> View:
     tires = [fit(f"  {state.cars[c].tires} tires", MENU_CHARS) for c in range(len(state.cars))]
     lines = []
-    for line, c in zip(qualifying_lines(state), R.qualifying_order(state)):
+    for line, c in zip(qualifying_lines(state), qualifying.order(state)):
         lines += [line, tires[c]]
     return View(title="Qualifying", status="grid", body=(Menu(tuple(lines)),))
 

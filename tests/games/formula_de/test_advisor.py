@@ -2,7 +2,6 @@
 automated drivers' choices."""
 
 from fractions import Fraction
-from itertools import product
 
 import pytest
 

@@ -3,11 +3,10 @@ handling, the weather re-roll, and the pit stop."""
 
 import pytest
 
-from companion.games.api import make_move
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 
-from .helpers import Dice, adjust, corner, done, gear, on_turn, put, started
+from .helpers import Dice, adjust, corner, gear, on_turn, put, started
 
 
 STRAIGHT = corner(5).end + 3          # the main straight: 20 spaces clear to corner 1

@@ -1,6 +1,7 @@
 """Stopwatch qualifying with the companion as referee: throws counted, +1 a full minute
 and a space overshot, no stop in a 2- or 3-stop corner to the back, ties by time."""
 
+from companion.games.formula_de import qualifying as Q
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import screens as S
 
@@ -50,7 +51,7 @@ def test_throws_and_time_set_the_grid_ties_by_time():
     second = state.qual[1]
     assert first[0] == second[0] + 1                  # the same throws, +1 for the full minute
     assert (first[1], second[1]) == (61.0, 30.0)
-    assert R.qualifying_order(state) == (1, 0)
+    assert Q.order(state) == (1, 0)
     state = R.apply(state, {"kind": "start", "weather": 0, "grid": None, "starts": [10, 10]})
     assert state.grid == (1, 0) and state.cars[1].dist == 0 and state.cars[0].dist == -1
     assert any("thr" in line for line in S.qualifying_lines(state))
@@ -75,7 +76,7 @@ def test_no_stop_in_a_2_stop_corner_ends_the_lap_at_the_back():
     state = throw(state, 3, 8, 1.0)                   # straight through corner 2
     assert state.qual[0][2] is True and state.car_on == 1
     state = drive_lap(state, 200.0)
-    assert R.qualifying_order(state) == (1, 0)        # slow, but it stopped everywhere
+    assert Q.order(state) == (1, 0)        # slow, but it stopped everywhere
 
 
 def test_tires_may_be_changed_between_qualifying_and_the_race():
