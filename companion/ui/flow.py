@@ -75,6 +75,7 @@ class Wizard(Screen):
     values: dict[str, Any] = field(default_factory=dict)
     names: dict[str, str] | None = None           # colour -> player's name (None: not asked yet)
     cars: dict[int, dict[str, Any]] = field(default_factory=dict)   # car -> per-car answers
+    held: int = 0                                  # UP/DOWN repeats of the hold going on
 
     def options(self, app: Host) -> tuple[Option, ...]:
         return app.activity(self.slug).options
@@ -140,12 +141,14 @@ class Wizard(Screen):
         if q is None:
             return
         step = _step(gesture)
+        self.held = self.held + 1 if step and gesture.kind == "repeat" else 0
         if step and q.option.kind != "split":
-            self.set(q, adjust(q.option, self.value(q.option, q.car), step))
+            by = hold_step(self.held) if q.option.kind == "number" else 1
+            self.set(q, adjust(q.option, self.value(q.option, q.car), step, by))
         elif pressed(gesture, OK, GO):
             self.set(q, self.value(q.option, q.car))
             if q.option.kind == "players":
-                self.name_players(app, int(self.values[q.option.key]))
+                self.name_players(app, int(self.values[q.option.key]), q.option.label)
             elif q.option.kind == "split":
                 app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
                                     lambda answer: (self.set(q, answer), self.next(app))))
@@ -184,7 +187,7 @@ class Wizard(Screen):
         cars = [i for i in range(self.car_count(app)) if option.applies(self.car(option, i))]
         return option.problem([self.value(option, i) for i in cars])
 
-    def name_players(self, app: Host, count: int) -> None:
+    def name_players(self, app: Host, count: int, label: str = "Players") -> None:
         """The cars' list to name them (the last race's names offered), then on."""
         from companion.kit.cars import colours as colours_of
         from companion.ui.players import Players, clash
@@ -195,17 +198,41 @@ class Wizard(Screen):
         for colour in colours:  # an offered name another car of this race is called by
             if colour in self.names and clash(self.names, colours, colour, self.names[colour]):
                 del self.names[colour]
-        app.push(Players(colours, self.names, lambda: self.next(app)))
+        # the list is the same step of the setup as the count: same title, same "2/5"
+        count_steps = len(self.questions(app))
+        status = f"{self.step + 1}/{count_steps}" if count_steps > 1 else ""
+        app.push(Players(colours, self.names, lambda: self.next(app), title=label, status=status))
 
 
-def adjust(option, value: Any, step: int) -> Any:
-    """The next value of ``option`` after one UP (-1) or DOWN (+1)."""
+HOLD_STEPS = ((4, 1), (20, 5), (None, 10))
+"""A number held UP or DOWN speeds up: the first 4 repeats step by 1, the next 16 by 5,
+then by 10 (66 laps down to 15 is about 15 repeats, two seconds, not 50 presses)."""
+
+
+def hold_step(repeats: int) -> int:
+    """How far the ``repeats``-th repeat of one hold moves a number (0: a press)."""
+    for upto, by in HOLD_STEPS:
+        if upto is None or repeats <= upto:
+            return by
+    return 1
+
+
+def adjust(option, value: Any, step: int, by: int = 1) -> Any:
+    """The next value of ``option`` after one UP (-1) or DOWN (+1); a number moves ``by``
+    steps at once while held, landing on round values (60, 55, 50...)."""
     if option.kind == "choice":
         keys = [v for v, _ in option.choices]
         i = keys.index(value) if value in keys else 0
         return keys[(i + step) % len(keys)]
     # numbers and player counts: DOWN lowers, UP raises, within bounds
-    new = int(value) - step * (option.step or 1)
+    unit = option.step or 1
+    value = int(value)
+    if by > 1:
+        size = by * unit
+        off = value % size
+        new = value - (off or size) if step > 0 else value + (size - off)
+    else:
+        new = value - step * unit
     return max(option.low, min(option.high, new))
 
 
@@ -309,9 +336,9 @@ class Race(Screen):
             move = moves[self.highlighted]
             arrows = len(moves) > 1
             footer = f"< {move.label} >" if arrows else move.label
-        else:
+        else:  # the race is over: one word for it in every pack's title bar
             footer = "OK: main menu"
-            view, self.highlighted = _scrolled(view, self.highlighted)
+            view, self.highlighted = _scrolled(replace(view, status=ui.END_STATUS), self.highlighted)
         return replace(view, footer=footer)
 
     def handle(self, app: Host, gesture) -> None:
@@ -396,6 +423,22 @@ class Pause(Screen):
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
         elif key == "home":
             app.go_home()
+
+
+@dataclass
+class Final(Screen):
+    """A race ended early: its results as they stood, scrollable; OK goes to the main menu."""
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        view, self.selected = _scrolled(app.final_view(), self.selected)
+        return replace(view, footer="OK: main menu")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = max(0, self.selected + _step(gesture))
+        elif pressed(gesture, OK, GO, BACK):
+            app.close_session()
 
 
 @dataclass
