@@ -30,7 +30,6 @@ GAMES = ("top-speed", "laps")
 
 def top_speed_race() -> tuple[dict, dict, list[dict]]:
     """(options, data, events) of the longest Top Speed race."""
-    from companion.core import gamedata
     from companion.games import data as game_data
     from companion.core.rng import make_rng
     from companion.games.top_speed import autoplay, rules

@@ -65,7 +65,6 @@ class App:
         return data.title(slug, self.data_dir)
 
     def game_data(self, slug: str) -> dict:
-        from companion.core import gamedata
         from companion.games import data as game_data
         return game_data.load(slug, override_dir=self.data_dir)
 

@@ -72,12 +72,13 @@ def championship_lines(journal: Journal) -> list[str]:
 
 def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):
     from companion.receipts import layouts
+    from companion.receipts.model import stamped
 
     key, rows = standings(journal, championship)
     if not rows:
         return None
-    return layouts.stamped(layouts.championship(f"Championship {title(key)}", rows),
-                           [f"Printed {when(now if now is not None else time.time())}"])
+    return stamped(layouts.championship(f"Championship {title(key)}", rows),
+                   [f"Printed {when(now if now is not None else time.time())}"])
 
 
 def last_results_receipt(journal: Journal):
@@ -152,6 +153,6 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
 
 def stamp(journal: Journal, session: Session, receipt):
     """``receipt`` with the session's date and race number at the top."""
-    from companion.receipts import layouts
+    from companion.receipts.model import stamped
 
-    return None if receipt is None else layouts.stamped(receipt, stamp_lines(journal, session))
+    return None if receipt is None else stamped(receipt, stamp_lines(journal, session))

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.core import race as racing
 from companion.core.scoring import BONUSES
-from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule, stamped
+from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
 
 WIDTH = 32
 POS_WIDTH = 3

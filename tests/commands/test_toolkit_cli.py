@@ -1,13 +1,11 @@
 import json
 import os
 import subprocess
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
-from companion.core import gamedata
 from companion.games import data as game_data
 
 ROOT = Path(__file__).resolve().parents[2]

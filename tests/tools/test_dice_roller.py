@@ -2,7 +2,6 @@ import json
 
 import pytest
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.journal import Journal

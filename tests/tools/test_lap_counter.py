@@ -4,7 +4,6 @@ import time
 import pytest
 
 from companion.kit.cars import COLOURS
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.race import RaceError
@@ -15,7 +14,7 @@ from companion.games.registry import activity, entry
 from companion.tools.lap_counter import rules, screens
 from companion.profile import MENU_CHARS
 from companion.receipts.model import overflows
-from companion.ui.view import Menu, Text
+from companion.ui.view import Menu
 
 TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
          "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}

@@ -64,7 +64,7 @@ def test_a_single_question_has_no_step_count(state_dir):
 
 def test_the_car_list_is_the_same_step_as_the_count(state_dir):
     app = make_app(state_dir)
-    wizard = wizard_on(app, "laps", "players")
+    wizard_on(app, "laps", "players")
     count = app.frame()
     assert (count.title, count.status) == ("Cars", "2/5")
     assert any(getattr(w, "caption", "") == "cars 2-12" for w in count.body)

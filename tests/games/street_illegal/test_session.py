@@ -3,7 +3,6 @@
 import json
 import random
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.journal import Journal
