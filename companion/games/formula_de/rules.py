@@ -457,6 +457,8 @@ def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
         rolls["motor"] = [[i, roll(rng, s.black)] for i in _motor_cars(state, c, report.gear)]
         if T.changeable(state.weather):
             rolls["weather"] = roll(rng, s.black)
+            if road.frog(state) and s.circuit.weather_result(rolls["weather"]) != "rain":
+                rolls["frog"] = roll(rng, s.black)       # the Weather Frog rolls again
     if p.pit:
         rolls["pit"] = roll(rng, s.black)
     if s.road and s.circuit.in_noise(p.final) and not p.finish:
@@ -798,7 +800,7 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
     line = state.weather
     log = state.weather_log
     if "weather" in rolls:
-        w = int(rolls["weather"])
+        w = int(rolls["frog"]) if "frog" in rolls and road.frog(state) else int(rolls["weather"])
         line = T.shift(state.weather, s.circuit.weather_result(w))
         weather = (w, state.weather, line)
         log = log + ((rnd, w, line),)

@@ -163,3 +163,13 @@ def test_pile_of_scrap_drops_a_marker_where_it_was_once_a_lap():
     assert 5 in after.markers and after.cars[7].scrap_lap == 1
     again = gear(on_turn(R.evolve(after, phase=R.GEAR), 7), 7, 2, 3)
     assert "scrap" not in [m.arg("what") for m in R.moves(again)]
+
+
+def test_weather_frog_rolls_changeable_weather_again_too():
+    state = road(2, weather=10)                     # changeable
+    straight = state.settings.circuit.corners[-1].end + 2
+    state = put(state, 0, dist=straight, gear=5)
+    state = gear(on_turn(state, 0), 0, 5, 20)
+    after, event = confirm(state, 10, 20, 1)        # engine 10, weather 20 (good), frog 1 (rain)
+    assert event["rolls"]["weather"] == 20 and event["rolls"]["frog"] == 1
+    assert after.weather == T.RAIN_CHANGEABLE
