@@ -54,9 +54,11 @@ def test_street_illegal_demo_has_old_pros_and_team(tmp_path):
     assert team["points"] == max(r["points"] for r in standings if r["old_pro"])
 
 
-def test_game_without_rules_runs_the_lap_counter_with_its_points(tmp_path):
-    out, results = run_demo(tmp_path, "formula-de")
-    standings = check_common(out, results, "formula-de")
+def test_game_without_rules_runs_the_lap_counter_with_its_points(tmp_path, monkeypatch):
+    from companion.games import registry
+    monkeypatch.setitem(registry.GAMES, "rally", registry.Entry("rally", "tests.datagame", "game", "Rally"))
+    out, results = run_demo(tmp_path, "rally")
+    standings = check_common(out, results, "rally")
     assert results["activity"] == "laps"
     assert standings[0]["points"] > standings[-1]["points"]
 
