@@ -1,0 +1,788 @@
+"""3-Wide: the bookkeeping of a stock-car race, so the table only moves the cars.
+
+A race goes (rulebook sections in brackets):
+
+- ``start``: the grid is drawn team by team in rounds (1.5) and the tactic deck shuffled.
+- each green turn (2.1): the first four cars in race position order with a face-up lap
+  marker (three in an 8-car race) roll their tire dice in turn (``roll``): the companion
+  rolls the dice matching the car's chips, counts the "!" (a Tire marker for two, an
+  automatic Incident for three or four), offers each die with what it does (``die``:
+  move, fuel saved, tires worn), applies fuel and wear, and proposes where the car lands
+  (``land``: the table confirms or picks another space). Landing places the Bump,
+  3-wide and Brake markers the companion can see, within the marker pool, and flips the
+  lap marker. Then the incident check (``check``: the trigger card, damage, wrecks by the
+  nearest-car rule, roofs and demolitions), the leader phase (``pace``: lap led, marker
+  reset, the race pace roll for every car, out of fuel, the finish) and green-flag pit
+  stops (``pit`` a car, then its ``stop``; ``done`` when nobody else pits).
+- a yellow flag (3.1): ``caution`` (catch-up and the pace roll), pit or stay out in race
+  order (``pit`` / ``stay``: cars on their roofs must pit), pit service in pit-box order
+  (``stop``), then the restart grid with wave-arounds and the lap-led marker.
+- the end (4): when a car completes the final lap under green, or one green-white-checker
+  turn after the yellow flag was out at that moment.
+
+The tactic cards are drawn by the companion from its own shuffled deck for the incident
+check (trigger and resolution boxes); playing tactics from hands is not offered yet
+(docs/games/3-wide.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion.core.rng import shuffled
+from companion.games.api import Move, Option, make_move
+from companion.kit.cars import COLOURS, entries
+from companion.kit.errors import RuleError
+from companion.kit.text import label
+from companion.kit.update import evolve, replace_at
+
+from companion.games.three_wide import dice, tables, track
+from companion.games.three_wide.tables import Settings
+
+OPTIONS = (
+    Option("players", "Players", kind="players", low=2, high=6, default=3),
+    Option("race", "Race", choices=(("classic-intermediate", "Classic 300"), ("tri-superspeedway", "Tri-Oval 500"),
+                                     ("classic-short", "Classic 250")), default="classic-intermediate"),
+    Option("length", "Length", choices=(("short", "Short race"), ("long", "Long race")), default="short"),
+)
+
+START, ROLL, CHOOSE, PLACE, CHECK, LEADER, PITS, SERVICE, CAUTION, YPIT, YSERVICE, OVER = (
+    "start", "roll", "choose", "place", "check", "leader", "pits", "service", "caution", "ypit", "yservice", "over")
+ROOF_AT, DEMOLISHED_AT = 3, 5
+STUCK_AT = 3
+POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+WIN_BONUS, LED_BONUS, MOST_LED_BONUS = 3, 1, 1
+GWC_PACE = (1, 0, 2)
+
+
+@dataclass(frozen=True)
+class Car:
+    number: int
+    owner: int                 # the player who runs it
+    team: bool                 # a team car (False: an associated car, scored at half)
+    tires: tuple[int, int, int, int] = (0, 0, 0, 0)   # chip wear: 0 black .. 3 red
+    fuel: int = 0              # steps above E; tank + 1 = past F
+    damage: int = 0
+    handling: int = 0
+    markers: tuple[str, ...] = ()
+    lap: int = 0
+    space: int = 0
+    face_up: bool = True
+    roof: bool = False
+    out: bool = False          # demolished
+    stuck: bool = False        # kept in the pit lane (three or more damage after a stop)
+    led: int = 0               # lap-led markers
+    pits: int = 0
+    dry: int = 0               # times out of fuel
+
+    @property
+    def running(self) -> bool:
+        """On the track (on its wheels or its roof), not in the pit lane nor demolished."""
+        return not self.out and not self.stuck
+
+    @property
+    def slowdown(self) -> int:
+        return self.damage + self.handling
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    players: tuple[str, ...]
+    cars: tuple[Car, ...]
+    phase: str = START
+    turn: int = 0
+    rollers: tuple[int, ...] = ()      # the cars rolling tire dice this turn, in order
+    k: int = 0                         # the roller now
+    faces: tuple[str, ...] = ()        # its roll
+    die: int = -1                      # the die chosen
+    want: int = 0                      # spaces that die moves
+    proposal: int = 0                  # the space the companion proposes
+    pile: tuple[int, ...] = ()         # tactic deck, top first (indices into settings.deck)
+    discard: tuple[int, ...] = ()
+    yellow: bool = False
+    gwc: int = 0                       # 1: the next turn is the green-white-checker; 2: it is now
+    pitted: tuple[int, ...] = ()       # cars that stopped in this green pit phase
+    car: int = -1                      # the car being serviced (green)
+    stayed: tuple[int, ...] = ()       # yellow: cars that stay out
+    boxes: tuple[int, ...] = ()        # yellow: pit boxes 1.. in order
+    times: tuple[tuple[int, int, int], ...] = ()   # yellow: (car, time, box) of finished stops
+    grid: tuple[int, ...] = ()         # the starting grid
+    restarts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()   # (grid, waved around)
+    chart: tuple[tuple[int, tuple[int, ...]], ...] = ()   # (leader's lap, race order) each turn
+    cautions: int = 0
+    news: tuple[tuple[Any, ...], ...] = ()   # what the last event did, as facts
+
+    def name(self, c: int) -> str:
+        return car_name(self, c)
+
+
+def car_name(state: State, c: int) -> str:
+    car = state.cars[c]
+    return f"#{car.number} {state.players[car.owner]}"
+
+
+# -- setup ----------------------------------------------------------------------------
+
+def team_size(players: int) -> int:
+    """Cars per team (1.3): four for 2-3 players, three for 4, two for 5-6."""
+    return 4 if players <= 3 else 3 if players == 4 else 2
+
+
+def field_size(players: int) -> int:
+    """Cars in the race: 8 with 2 players, else 12 (cars without a team are associated)."""
+    return 8 if players == 2 else 12
+
+
+def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
+    settings = tables.settings(options, data)
+    players = entries(options, low=2, high=6, game="3-Wide", default=3)
+    n = len(players)
+    car_table = data.get("car", {})
+    numbers = car_table.get("numbers") if isinstance(car_table, Mapping) else None
+    extra = car_table.get("associated") if isinstance(car_table, Mapping) else None
+    size, field = team_size(n), field_size(n)
+    cars = []
+    for p in range(n):
+        for k in range(size):
+            cars.append(Car(_number(numbers, p, k, 10 * (p + 1) + k + 1), p, True))
+    for k in range(field - n * size):
+        owner = n - 1 - (k % n)    # associated cars go to the last players first
+        cars.append(Car(_number([extra], 0, k, 71 + k), owner, False))
+    if len({c.number for c in cars}) != len(cars):
+        raise RuleError("3-Wide: two cars share a number; give every car its own in [car] numbers")
+    cars = [evolve(c, fuel=settings.tank) for c in cars]
+    return State(settings, tuple(p["name"] for p in players), tuple(cars))
+
+
+def _number(table: Any, p: int, k: int, default: int) -> int:
+    try:
+        value = table[p][k]
+    except (TypeError, IndexError, KeyError):
+        return default
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999 else default
+
+
+# -- reading the state ----------------------------------------------------------------
+
+def positions(state: State) -> dict[int, tuple[int, int]]:
+    return {i: (c.lap, c.space) for i, c in enumerate(state.cars)}
+
+
+def race_order(state: State, among=None) -> tuple[int, ...]:
+    """Race position order (2.3) of the running cars (``among`` any subset)."""
+    cars = [(c.lap, c.space) for c in state.cars]
+    idx = [i for i, c in enumerate(state.cars) if c.running] if among is None else among
+    return track.order(cars, idx)
+
+
+def classification(state: State) -> tuple[int, ...]:
+    """Every car: running ones and those in the pit lane by lap and space, then the
+    demolished ones."""
+    return tuple(sorted(range(len(state.cars)), key=lambda i: (
+        state.cars[i].out, -state.cars[i].lap, state.cars[i].space if not state.cars[i].stuck else 999, i)))
+
+
+def on_track(state: State, but: int = -1) -> dict[int, int]:
+    return {i: c.space for i, c in enumerate(state.cars) if c.running and i != but}
+
+
+def taken(state: State, but: int = -1) -> set[int]:
+    return set(on_track(state, but).values())
+
+
+def leader(state: State) -> int | None:
+    order = [c for c in race_order(state) if not state.cars[c].roof]
+    return order[0] if order else None
+
+
+def rollers(state: State) -> tuple[int, ...]:
+    """The cars that roll this turn: the first four (three in an 8-car race) in race
+    position order with a face-up lap marker, on their wheels."""
+    k = 3 if len(state.cars) == 8 else 4
+    return tuple(c for c in race_order(state) if state.cars[c].face_up and not state.cars[c].roof)[:k]
+
+
+def marker_free(state: State, marker: str) -> bool:
+    used = sum(c.markers.count(marker) for c in state.cars)
+    return used < state.settings.limit(marker)
+
+
+def card(state: State, i: int) -> tables.Card:
+    return state.settings.deck[i]
+
+
+def must_pit(state: State, c: int) -> bool:
+    car = state.cars[c]
+    return car.fuel == 0 or car.stuck
+
+
+def finished(state: State) -> bool:
+    return state.phase == OVER
+
+
+# -- moves ----------------------------------------------------------------------------
+
+def moves(state: State) -> list[Move]:
+    p = state.phase
+    if p == START:
+        return [make_move("start", "Draw grid", primary=True)]
+    if p == ROLL:
+        c = state.rollers[state.k]
+        return [make_move("roll", label(f"Roll #{state.cars[c].number}"), player=_owner(state, c), primary=True, car=c)]
+    if p == CHOOSE:
+        c = state.rollers[state.k]
+        slow = state.cars[c].slowdown
+        return [make_move("die", label(f"{state.faces[i]} go {dice.distance(state.faces, i, slow)}"),
+                          player=_owner(state, c), primary=(n == 0), car=c, die=i)
+                for n, i in enumerate(dice.choices(state.faces))]
+    if p == PLACE:
+        c = state.rollers[state.k]
+        return [make_move("land", label(f"Land {s}" if s != state.proposal else f"OK {s}"), player=_owner(state, c),
+                          primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
+    if p == CHECK:
+        return [make_move("check", "Trigger card", primary=True)]
+    if p == LEADER:
+        return [make_move("pace", "Race pace", primary=True)]
+    if p == CAUTION:
+        return [make_move("caution", "Caution pace", primary=True)]
+    if p == PITS:
+        forced = [c for c in race_order(state, _with_stuck(state)) if must_pit(state, c) and c not in state.pitted]
+        out = [] if forced else [make_move("done", "No more pits", primary=True)]
+        for c in (forced or race_order(state)):
+            if c not in state.pitted and not state.cars[c].roof:
+                out.append(make_move("pit", label(f"Pit #{state.cars[c].number}"), player=_owner(state, c),
+                                     primary=not out, car=c))
+        return out
+    if p == YPIT:
+        out = [make_move("stay", "Rest stay out", primary=True)]
+        for c in race_order(state):
+            if c not in state.stayed and c not in state.boxes and not state.cars[c].roof:
+                out.append(make_move("pit", label(f"Pit #{state.cars[c].number}"), player=_owner(state, c), car=c))
+        return out
+    if p in (SERVICE, YSERVICE):
+        c = state.car
+        out = []
+        for stop in state.settings.stops:
+            for extra in (False, True):
+                words = stop.label.replace(" & Go", "") + ("+Adj" if extra else "")
+                out.append(make_move("stop", label(words), player=_owner(state, c), primary=not out,
+                                     car=c, stop=stop.id, extra=extra))
+        return out
+    return []
+
+
+def _owner(state: State, c: int) -> str:
+    return state.players[state.cars[c].owner]
+
+
+def _with_stuck(state: State) -> tuple[int, ...]:
+    return tuple(i for i, c in enumerate(state.cars) if not c.out)
+
+
+def landing_options(state: State, c: int) -> tuple[int, ...]:
+    """The proposed space first, then the other free spaces of its row and the two rows
+    behind it (the table corrects where the car really is)."""
+    free = taken(state, c)
+    r = track.row(state.proposal)
+    out = [state.proposal]
+    for k in range(3):
+        rr, _ = track.behind(r, k, state.settings.rows)
+        for ln in range(3):
+            s = track.space_at(rr, ln)
+            if s not in free and s not in out:
+                out.append(s)
+    here = state.cars[c].space
+    if here not in out:
+        out.append(here)
+    return tuple(out)
+
+
+# -- resolve --------------------------------------------------------------------------
+
+def resolve(state: State, move: Move, rng) -> dict[str, Any]:
+    if move not in moves(state):
+        raise RuleError(f"'{move.label}' is not a move now")
+    kind = move.kind
+    if kind == "start":
+        grid = []
+        by_owner: dict[int, list[int]] = {}
+        for i, car in enumerate(state.cars):
+            by_owner.setdefault(car.owner if car.team else -1 - i, []).append(i)
+        rounds = max(len(v) for v in by_owner.values())
+        for r in range(rounds):
+            grid.extend(shuffled([v[r] for v in by_owner.values() if len(v) > r], rng))
+        return {"kind": "start", "grid": grid, "pile": list(shuffled(range(len(state.settings.deck)), rng))}
+    if kind == "roll":
+        c = move.arg("car")
+        faces = [rng.choice(state.settings.dice[w]) for w in state.cars[c].tires]
+        return {"kind": "roll", "car": c, "faces": faces}
+    if kind == "die":
+        return {"kind": "die", "car": move.arg("car"), "die": move.arg("die")}
+    if kind == "land":
+        return {"kind": "land", "car": move.arg("car"), "space": move.arg("space")}
+    if kind == "check":
+        first, pile, discard = _draw(state.pile, state.discard, 1, rng)
+        if not first:
+            raise RuleError("the tactic deck is empty")
+        more, pile, discard = _draw(pile, discard, len(incidents(state, card(state, first[0]))), rng)
+        return {"kind": "check", "cards": first + more, "pile": pile, "discard": discard}
+    if kind in ("pace", "caution"):
+        return {"kind": kind, "face": rng.randint(1, 6)}
+    if kind == "pit":
+        return {"kind": "pit", "car": move.arg("car")}
+    if kind in ("done", "stay"):
+        return {"kind": kind}
+    if kind == "stop":
+        c = move.arg("car")
+        n = attempts(state, c, move.arg("stop"), move.arg("extra"))
+        return {"kind": "stop", "car": c, "stop": move.arg("stop"), "extra": bool(move.arg("extra")),
+                "rolls": [rng.randint(1, 6) for _ in range(n)]}
+    raise RuleError(f"unknown move {kind}")
+
+
+def _draw(pile, discard, n: int, rng) -> tuple[list[int], list[int], list[int]]:
+    """``n`` cards off the top; the discards are shuffled into a new pile when it runs
+    out. (cards, pile after, discard after)."""
+    pile, discard, drawn = list(pile), list(discard), []
+    for _ in range(n):
+        if not pile:
+            pile, discard = list(shuffled(discard, rng)), []
+        if not pile:
+            break
+        drawn.append(pile.pop(0))
+    return drawn, pile, discard + drawn
+
+
+def attempts(state: State, c: int, stop_id: str, extra: bool) -> int:
+    """Adjustment rolls of a stop: the stop's own (one on a Full Stop), one more for an
+    Extra Adjust; a car that stayed in the pit lane makes three."""
+    if state.cars[c].stuck:
+        return state.settings.stuck_attempts
+    return state.settings.stop(stop_id).adjust + (1 if extra else 0)
+
+
+def incidents(state: State, trigger: tables.Card) -> list[tuple[int, str]]:
+    """The incidents to resolve with a resolution card each, front to back (2.4): the
+    markers the trigger card names (not Brake and Engine, which only give damage and
+    handling markers) and every automatic Incident marker."""
+    order = race_order(state)
+    return [(c, m) for c in order for m in state.cars[c].markers
+            if m not in ("Brake", "Engine") and (m == "Incident" or m in trigger.trigger)]
+
+
+# -- apply ----------------------------------------------------------------------------
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    try:
+        handler = _APPLY[event["kind"]]
+    except (KeyError, TypeError):
+        raise RuleError(f"unknown event {event!r}") from None
+    try:
+        return handler(state, event)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        if isinstance(exc, RuleError):
+            raise
+        raise RuleError(f"event {event.get('kind')} does not fit the race: {exc}") from None
+
+
+def _set_car(state: State, c: int, **changes) -> State:
+    return evolve(state, cars=replace_at(state.cars, c, evolve(state.cars[c], **changes)))
+
+
+def _add_marker(state: State, c: int, marker: str) -> tuple[State, bool]:
+    if not marker_free(state, marker):
+        return state, False
+    return _set_car(state, c, markers=state.cars[c].markers + (marker,)), True
+
+
+def _apply_start(state: State, e) -> State:
+    grid = tuple(int(x) for x in e["grid"])
+    if sorted(grid) != list(range(len(state.cars))):
+        raise RuleError("the grid must list every car once")
+    cars = list(state.cars)
+    for slot, c in enumerate(grid):
+        cars[c] = evolve(cars[c], space=slot + 1, lap=0)
+    state = evolve(state, cars=tuple(cars), grid=grid, pile=tuple(e["pile"]), discard=(),
+                   news=(("grid",),))
+    return _new_turn(state)
+
+
+def _new_turn(state: State) -> State:
+    state = evolve(state, turn=state.turn + 1, k=0, faces=(), die=-1, pitted=(), car=-1,
+                   stayed=(), boxes=(), times=(), gwc=2 if state.gwc == 1 else state.gwc)
+    who = rollers(state)
+    return evolve(state, rollers=who, phase=ROLL if who else CHECK)
+
+
+def _apply_roll(state: State, e) -> State:
+    c = int(e["car"])
+    if state.phase != ROLL or c != state.rollers[state.k]:
+        raise RuleError("not this car's roll")
+    faces = tuple(str(f) for f in e["faces"])
+    if len(faces) != 4 or any(dice.parse(f) is None for f in faces):
+        raise RuleError("a roll is four tire faces")
+    marker = dice.trouble_marker(faces)
+    placed = False
+    if marker:
+        state, placed = _add_marker(state, c, marker)
+    return evolve(state, faces=faces, phase=CHOOSE, news=(("roll", c, faces, marker or "", placed),))
+
+
+def _apply_die(state: State, e) -> State:
+    c, i = int(e["car"]), int(e["die"])
+    if state.phase != CHOOSE or c != state.rollers[state.k] or not 0 <= i < len(state.faces):
+        raise RuleError("not a die of this roll")
+    car = state.cars[c]
+    f = dice.face(state.faces[i])
+    want = dice.distance(state.faces, i, car.slowdown)
+    fuel = dice.save_fuel(car.fuel, state.settings.tank) if f.save else car.fuel
+    tires = dice.wear(car.tires, f.wear)
+    state = _set_car(state, c, fuel=fuel, tires=tires)
+    space, laps, short = track.landing(car.space, want, state.settings.rows, taken(state, c))
+    return evolve(state, die=i, want=want, proposal=space, phase=PLACE,
+                  news=(("die", c, state.faces[i], want, f.save, f.wear),))
+
+
+def _apply_land(state: State, e) -> State:
+    c, space = int(e["car"]), int(e["space"])
+    if state.phase != PLACE or c != state.rollers[state.k]:
+        raise RuleError("not this car's move")
+    rows = state.settings.rows
+    if not 1 <= space <= rows * 3 or space in taken(state, c):
+        raise RuleError(f"space {space} is not free")
+    car = state.cars[c]
+    start = track.row(car.space)
+    moved = (start - track.row(space)) % rows
+    if moved > state.want:          # a correction behind the car: it did not cross the line
+        moved = 0
+    gained = 1 if moved and track.row(space) > start else 0
+    state = _set_car(state, c, space=space, lap=car.lap + gained, face_up=False)
+    news: list[tuple] = [("land", c, space, gained)]
+    if moved < state.want:
+        front = track.front_car(space, on_track(state, c), rows)
+        if front is not None:
+            state, ok = _add_marker(state, front, "Bump")
+            news.append(("marker", front, "Bump", ok))
+    if track.three_wide(space, taken(state)):
+        m = "3-Crn" if track.row(space) in state.settings.corners else "3-Str"
+        state, ok = _add_marker(state, c, m)
+        news.append(("marker", c, m, ok))
+    passed = set(track.rows_passed(start, moved, rows))
+    if any(track.row(z) in passed and state.want > limit for z, limit in state.settings.brakes):
+        state, ok = _add_marker(state, c, "Brake")
+        news.append(("marker", c, "Brake", ok))
+    state = evolve(state, news=tuple(news), faces=(), die=-1)
+    if state.k + 1 < len(state.rollers):
+        return evolve(state, k=state.k + 1, phase=ROLL)
+    return evolve(state, phase=CHECK)
+
+
+def _apply_check(state: State, e) -> State:
+    if state.phase != CHECK:
+        raise RuleError("no incident check now")
+    drawn = [int(x) for x in e["cards"]]
+    if not drawn:
+        raise RuleError("the incident check needs a trigger card")
+    trigger = card(state, drawn[0])
+    spare = drawn[1:]
+    news: list[tuple] = [("trigger", drawn[0])]
+    yellow = False
+    cars = list(state.cars)
+    before = [c.damage for c in cars]
+    for i, car in enumerate(cars):
+        if "Brake" in car.markers and "Brake" in trigger.trigger:
+            cars[i] = evolve(car, damage=car.damage + 1)
+            news.append(("brake", i))
+        if "Engine" in car.markers and "Engine" in trigger.trigger:
+            cars[i] = evolve(cars[i], handling=cars[i].handling + 1)
+            news.append(("engine", i))
+    state = evolve(state, cars=tuple(cars))
+    for c, marker in incidents(state, trigger):
+        if state.cars[c].out or not spare:
+            continue
+        res = spare.pop(0)
+        rc = card(state, res)
+        wreck = track.wreck(c, on_track(state), rc.cars, state.settings.rows)
+        for w in wreck:
+            state = _set_car(state, w, damage=state.cars[w].damage + rc.damage)
+            state = _condition(state, w)
+        yellow = yellow or rc.flag == "yellow"
+        news.append(("wreck", c, marker, res, wreck))
+    flipped = [i for i, car in enumerate(state.cars) if car.damage >= ROOF_AT and before[i] < ROOF_AT]
+    for i, car in enumerate(state.cars):
+        state = _condition(state, i)
+    yellow = (yellow or bool(flipped)) and state.gwc != 2
+    state = evolve(state, cars=tuple(evolve(c, markers=()) for c in state.cars),
+                   pile=tuple(e["pile"]), discard=tuple(e["discard"]), yellow=yellow,
+                   news=tuple(news) + ((("flag", "yellow" if yellow else "green"),)))
+    if yellow:
+        return evolve(state, phase=CAUTION, cautions=state.cautions + 1)
+    return evolve(state, phase=LEADER)
+
+
+def _condition(state: State, c: int) -> State:
+    car = state.cars[c]
+    if car.damage >= DEMOLISHED_AT and not car.out:
+        return _set_car(state, c, out=True, roof=False, markers=())
+    if ROOF_AT <= car.damage < DEMOLISHED_AT and not car.roof and not car.stuck:
+        return _set_car(state, c, roof=True)
+    return state
+
+
+def _pace_all(state: State, fuel: int, wear: int, laps: int, caution: bool) -> tuple[State, list]:
+    """The race pace applied to every car: fuel, tires, laps (cars in the pit lane burn
+    nothing and stay on their lap; under green a car on its roof does not advance)."""
+    news = []
+    cars = list(state.cars)
+    for i, car in enumerate(cars):
+        if car.out or car.stuck:
+            continue
+        left, dry = dice.burn(car.fuel, fuel)
+        lap = car.lap + (laps if (caution or not car.roof) else 0) - (1 if dry else 0)
+        cars[i] = evolve(car, fuel=left, tires=dice.wear(car.tires, wear), lap=lap, dry=car.dry + dry)
+        if dry:
+            news.append(("dry", i))
+    return evolve(state, cars=tuple(cars)), news
+
+
+def _apply_pace(state: State, e) -> State:
+    if state.phase != LEADER:
+        raise RuleError("no race pace now")
+    face = int(e["face"])
+    if not 1 <= face <= 6:
+        raise RuleError("a d6 shows 1 to 6")
+    first = leader(state)
+    if first is not None:
+        state = _set_car(state, first, led=state.cars[first].led + 1)
+    eligible = [i for i, c in enumerate(state.cars) if c.running and not c.roof]
+    if eligible and all(not state.cars[i].face_up for i in eligible):
+        state = evolve(state, cars=tuple(evolve(c, face_up=True) for c in state.cars))
+    fuel, wear, laps = GWC_PACE if state.gwc == 2 else state.settings.pace[face - 1]
+    state, news = _pace_all(state, fuel, wear, laps, caution=False)
+    state = _chart(state)
+    news = [("pace", face, fuel, wear, laps, -1 if first is None else first)] + news
+    if state.gwc == 2 or any(c.lap >= state.settings.laps for c in state.cars if not c.out) or not _anyone(state):
+        return evolve(state, phase=OVER, news=tuple(news))
+    return evolve(state, phase=PITS, pitted=(), news=tuple(news))
+
+
+def _anyone(state: State) -> bool:
+    return any(not c.out for c in state.cars)
+
+
+def _chart(state: State) -> State:
+    order = classification(state)
+    lead = max((c.lap for c in state.cars if not c.out), default=0)
+    return evolve(state, chart=state.chart + ((lead, order),))
+
+
+def _apply_pit(state: State, e) -> State:
+    c = int(e["car"])
+    if state.phase == PITS:
+        if c in state.pitted or state.cars[c].out:
+            raise RuleError("this car has already stopped")
+        return evolve(state, phase=SERVICE, car=c, pitted=state.pitted + (c,), news=(("to-pit", c),))
+    if state.phase == YPIT:
+        if c in state.stayed or c in state.boxes or not state.cars[c].running:
+            raise RuleError("this car has already chosen")
+        return evolve(state, boxes=state.boxes + (c,), news=(("to-pit", c),))
+    raise RuleError("no pit stops now")
+
+
+def _apply_done(state: State, e) -> State:
+    if state.phase != PITS:
+        raise RuleError("no green-flag pit stops now")
+    return _new_turn(evolve(state, news=()))
+
+
+def _apply_stay(state: State, e) -> State:
+    if state.phase != YPIT:
+        raise RuleError("no pit-or-stay-out now")
+    order = race_order(state)
+    wheels = [c for c in order if not state.cars[c].roof]
+    pitting = [c for c in wheels if c in state.boxes]
+    stayed = tuple(c for c in wheels if c not in state.boxes)
+    roofs = [c for c in order if state.cars[c].roof]
+    stuck = [i for i, c in enumerate(state.cars) if c.stuck and not c.out]
+    boxes = tuple(pitting + roofs + stuck)
+    state = evolve(state, stayed=stayed, boxes=boxes, times=(), news=(("boxes",),))
+    if not boxes:
+        return _restart(state)
+    return evolve(state, phase=YSERVICE, car=boxes[0])
+
+
+def _apply_stop(state: State, e) -> State:
+    c = int(e["car"])
+    if state.phase not in (SERVICE, YSERVICE) or c != state.car:
+        raise RuleError("not this car's pit stop")
+    stop = state.settings.stop(str(e["stop"]))
+    extra = bool(e["extra"])
+    rolls = [int(r) for r in e["rolls"]]
+    if len(rolls) != attempts(state, c, stop.id, extra) or any(not 1 <= r <= 6 for r in rolls):
+        raise RuleError("the adjustment rolls do not fit this stop")
+    car = state.cars[c]
+    worn = sorted(range(4), key=lambda i: (-car.tires[i], i))[:stop.tires]
+    tires = tuple(0 if i in worn else w for i, w in enumerate(car.tires))
+    damage = car.damage
+    fixed = 0
+    for r in rolls:
+        if damage and r <= damage:
+            damage -= 1
+            fixed += 1
+    stuck = damage >= STUCK_AT
+    time = stop.time + (state.settings.extra_time if extra else 0)
+    state = _set_car(state, c, tires=tires, fuel=min(state.settings.tank, car.fuel + stop.fuel), damage=damage,
+                     roof=False, stuck=stuck, pits=car.pits + 1, markers=())
+    news = [("stop", c, stop.id, extra, tuple(rolls), fixed, stuck)]
+    if state.phase == SERVICE:
+        if not stuck:
+            space, lost = track.back(car.space, time, state.settings.rows, taken(state, c))
+            state = _set_car(state, c, space=space, lap=car.lap - 1 - lost)
+            news.append(("back", c, time, space, 1 + lost))
+        return evolve(state, phase=PITS, car=-1, news=tuple(news))
+    box = state.boxes.index(c) + 1
+    times = state.times + (((c, time + box, box),) if not stuck else ())
+    state = evolve(state, times=times, news=tuple(news))
+    nxt = box  # index of the next box
+    if nxt < len(state.boxes):
+        return evolve(state, car=state.boxes[nxt])
+    return _restart(state)
+
+
+def restart_grid(state: State) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+    """(grid, waved around, leader) of the restart (3.1): the cars that stayed out in race
+    order, then the pit stops fastest first (a tie to the lower pit box, which finished
+    first); the leader is the first in race position order; cars ahead of it in the grid
+    that are not on the lead lap are waved around to the back (a lap gained)."""
+    pitted = [c for c, _, _ in sorted(state.times, key=lambda t: (t[1], t[2]))]
+    grid = list(state.stayed) + pitted
+    if not grid:
+        return (), (), None
+    lead_lap = max(state.cars[c].lap for c in grid)
+    lead = next(c for c in grid if state.cars[c].lap == lead_lap)
+    at = grid.index(lead)
+    waved = tuple(c for c in grid[:at] if state.cars[c].lap < lead_lap)
+    final = tuple(c for c in grid if c not in waved) + waved
+    return final, waved, lead
+
+
+def _restart(state: State) -> State:
+    grid, waved, lead = restart_grid(state)
+    cars = list(state.cars)
+    for slot, c in enumerate(grid):
+        cars[c] = evolve(cars[c], space=slot + 1, lap=cars[c].lap + (1 if c in waved else 0))
+    if lead is not None:
+        cars[lead] = evolve(cars[lead], led=cars[lead].led + 1)
+    cars = [evolve(c, face_up=True, markers=()) for c in cars]
+    state = evolve(state, cars=tuple(cars), yellow=False, restarts=state.restarts + ((grid, waved),),
+                   car=-1, news=state.news + (("restart", len(state.restarts) + 1),))
+    state = _chart(state)
+    return _new_turn(state)
+
+
+def _apply_caution(state: State, e) -> State:
+    if state.phase != CAUTION:
+        raise RuleError("no caution now")
+    face = int(e["face"])
+    if not 1 <= face <= 6:
+        raise RuleError("a d6 shows 1 to 6")
+    first = leader(state)
+    news: list[tuple] = []
+    if first is not None:
+        lead = state.cars[first]
+        for i, car in enumerate(state.cars):
+            if car.running and car.lap < lead.lap and car.space < lead.space:
+                state = _set_car(state, i, lap=car.lap + 1)
+                news.append(("catch-up", i))
+    fuel, wear, laps = state.settings.pace[face - 1]
+    state, dry = _pace_all(state, fuel, wear, laps, caution=True)
+    news = [("pace", face, fuel, wear, laps, -1 if first is None else first)] + news + dry
+    if state.gwc == 0 and any(c.lap >= state.settings.laps for c in state.cars if not c.out):
+        state = evolve(state, gwc=1)
+        news.append(("gwc",))
+    if not _anyone(state):
+        return evolve(state, phase=OVER, news=tuple(news))
+    state = evolve(state, phase=YPIT, stayed=(), boxes=(), news=tuple(news))
+    if not [c for c in race_order(state) if not state.cars[c].roof]:
+        return _apply_stay(state, {"kind": "stay"})
+    return state
+
+
+_APPLY = {"start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,
+          "check": _apply_check, "pace": _apply_pace, "pit": _apply_pit, "done": _apply_done,
+          "stay": _apply_stay, "stop": _apply_stop, "caution": _apply_caution}
+
+
+# -- results --------------------------------------------------------------------------
+
+def points(state: State) -> list[tuple[int, int, dict[str, int]]]:
+    """(car, points, bonuses) in finishing order (4.1)."""
+    order = classification(state)
+    most = max((c.led for c in state.cars), default=0)
+    out = []
+    for pos, c in enumerate(order, start=1):
+        car = state.cars[c]
+        bonus = {}
+        if pos == 1:
+            bonus["win"] = WIN_BONUS
+        if car.led:
+            bonus["laps_led"] = LED_BONUS
+        if most and car.led == most:
+            bonus["most_laps_led"] = MOST_LED_BONUS
+        base = POINTS[pos - 1] if pos <= len(POINTS) else 0
+        out.append((c, base + sum(bonus.values()), bonus))
+    return out
+
+
+def player_scores(state: State) -> list[dict[str, Any]]:
+    """Each player's score: their team cars' points plus their associated cars' points
+    halved (rounded down), best first."""
+    rows = []
+    scored = points(state)
+    for p, name in enumerate(state.players):
+        team = sum(pts for c, pts, _ in scored if state.cars[c].owner == p and state.cars[c].team)
+        assoc = sum(pts for c, pts, _ in scored if state.cars[c].owner == p and not state.cars[c].team)
+        rows.append({"name": name, "team": team, "associated": assoc, "points": team + assoc // 2})
+    rows.sort(key=lambda r: -r["points"])
+    pos = 0
+    for i, r in enumerate(rows):
+        if i == 0 or r["points"] != rows[i - 1]["points"]:
+            pos = i + 1
+        r["position"] = pos
+    return rows
+
+
+def standings(state: State) -> list[dict[str, Any]]:
+    from companion.kit.standings import standing
+    out = []
+    for pos, (c, pts, bonus) in enumerate(points(state), start=1):
+        car = state.cars[c]
+        out.append(standing(pos, car_name(state, c), pts, number=car.number, player=state.players[car.owner],
+                            team=car.team, laps=car.lap, laps_led=car.led, bonus=dict(bonus),
+                            damage=car.damage, out=car.out, pits=car.pits, colour=COLOURS[car.owner % len(COLOURS)]))
+    return out
+
+
+def summary(state: State) -> dict[str, Any]:
+    return {"race": state.settings.race_label, "track": state.settings.track_label, "laps": state.settings.laps,
+            "turns": state.turn, "cautions": state.cautions, "restarts": len(state.restarts),
+            "pit_stops": sum(c.pits for c in state.cars), "demolished": sum(c.out for c in state.cars),
+            "players": player_scores(state)}
+
+
+def describe(event: Mapping[str, Any]) -> str:
+    kind = event.get("kind")
+    if kind == "roll":
+        return " ".join(event.get("faces", []))
+    if kind in ("pace", "caution"):
+        return f"d6 {event.get('face')}"
+    if kind == "land":
+        return f"space {event.get('space')}"
+    if kind == "stop":
+        rolls = event.get("rolls") or []
+        return f"{event.get('stop')}" + (f" adj {' '.join(map(str, rolls))}" if rolls else "")
+    if kind == "check":
+        return f"{len(event.get('cards', []))} cards"
+    return ""
