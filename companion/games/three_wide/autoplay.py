@@ -1,6 +1,7 @@
 """Scripted 3-Wide team owners for the demo race and the tests.
 
-Each owner takes the die that moves furthest, unless fuel is getting low (then a die
+Each owner plays at most one tactic a turn (a Move card first, else a draft, Push or
+Slingshot) and resolves it; takes the die that moves furthest, unless fuel is getting low (then a die
 with "s") or the tires are worn (then one with fewer "x"); confirms the landing the
 companion proposes; pits under green when fuel is down to two steps, two chips are red
 or the car is damaged; under yellow pits when fuel is at half, tires are worn or the car
@@ -23,6 +24,8 @@ def demo_script(state: R.State) -> Move | None:
     if not options:
         return None
     kinds = {m.kind for m in options}
+    if state.phase == R.TACTICS and state.show:
+        return _tactic_choice(state, options)
     if "die" in kinds:
         return max(options, key=lambda m: _die_value(state, m))
     if state.phase == R.PITS:
@@ -38,6 +41,19 @@ def demo_script(state: R.State) -> Move | None:
         extra = car.damage > 0
         return next((m for m in options if m.arg("stop") == stop and m.arg("extra") == extra), options[0])
     return next((m for m in options if m.primary), options[0])
+
+
+PLAYED = ("move", "push", "draft-front", "bump-draft", "slingshot", "draft-behind")
+
+
+def _tactic_choice(state: R.State, options: list[Move]) -> Move:
+    """One tactic a turn at most: a move card first, else a draft, Push or Slingshot."""
+    if any(state.cars[c].owner == state.actor for _, c in state.played):
+        return next(m for m in options if m.kind == "tactics-done")
+    plays = [m for m in options if m.kind == "play" and R.card(state, m.arg("card")).effect in PLAYED]
+    if plays:
+        return min(plays, key=lambda m: PLAYED.index(R.card(state, m.arg("card")).effect))
+    return next(m for m in options if m.kind == "tactics-done")
 
 
 def _die_value(state: R.State, move: Move) -> float:

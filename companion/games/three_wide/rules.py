@@ -49,6 +49,7 @@ OPTIONS = (
 
 START, ROLL, CHOOSE, PLACE, CHECK, LEADER, PITS, SERVICE, CAUTION, YPIT, YSERVICE, OVER = (
     "start", "roll", "choose", "place", "check", "leader", "pits", "service", "caution", "ypit", "yservice", "over")
+DEAL, TACTICS, TACTIC = "deal", "tactics", "tactic"
 ROOF_AT, DEMOLISHED_AT = 3, 5
 STUCK_AT = 3
 POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
@@ -113,6 +114,20 @@ class State:
     chart: tuple[tuple[int, tuple[int, ...]], ...] = ()   # (leader's lap, race order) each turn
     cautions: int = 0
     news: tuple[tuple[Any, ...], ...] = ()   # what the last event did, as facts
+    mover: int = -1                    # the car rolling or moving now
+    stage: str = "racing"              # "tactics" or "racing": what follows a landing
+    rolled: bool = False               # the move now is a tire-dice move (flips the lap marker)
+    queue: tuple[tuple[int, int], ...] = ()   # moves still to make on this tactic: (car, spaces)
+    group: tuple[int, ...] = ()        # the cars moving on the same tactic (no slingshot between them)
+    hands: tuple[tuple[int, ...], ...] = ()   # each player's tactic cards (never shown to others)
+    actor: int = 0                     # the player choosing tactics
+    show: bool = False                 # the actor's hand is on the screen
+    played: tuple[tuple[int, int], ...] = ()  # (card, car) tactics played this turn
+    step: int = 0                      # the played tactic being resolved
+    redrawn: tuple[int, ...] = ()      # players who redrew their hand this turn
+    slings: tuple[tuple[int, int], ...] = ()  # (car, car in front) slingshot markers
+    debris: bool = False               # a Debris Caution was resolved this turn
+    fill: bool = True                  # the next deal fills hands to five (first turn, restart)
 
     def name(self, c: int) -> str:
         return car_name(self, c)
@@ -153,7 +168,7 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     if len({c.number for c in cars}) != len(cars):
         raise RuleError("3-Wide: two cars share a number; give every car its own in [car] numbers")
     cars = [evolve(c, fuel=settings.tank) for c in cars]
-    return State(settings, tuple(p["name"] for p in players), tuple(cars))
+    return State(settings, tuple(p["name"] for p in players), tuple(cars), hands=((),) * n)
 
 
 def _number(table: Any, p: int, k: int, default: int) -> int:
@@ -205,7 +220,7 @@ def rollers(state: State) -> tuple[int, ...]:
 
 
 def marker_free(state: State, marker: str) -> bool:
-    used = sum(c.markers.count(marker) for c in state.cars)
+    used = sum(c.markers.count(marker) for c in state.cars) + (len(state.slings) if marker == "Slingshot" else 0)
     return used < state.settings.limit(marker)
 
 
@@ -228,17 +243,29 @@ def moves(state: State) -> list[Move]:
     p = state.phase
     if p == START:
         return [make_move("start", "Draw grid", primary=True)]
+    if p == DEAL:
+        return [make_move("deal", "Deal tactics", primary=True)]
+    if p == TACTICS:
+        return _tactics_moves(state)
+    if p == TACTIC:
+        card_i, c = state.played[state.step]
+        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c)]
+        if _can_resolve(state):
+            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c))
+        else:
+            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c)]
+        return out
     if p == ROLL:
-        c = state.rollers[state.k]
+        c = state.mover
         return [make_move("roll", label(f"Roll #{state.cars[c].number}"), player=_owner(state, c), primary=True, car=c)]
     if p == CHOOSE:
-        c = state.rollers[state.k]
+        c = state.mover
         slow = state.cars[c].slowdown
         return [make_move("die", label(f"{state.faces[i]} go {dice.distance(state.faces, i, slow)}"),
                           player=_owner(state, c), primary=(n == 0), car=c, die=i)
                 for n, i in enumerate(dice.choices(state.faces))]
     if p == PLACE:
-        c = state.rollers[state.k]
+        c = state.mover
         return [make_move("land", label(f"Land {s}" if s != state.proposal else f"OK {s}"), player=_owner(state, c),
                           primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
     if p == CHECK:
@@ -271,6 +298,38 @@ def moves(state: State) -> list[Move]:
                                      car=c, stop=stop.id, extra=extra))
         return out
     return []
+
+
+def _tactics_moves(state: State) -> list[Move]:
+    p = state.actor
+    who = state.players[p]
+    if not state.show:
+        return [make_move("show", "Show hand", player=who, primary=True),
+                make_move("tactics-done", "No tactics", player=who)]
+    out = [make_move("tactics-done", "Done", player=who, primary=True)]
+    used = {c for _, c in state.played}
+    mine = [c for c in race_order(state) if state.cars[c].owner == p and not state.cars[c].roof and c not in used]
+    seen = set()
+    for i in state.hands[p]:
+        cd = card(state, i)
+        if cd.name in seen:
+            continue
+        seen.add(cd.name)
+        for c in mine:
+            if cd.effect == "move-now" and not state.cars[c].face_up:
+                continue
+            out.append(make_move("play", label(f"{cd.short}>#{state.cars[c].number}"), player=who, card=i, car=c))
+    if p not in state.redrawn and state.hands[p] and not any(state.cars[c].owner == p for _, c in state.played):
+        out.append(make_move("redraw", "New hand", player=who))
+    return out
+
+
+def _can_resolve(state: State) -> bool:
+    card_i, c = state.played[state.step]
+    car = state.cars[c]
+    if not car.running or car.roof:
+        return False
+    return card(state, card_i).effect != "move-now" or car.face_up
 
 
 def _owner(state: State, c: int) -> str:
@@ -314,6 +373,23 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
         for r in range(rounds):
             grid.extend(shuffled([v[r] for v in by_owner.values() if len(v) > r], rng))
         return {"kind": "start", "grid": grid, "pile": list(shuffled(range(len(state.settings.deck)), rng))}
+    if kind == "deal":
+        want = [max(1, tables.HAND - len(h)) if state.fill else 1 for h in state.hands]
+        drawn, pile, discard = _draw(state.pile, state.discard, sum(want), rng)
+        hands, at = [], 0
+        for n in want:
+            hands.append(drawn[at:at + n])
+            at += n
+        return {"kind": "deal", "cards": hands, "pile": pile, "discard": _without(discard, drawn)}
+    if kind == "redraw":
+        p = state.actor
+        back = list(state.discard) + list(state.hands[p])
+        drawn, pile, discard = _draw(state.pile, back, tables.HAND, rng)
+        return {"kind": "redraw", "player": p, "cards": drawn, "pile": pile, "discard": _without(discard, drawn)}
+    if kind in ("show", "tactics-done", "resolve", "skip"):
+        return {"kind": kind}
+    if kind == "play":
+        return {"kind": "play", "card": move.arg("card"), "car": move.arg("car")}
     if kind == "roll":
         c = move.arg("car")
         faces = [rng.choice(state.settings.dice[w]) for w in state.cars[c].tires]
@@ -342,6 +418,16 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
     raise RuleError(f"unknown move {kind}")
 
 
+def _without(discard, drawn) -> list[int]:
+    """The discard pile less the cards just drawn (``_draw`` counts drawn cards as
+    discarded: trigger and resolution cards are; dealt cards go to a hand)."""
+    out = list(discard)
+    for c in drawn:
+        if c in out:
+            out.remove(c)
+    return out
+
+
 def _draw(pile, discard, n: int, rng) -> tuple[list[int], list[int], list[int]]:
     """``n`` cards off the top; the discards are shuffled into a new pile when it runs
     out. (cards, pile after, discard after)."""
@@ -368,7 +454,8 @@ def incidents(state: State, trigger: tables.Card) -> list[tuple[int, str]]:
     markers the trigger card names (not Brake and Engine, which only give damage and
     handling markers) and every automatic Incident marker."""
     order = race_order(state)
-    return [(c, m) for c in order for m in state.cars[c].markers
+    slung = {c for c, _ in state.slings} if "Slingshot" in trigger.trigger else set()
+    return [(c, m) for c in order for m in state.cars[c].markers + (("Slingshot",) if c in slung else ())
             if m not in ("Brake", "Engine") and (m == "Incident" or m in trigger.trigger)]
 
 
@@ -410,15 +497,159 @@ def _apply_start(state: State, e) -> State:
 
 
 def _new_turn(state: State) -> State:
-    state = evolve(state, turn=state.turn + 1, k=0, faces=(), die=-1, pitted=(), car=-1,
-                   stayed=(), boxes=(), times=(), gwc=2 if state.gwc == 1 else state.gwc)
+    """A new turn begins with the tactics (2.2): the deal is the first press."""
+    return evolve(state, turn=state.turn + 1, k=0, faces=(), die=-1, pitted=(), car=-1, rollers=(),
+                  stayed=(), boxes=(), times=(), gwc=2 if state.gwc == 1 else state.gwc, phase=DEAL,
+                  played=(), step=0, redrawn=(), actor=0, show=False, debris=False, queue=(), group=())
+
+
+def _racing(state: State) -> State:
+    """The racing phase (2.3): the cars to roll are fixed now, after the tactics."""
     who = rollers(state)
-    return evolve(state, rollers=who, phase=ROLL if who else CHECK)
+    state = evolve(state, rollers=who, k=0, stage="racing", queue=(), group=())
+    if not who:
+        return evolve(state, phase=CHECK, mover=-1)
+    return evolve(state, phase=ROLL, mover=who[0], rolled=True)
+
+
+def _apply_deal(state: State, e) -> State:
+    if state.phase != DEAL:
+        raise RuleError("no deal now")
+    dealt = [tuple(int(x) for x in h) for h in e["cards"]]
+    if len(dealt) != len(state.players):
+        raise RuleError("a deal gives every player cards")
+    hands = tuple(h + d for h, d in zip(state.hands, dealt))
+    return evolve(state, hands=hands, pile=tuple(e["pile"]), discard=tuple(e["discard"]), fill=False,
+                  phase=TACTICS, actor=0, show=False, news=(("deal", tuple(len(d) for d in dealt)),))
+
+
+def _apply_show(state: State, e) -> State:
+    if state.phase != TACTICS:
+        raise RuleError("no tactics now")
+    return evolve(state, show=True)
+
+
+def _apply_play(state: State, e) -> State:
+    i, c = int(e["card"]), int(e["car"])
+    p = state.actor
+    if state.phase != TACTICS or i not in state.hands[p] or state.cars[c].owner != p:
+        raise RuleError("not a card and car of this player")
+    if any(c == x for _, x in state.played):
+        raise RuleError("one tactic per car")
+    hand = list(state.hands[p])
+    hand.remove(i)
+    return evolve(state, hands=replace_at(state.hands, p, tuple(hand)), played=state.played + ((i, c),))
+
+
+def _apply_redraw(state: State, e) -> State:
+    p = int(e["player"])
+    if state.phase != TACTICS or p != state.actor or p in state.redrawn:
+        raise RuleError("no new hand now")
+    return evolve(state, hands=replace_at(state.hands, p, tuple(int(x) for x in e["cards"])),
+                  pile=tuple(e["pile"]), discard=tuple(e["discard"]), redrawn=state.redrawn + (p,))
+
+
+def _apply_tactics_done(state: State, e) -> State:
+    if state.phase != TACTICS:
+        raise RuleError("no tactics now")
+    nxt = state.actor + 1
+    if nxt < len(state.players):
+        return evolve(state, actor=nxt, show=False)
+    # reveal: lowest tactic number first; a tie in race position order
+    place = {c: n for n, c in enumerate(race_order(state, range(len(state.cars))))}
+    played = tuple(sorted(state.played, key=lambda t: (card(state, t[0]).number, place[t[1]])))
+    state = evolve(state, played=played, step=0, show=False, news=(("reveal",),))
+    if not played:
+        return _racing(state)
+    return evolve(state, phase=TACTIC, stage="tactics")
+
+
+def _next_tactic(state: State) -> State:
+    nxt = state.step + 1
+    if nxt < len(state.played):
+        return evolve(state, step=nxt, phase=TACTIC, queue=(), group=(), mover=-1)
+    return _racing(state)
+
+
+def _apply_skip(state: State, e) -> State:
+    if state.phase != TACTIC:
+        raise RuleError("no tactic to resolve now")
+    card_i, c = state.played[state.step]
+    state = evolve(state, discard=state.discard + (card_i,), news=(("skip", card_i, c),))
+    return _next_tactic(state)
+
+
+def _apply_resolve(state: State, e) -> State:
+    if state.phase != TACTIC or not _can_resolve(state):
+        raise RuleError("this tactic cannot be resolved")
+    card_i, c = state.played[state.step]
+    cd = card(state, card_i)
+    state = evolve(state, discard=state.discard + (card_i,))
+    cars = on_track(state)
+    rows = state.settings.rows
+    news: list[tuple] = [("tactic", card_i, c)]
+    queue: list[tuple[int, int]] = []
+    front = track.directly(cars[c], cars, rows, -1)
+    behind = track.directly(cars[c], cars, rows, +1)
+    if cd.effect == "move-now":
+        return evolve(state, phase=ROLL, mover=c, rolled=True, stage="tactics", news=tuple(news))
+    if cd.effect == "move":
+        queue = [(c, cd.move)]
+    elif cd.effect in ("push", "bump-draft", "bump-and-run") and front is not None:
+        queue = [(front, 1 if cd.effect == "bump-and-run" else cd.move), (c, cd.move)]
+        marked, marker = (c, "Engine") if cd.effect == "push" else (front, "Bump")
+        state, ok = _add_marker(state, marked, marker)
+        news.append(("marker", marked, marker, ok))
+    elif cd.effect == "draft-front" and front is not None:
+        line = track.in_line(c, cars, rows, -1)
+        queue = [(x, cd.move) for x in reversed(line)] + [(c, cd.move)]
+    elif cd.effect == "draft-behind" and behind is not None:
+        queue = [(c, cd.move)] + [(x, cd.move) for x in track.in_line(c, cars, rows, +1)]
+    elif cd.effect == "block":
+        later = [i for i, (_, x) in enumerate(state.played) if x == behind and i > state.step] if behind is not None else []
+        if later:
+            gone = state.played[later[0]]
+            state = evolve(state, played=state.played[:later[0]] + state.played[later[0] + 1:],
+                           discard=state.discard + (gone[0],))
+            state, ok = _add_marker(state, behind, "Bump")
+            news += [("blocked", behind, gone[0]), ("marker", behind, "Bump", ok)]
+        else:
+            state, ok = _add_marker(state, c, "Bump")
+            news.append(("marker", c, "Bump", ok))
+    elif cd.effect == "slingshot" and front is not None:
+        ok = marker_free(state, "Slingshot") or any(x[0] == c for x in state.slings)
+        if ok:
+            state = evolve(state, slings=tuple(x for x in state.slings if x[0] != c) + ((c, front),))
+        news.append(("sling", c, front, ok))
+    elif cd.effect == "debris":
+        state = evolve(state, debris=True)
+        news.append(("debris",))
+    state = evolve(state, news=tuple(news), group=tuple(x for x, _ in queue))
+    return _next_move(state, queue)
+
+
+def _next_move(state: State, queue) -> State:
+    """The next car to move on this tactic (or a slingshot), else what follows."""
+    queue = list(queue)
+    while queue:
+        c, n = queue.pop(0)
+        car = state.cars[c]
+        if not car.running or car.roof:
+            continue
+        want = max(0, n - car.slowdown)
+        space, _, _ = track.landing(car.space, want, state.settings.rows, taken(state, c))
+        return evolve(state, mover=c, want=want, proposal=space, phase=PLACE, rolled=False, queue=tuple(queue))
+    state = evolve(state, queue=(), mover=-1)
+    if state.stage == "tactics":
+        return _next_tactic(state)
+    if state.k + 1 < len(state.rollers):
+        return evolve(state, k=state.k + 1, mover=state.rollers[state.k + 1], phase=ROLL, rolled=True, group=())
+    return evolve(state, phase=CHECK, group=())
 
 
 def _apply_roll(state: State, e) -> State:
     c = int(e["car"])
-    if state.phase != ROLL or c != state.rollers[state.k]:
+    if state.phase != ROLL or c != state.mover:
         raise RuleError("not this car's roll")
     faces = tuple(str(f) for f in e["faces"])
     if len(faces) != 4 or any(dice.parse(f) is None for f in faces):
@@ -432,7 +663,7 @@ def _apply_roll(state: State, e) -> State:
 
 def _apply_die(state: State, e) -> State:
     c, i = int(e["car"]), int(e["die"])
-    if state.phase != CHOOSE or c != state.rollers[state.k] or not 0 <= i < len(state.faces):
+    if state.phase != CHOOSE or c != state.mover or not 0 <= i < len(state.faces):
         raise RuleError("not a die of this roll")
     car = state.cars[c]
     f = dice.face(state.faces[i])
@@ -441,13 +672,13 @@ def _apply_die(state: State, e) -> State:
     tires = dice.wear(car.tires, f.wear)
     state = _set_car(state, c, fuel=fuel, tires=tires)
     space, laps, short = track.landing(car.space, want, state.settings.rows, taken(state, c))
-    return evolve(state, die=i, want=want, proposal=space, phase=PLACE,
+    return evolve(state, die=i, want=want, proposal=space, phase=PLACE, group=(c,),
                   news=(("die", c, state.faces[i], want, f.save, f.wear),))
 
 
 def _apply_land(state: State, e) -> State:
     c, space = int(e["car"]), int(e["space"])
-    if state.phase != PLACE or c != state.rollers[state.k]:
+    if state.phase != PLACE or c != state.mover:
         raise RuleError("not this car's move")
     rows = state.settings.rows
     if not 1 <= space <= rows * 3 or space in taken(state, c):
@@ -458,7 +689,7 @@ def _apply_land(state: State, e) -> State:
     if moved > state.want:          # a correction behind the car: it did not cross the line
         moved = 0
     gained = 1 if moved and track.row(space) > start else 0
-    state = _set_car(state, c, space=space, lap=car.lap + gained, face_up=False)
+    state = _set_car(state, c, space=space, lap=car.lap + gained, face_up=car.face_up and not state.rolled)
     news: list[tuple] = [("land", c, space, gained)]
     if moved < state.want:
         front = track.front_car(space, on_track(state, c), rows)
@@ -473,10 +704,15 @@ def _apply_land(state: State, e) -> State:
     if any(track.row(z) in passed and state.want > limit for z, limit in state.settings.brakes):
         state, ok = _add_marker(state, c, "Brake")
         news.append(("marker", c, "Brake", ok))
+    queue = list(state.queue)
+    if moved:
+        for slinger, target in state.slings:
+            if target == c and slinger not in state.group:
+                queue.append((slinger, 2))
+                news.append(("slingshot", slinger))
+        state = evolve(state, slings=tuple(x for x in state.slings if x[1] != c or x[0] in state.group))
     state = evolve(state, news=tuple(news), faces=(), die=-1)
-    if state.k + 1 < len(state.rollers):
-        return evolve(state, k=state.k + 1, phase=ROLL)
-    return evolve(state, phase=CHECK)
+    return _next_move(state, queue)
 
 
 def _apply_check(state: State, e) -> State:
@@ -513,7 +749,13 @@ def _apply_check(state: State, e) -> State:
     flipped = [i for i, car in enumerate(state.cars) if car.damage >= ROOF_AT and before[i] < ROOF_AT]
     for i, car in enumerate(state.cars):
         state = _condition(state, i)
-    yellow = (yellow or bool(flipped)) and state.gwc != 2
+    yellow = (yellow or bool(flipped) or state.debris) and state.gwc != 2
+    if state.debris:
+        news.append(("debris",))
+    if "Slingshot" in trigger.trigger:
+        state = evolve(state, slings=())
+    if yellow:
+        state = evolve(state, slings=())
     state = evolve(state, cars=tuple(evolve(c, markers=()) for c in state.cars),
                    pile=tuple(e["pile"]), discard=tuple(e["discard"]), yellow=yellow,
                    news=tuple(news) + ((("flag", "yellow" if yellow else "green"),)))
@@ -677,7 +919,7 @@ def _restart(state: State) -> State:
         cars[lead] = evolve(cars[lead], led=cars[lead].led + 1)
     cars = [evolve(c, face_up=True, markers=()) for c in cars]
     state = evolve(state, cars=tuple(cars), yellow=False, restarts=state.restarts + ((grid, waved),),
-                   car=-1, news=state.news + (("restart", len(state.restarts) + 1),))
+                   car=-1, fill=True, slings=(), news=state.news + (("restart", len(state.restarts) + 1),))
     state = _chart(state)
     return _new_turn(state)
 
@@ -710,7 +952,9 @@ def _apply_caution(state: State, e) -> State:
     return state
 
 
-_APPLY = {"start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,
+_APPLY = {"deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
+          "tactics-done": _apply_tactics_done, "skip": _apply_skip, "resolve": _apply_resolve,
+          "start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,
           "check": _apply_check, "pace": _apply_pace, "pit": _apply_pit, "done": _apply_done,
           "stay": _apply_stay, "stop": _apply_stop, "caution": _apply_caution}
 

@@ -58,7 +58,7 @@ def dashboard(state: R.State, c: int) -> list[Any]:
     tank = state.settings.tank
     fuel = "F+" if car.fuel > tank else "E" if car.fuel == 0 else f"{car.fuel}/{tank}"
     first = Row(f"Tires {chips(car)}", f"Fuel {fuel}")
-    marks = " ".join(car.markers)
+    marks = " ".join(car.markers + (("Sling",) if any(x[0] == c for x in state.slings) else ()))
     state_word = "ROOF" if car.roof else "PITS" if car.stuck else "OUT" if car.out else ""
     second = row(f"Dmg {car.damage} Hnd {car.handling}", " ".join(x for x in (state_word, marks) if x))
     return [first, _line(second)]
@@ -75,6 +75,24 @@ def news_lines(state: R.State, news=None) -> list[str]:
 
 def _news(state: R.State, item: tuple) -> list[str]:
     kind = item[0]
+    if kind == "deal":
+        return ["Dealt " + " ".join(str(n) for n in item[1]) + " cards"]
+    if kind == "reveal":
+        return ["Tactics revealed"] if state.played else ["No tactics played"]
+    if kind == "tactic":
+        cd = R.card(state, item[1])
+        return [f"{num(state, item[2])} {cd.name}"]
+    if kind == "skip":
+        return [f"{num(state, item[2])} {R.card(state, item[1]).name}: no"]
+    if kind == "blocked":
+        return [f"{num(state, item[1])} blocked: {R.card(state, item[2]).short} off"]
+    if kind == "sling":
+        _, c, front, ok = item
+        return [f"{num(state, c)} sling on {num(state, front)}" if ok else "No Slingshot left"]
+    if kind == "slingshot":
+        return [f"{num(state, item[1])} slingshot: 2"]
+    if kind == "debris":
+        return ["Debris: yellow at check"]
     if kind == "grid":
         return ["Grid: " + " ".join(num(state, c) for c in state.grid[:4])]
     if kind == "roll":
@@ -157,6 +175,15 @@ def view(state: R.State) -> View:
         return _over(state)
     if p in (R.ROLL, R.CHOOSE, R.PLACE):
         return _racing(state)
+    if p == R.DEAL:
+        body = [_line(x) for x in news_lines(state)[-2:]]
+        fill = "hands to 5" if state.fill else "1 card each"
+        body += [_line(f"Turn {state.turn}: tactics"), _line(f"GO: deal, {fill}")]
+        return _view("Tactics", body, state)
+    if p == R.TACTICS:
+        return _tactics(state)
+    if p == R.TACTIC:
+        return _tactic(state)
     if p == R.CHECK:
         body = [_line(x) for x in news_lines(state)[-2:]]
         marked = [f"{num(state, i)} {'+'.join(c.markers)}" for i, c in enumerate(state.cars) if c.markers]
@@ -206,11 +233,45 @@ def _check_lines(state: R.State, n: int) -> list[str]:
     return lines[:n]
 
 
+EFFECT_WORDS = {
+    "move": "moves {n}", "move-now": "rolls tire dice now", "push": "front car {n}, then it",
+    "bump-draft": "both move {n}", "draft-front": "line ahead moves {n}", "draft-behind": "line behind moves {n}",
+    "block": "bumps the car behind", "bump-and-run": "front 1, then it {n}", "slingshot": "2 when front moves",
+    "debris": "yellow flag at check",
+}
+
+
+def _tactics(state: R.State) -> View:
+    p = state.actor
+    who = state.players[p]
+    cars = " ".join(num(state, c) for c in R.race_order(state, range(len(state.cars))) if state.cars[c].owner == p)
+    if not state.show:
+        body = [_line(f"{who}: your tactics"), _line(f"Cars {cars}"), _line("Others look away"),
+                _line(f"GO: show {len(state.hands[p])} cards")]
+        return _view(f"Tactics {p + 1}/{len(state.players)}", body, state)
+    hand = [R.card(state, i) for i in state.hands[p]]
+    items = [fit(f"{cd.number:>2} {cd.name}", MENU_CHARS) for cd in sorted(hand, key=lambda c: c.number)]
+    played = [f"{R.card(state, i).short}>{num(state, c)}" for i, c in state.played if state.cars[c].owner == p]
+    if played:
+        items.append(fit("Played " + " ".join(played), MENU_CHARS))
+    return _view(f"{who}: hand", [Menu(tuple(items) or ("No cards",))], state)
+
+
+def _tactic(state: R.State) -> View:
+    i, c = state.played[state.step]
+    cd = R.card(state, i)
+    words = EFFECT_WORDS.get(cd.effect, "table applies it").format(n=cd.move)
+    body = [Text(fit(cd.name, LINE_CHARS), invert=True), _line(f"{num(state, c)} {words}")]
+    body += [_line(x) for x in news_lines(state)[-1:]]
+    body.append(_line("GO: resolve"))
+    return _view(f"Tactic {cd.number}", body, state, f"{state.step + 1}/{len(state.played)}")
+
+
 def _racing(state: R.State) -> View:
-    c = state.rollers[state.k]
+    c = state.mover
     car = state.cars[c]
     title = f"{num(state, c)} {state.players[car.owner]}"
-    status = f"{state.k + 1}/{len(state.rollers)} L{car.lap}"
+    status = (f"{state.k + 1}/{len(state.rollers)} L{car.lap}" if state.stage == "racing" else f"TAC L{car.lap}")
     if state.phase == R.PLACE:
         news = news_lines(state)
         body = [Big(str(state.proposal), caption=fit(f"go {state.want}: land here?", LINE_CHARS))]

@@ -15,6 +15,10 @@ TIRES = ("black", "green", "yellow", "red")
 MARKERS = ("Brake", "Engine", "Slingshot", "Incident", "Bump", "Tire", "3-Str", "3-Crn")
 FLAGS = ("green", "yellow")
 DECK_KINDS = ("short-track", "intermediate", "superspeedway")
+EFFECTS = ("move", "move-now", "push", "bump-draft", "draft-front", "draft-behind", "block", "bump-and-run",
+           "slingshot", "debris")
+SHORT_CHARS = 8
+HAND = 5          # cards in a hand on the first turn and on restarts (2.2)
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class Card:
     flag: str
     cars: int
     damage: int
+    effect: str = ""
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,6 +161,13 @@ def deck_cards(data: Mapping[str, Any], deck_id: str) -> tuple[Card, ...]:
         number = _int(entry.get("number"), ck + ("number",), 0, 99, "the tactic number at the top right")
         move = _int(entry.get("move", 0), ck + ("move",), 0, 9, "spaces the tactic moves")
         count = _int(entry.get("count", 1), ck + ("count",), 1, 99, "copies")
+        short = entry.get("short", entry["name"])
+        effect = entry.get("effect", "")
+        if not isinstance(short, str) or not 0 < len(short) <= SHORT_CHARS:
+            raise DataError(ck + ("short",), f"must be 1 to {SHORT_CHARS} characters, not {short!r}",
+                            "the footer shows it beside the car number")
+        if not isinstance(effect, str):
+            raise DataError(ck + ("effect",), f"must be one of {', '.join(EFFECTS)} (or any text: the table applies it)")
         if "trigger" in entry and (not isinstance(entry["trigger"], list)
                                    or any(m not in MARKERS for m in entry["trigger"])):
             raise DataError(ck + ("trigger",), f"must list markers among {', '.join(MARKERS)}")
@@ -163,7 +176,7 @@ def deck_cards(data: Mapping[str, Any], deck_id: str) -> tuple[Card, ...]:
             trigger = tuple(entry.get("trigger", triggers[k % len(triggers)]))
             res = resolutions[k % len(resolutions)]
             flag, n, dmg = _resolution({**res, **{f: entry[f] for f in ("flag", "cars", "damage") if f in entry}}, ck)
-            out.append(Card(entry["name"], number, move, trigger, flag, n, dmg))
+            out.append(Card(entry["name"], number, move, trigger, flag, n, dmg, effect, short))
     return tuple(out)
 
 

@@ -126,3 +126,24 @@ def front_car(space: int, cars: dict[int, int], rows: int) -> int | None:
         if here:
             return min(here, key=lambda c: (abs(lane(cars[c]) - ln), cars[c]))
     return None
+
+
+def directly(space: int, cars: dict[int, int], rows: int, step: int) -> int | None:
+    """The car in the same lane one row ahead (``step`` -1) or behind (``step`` +1)."""
+    r, _ = (ahead(row(space), 1, rows) if step < 0 else behind(row(space), 1, rows))
+    target = space_at(r, lane(space))
+    return next((c for c, s in cars.items() if s == target), None)
+
+
+def in_line(car: int, cars: dict[int, int], rows: int, step: int) -> tuple[int, ...]:
+    """The cars directly in line ahead of ``car`` (``step`` -1, nearest first) or behind
+    it (+1): same lane, one row after another, until a gap."""
+    out: list[int] = []
+    here = cars[car]
+    for _ in range(rows):
+        nxt = directly(here, cars, rows, step)
+        if nxt is None or nxt == car or nxt in out:
+            break
+        out.append(nxt)
+        here = cars[nxt]
+    return tuple(out)

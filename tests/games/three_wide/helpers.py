@@ -16,11 +16,22 @@ def load_data():
         return tomllib.load(f)
 
 
-def started(players=3, data=None, grid=None, **options):
-    """A race after its start event, the grid in car order unless ``grid`` says."""
+def started(players=3, data=None, grid=None, racing=True, **options):
+    """A race after its start event, the grid in car order unless ``grid`` says; with
+    ``racing`` the first turn's tactics are passed (no cards dealt, none played)."""
     state = rules.setup({"players": players, **options}, data or load_data())
     grid = list(range(len(state.cars))) if grid is None else grid
-    return rules.apply(state, {"kind": "start", "grid": grid, "pile": list(range(len(state.settings.deck)))})
+    state = rules.apply(state, {"kind": "start", "grid": grid, "pile": list(range(len(state.settings.deck)))})
+    return skip_tactics(state) if racing else state
+
+
+def skip_tactics(state):
+    """Deal nothing, play nothing: on to the racing phase."""
+    state = rules.apply(state, {"kind": "deal", "cards": [[] for _ in state.players],
+                                "pile": list(state.pile), "discard": list(state.discard)})
+    for _ in state.players:
+        state = rules.apply(state, {"kind": "tactics-done"})
+    return state
 
 
 def with_car(state, c, **changes):

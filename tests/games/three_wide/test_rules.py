@@ -7,7 +7,7 @@ import pytest
 from companion.games.three_wide import rules
 from companion.kit.errors import RuleError
 from companion.kit.update import evolve
-from tests.games.three_wide.helpers import Scripted, card_index, perform, started, with_car
+from tests.games.three_wide.helpers import Scripted, card_index, perform, skip_tactics, started, with_car
 
 
 @pytest.mark.parametrize("players, per_team, field", [(2, 4, 8), (3, 4, 12), (4, 3, 12), (5, 2, 12), (6, 2, 12)])
@@ -36,7 +36,7 @@ def test_grid_is_drawn_in_rounds_one_car_per_team(data):
         assert sorted(state.cars[c].owner for c in grid[3 * r:3 * r + 3]) == [0, 1, 2]
     assert [state.cars[c].space for c in grid] == list(range(1, 13))
     assert sorted(event["pile"]) == list(range(63))
-    assert state.phase == rules.ROLL
+    assert state.phase == rules.DEAL
 
 
 def test_the_deck_is_45_standard_plus_18_race_cards(data):
@@ -261,7 +261,8 @@ def test_restart_grid_pit_times_and_a_wave_around(data):
     assert all(state.cars[c].lap == 12 for c in range(12))
     assert state.cars[2].led == 1
     assert [state.cars[c].space for c in grid] == list(range(1, 13))
-    assert not state.yellow and state.phase == rules.ROLL and all(c.face_up for c in state.cars)
+    assert not state.yellow and state.phase == rules.DEAL and all(c.face_up for c in state.cars)
+    assert state.fill           # a restart turn fills the hands to five
 
 
 def test_cars_that_stayed_out_line_up_first_in_race_order(data):
@@ -304,7 +305,8 @@ def test_finishing_under_yellow_plays_one_green_white_checker_turn(data):
     state, _ = perform(state, "caution", Scripted(ints=[1]))
     assert state.gwc == 1
     state, _ = perform(state, "stay")
-    assert state.gwc == 2 and state.phase == rules.ROLL
+    assert state.gwc == 2 and state.phase == rules.DEAL
+    state = skip_tactics(state)
     # play the turn: every roller takes its first die and lands where proposed
     rng = random.Random(3)
     while state.phase in (rules.ROLL, rules.CHOOSE, rules.PLACE):
