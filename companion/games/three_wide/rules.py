@@ -624,6 +624,8 @@ def _apply_resolve(state: State, e) -> State:
     elif cd.effect == "debris":
         state = evolve(state, debris=True)
         news.append(("debris",))
+    elif cd.effect in ("push", "bump-draft", "bump-and-run", "draft-front", "draft-behind", "slingshot"):
+        news.append(("no-front", c))
     state = evolve(state, news=tuple(news), group=tuple(x for x, _ in queue))
     return _next_move(state, queue)
 

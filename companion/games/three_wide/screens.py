@@ -91,6 +91,8 @@ def _news(state: R.State, item: tuple) -> list[str]:
         return [f"{num(state, c)} sling on {num(state, front)}" if ok else "No Slingshot left"]
     if kind == "slingshot":
         return [f"{num(state, item[1])} slingshot: 2"]
+    if kind == "no-front":
+        return [f"{num(state, item[1])}: nobody in line"]
     if kind == "debris":
         return ["Debris: yellow at check"]
     if kind == "grid":
@@ -234,11 +236,12 @@ def _check_lines(state: R.State, n: int) -> list[str]:
 
 
 EFFECT_WORDS = {
-    "move": "moves {n}", "move-now": "rolls tire dice now", "push": "front car {n}, then it",
-    "bump-draft": "both move {n}", "draft-front": "line ahead moves {n}", "draft-behind": "line behind moves {n}",
-    "block": "bumps the car behind", "bump-and-run": "front 1, then it {n}", "slingshot": "2 when front moves",
-    "debris": "yellow flag at check",
+    "move": "moves {n}", "move-now": "rolls dice now", "push": "pushes: both {n}",
+    "bump-draft": "draft: both {n}", "draft-front": "+ line ahead: {n}", "draft-behind": "+ line behind: {n}",
+    "block": "blocks behind", "bump-and-run": "front 1, self {n}", "slingshot": "2 when front goes",
+    "debris": "yellow at check",
 }
+"""What a tactic does, after the car number (16 characters at most)."""
 
 
 def _tactics(state: R.State) -> View:

@@ -136,3 +136,7 @@ def test_an_owners_file_is_blamed_by_the_loader(tmp_path):
         gamedata.load("3-wide", override_dir=tmp_path)
     assert "car.tank" in str(caught.value) and "3-wide.toml" in str(caught.value)
     gamedata.clear_cache()
+
+
+def test_effect_words_fit_after_a_car_number():
+    assert all(len("#99 " + w.format(n=9)) <= LINE_CHARS for w in screens.EFFECT_WORDS.values())
