@@ -61,7 +61,8 @@ class App:
         return [(e.slug, self.title_of(e.slug)) for e in registry.playable()]
 
     def title_of(self, slug: str) -> str:
-        return registry.title(slug, self.data_dir)
+        from companion.games import data
+        return data.title(slug, self.data_dir)
 
     def game_data(self, slug: str) -> dict:
         from companion.core import gamedata

@@ -55,7 +55,7 @@ def championship_entries(session: Session) -> list[dict[str, Any]]:
 
 def title(key: str) -> str:
     """A championship's name: its game's (or tool's) title."""
-    from companion.games.registry import title as activity_title
+    from companion.games.data import title as activity_title
     return activity_title(key)
 
 

@@ -258,3 +258,13 @@ def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):
     journal.finish_session(sid, {"game": "none", "standings": [{"position": 1, "name": "Red", "points": 0}]})
     app = make_app(state_dir)
     assert app.championship_lines()[0] == "none: 1 race"
+
+
+def test_the_app_is_the_host_the_screens_declare(state_dir):
+    """The screens reach the app only through companion.ui.host.Host: the app has every
+    member it declares."""
+    from companion.ui.host import Host
+    app = make_app(state_dir)
+    assert isinstance(app, Host)
+    members = [m for m in dir(Host) if not m.startswith("_")]
+    assert all(hasattr(app, m) for m in members) and "toast" in Host.__annotations__

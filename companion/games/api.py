@@ -96,6 +96,14 @@ class Option:
     high: int = 0
     step: int = 1
 
+    def initial(self) -> Any:
+        """The answer the wizard starts from."""
+        if self.default is not None:
+            return dict(self.default) if isinstance(self.default, Mapping) else self.default
+        if self.kind == "choice":
+            return self.choices[0][0]
+        return self.low
+
 
 def event_json(event: Mapping[str, Any]) -> str:
     """The canonical JSON text of an event (sorted keys, no spaces)."""
@@ -103,7 +111,7 @@ def event_json(event: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class CarOption:
+class CarOption(Option):
     """A question the wizard asks for every car, after the cars are named. The answer is
     kept in the car's dict in ``options["players"]`` under ``key``.
 
@@ -119,26 +127,15 @@ class CarOption:
     question is that value (the level of an automated driver).
     """
 
-    key: str
-    label: str
-    kind: str = "choice"
-    choices: tuple[tuple[Any, str], ...] = ()
-    default: Any = None
-    low: int = 0
-    high: int = 0
     total: int = 0
     parts: tuple[tuple[str, str, int, int], ...] = ()
     only_if: tuple[str, Any] | None = None
 
     def initial(self) -> Any:
         """The answer a car starts with."""
-        if self.default is not None:
-            return dict(self.default) if isinstance(self.default, Mapping) else self.default
-        if self.kind == "choice":
-            return self.choices[0][0]
-        if self.kind == "split":
+        if self.kind == "split" and self.default is None:
             return {key: low for key, _, low, _ in self.parts}
-        return self.low
+        return super().initial()
 
     def applies(self, car: Mapping[str, Any]) -> bool:
         if self.only_if is None:

@@ -115,3 +115,21 @@ def game_choices() -> tuple[tuple[str, str], ...]:
     """(slug, name) of every game with a data file, by the registry's names: no data file
     is read (the tools ask this when they are loaded)."""
     return tuple((slug, registry.entry(slug).title) for slug in games_with_data())
+
+
+def title(slug: str, data_dir: str | Path | None = None) -> str:
+    """What menus, receipts and the championship call an activity: a tool's title, a
+    game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
+    if slug in registry.TOOLS:
+        return registry.TOOLS[slug].title
+    if slug not in registry.GAMES:  # e.g. an older journal's championship key
+        return slug
+    builtin = registry.GAMES[slug].title
+    if data_dir is None:
+        return builtin
+    from companion.core.config import ConfigError
+    try:
+        return gamedata.game_name(load(slug, override_dir=data_dir, check=False), builtin)
+    except (ConfigError, OSError):
+        return builtin
+

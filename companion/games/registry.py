@@ -92,24 +92,6 @@ def playable() -> list[Entry]:
     return [e for e in (*TOOLS.values(), *GAMES.values()) if e.playable]
 
 
-def title(slug: str, data_dir=None) -> str:
-    """What menus, receipts and the championship call an activity: a tool's title, a
-    game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
-    if slug in TOOLS:
-        return TOOLS[slug].title
-    if slug not in GAMES:  # e.g. an older journal's championship key
-        return slug
-    if data_dir is None:
-        return GAMES[slug].title
-    from companion.core import gamedata
-    from companion.core.config import ConfigError
-    from companion.games import data
-    try:
-        return gamedata.game_name(data.load(slug, override_dir=data_dir, check=False), GAMES[slug].title)
-    except (ConfigError, OSError):
-        return GAMES[slug].title
-
-
 def game_slugs() -> list[str]:
     return list(GAMES)
 

@@ -73,3 +73,18 @@ def format_columns(row: Columns) -> str:
         cell = str(cell)[:w]
         parts.append(cell.rjust(w) if (i == last and row.right_last) else cell.ljust(w))
     return "".join(parts)
+
+
+def overflows(receipt: Receipt, width: int = 32) -> list[str]:
+    """What of ``receipt`` does not fit ``width`` characters and would be cut on paper."""
+    out: list[str] = []
+    if len(receipt.title) > width:
+        out.append(receipt.title)
+    for item in receipt.items:
+        if isinstance(item, Line) and len(item.text) > width // item.size:
+            out.append(item.text)
+        elif isinstance(item, Columns):
+            if sum(item.widths) > width or any(len(str(c)) > w for c, w in zip(item.cells, item.widths)):
+                out.append(" | ".join(str(c) for c in item.cells))
+    return out
+

@@ -10,15 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from companion.kit.text import row
-from companion.kit.turns import primary_index
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
-from companion.ui.players import Players, clash
-from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, View
 
-if TYPE_CHECKING:  # the activity contract is loaded with the first activity, not for the first frame
+if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
+    # used, not for the first frame
     from companion.games.api import CarOption, Option
     from companion.ui.host import Host
 
@@ -112,13 +110,9 @@ class Wizard(Screen):
             if option.key not in answers:
                 answers[option.key] = option.initial()
             return answers[option.key]
-        if option.key in self.values:
-            return self.values[option.key]
-        if option.default is not None:
-            return option.default
-        if option.kind == "choice":
-            return option.choices[0][0]
-        return option.low
+        if option.key not in self.values:
+            return option.initial()
+        return self.values[option.key]
 
     def set(self, question: Question, value: Any) -> None:
         if question.car is None:
@@ -193,6 +187,7 @@ class Wizard(Screen):
     def name_players(self, app: Host, count: int) -> None:
         """The cars' list to name them (the last race's names offered), then on."""
         from companion.kit.cars import colours as colours_of
+        from companion.ui.players import Players, clash
 
         if self.names is None:
             self.names = app.recent_names()
@@ -210,7 +205,7 @@ def adjust(option, value: Any, step: int) -> Any:
         i = keys.index(value) if value in keys else 0
         return keys[(i + step) % len(keys)]
     # numbers and player counts: DOWN lowers, UP raises, within bounds
-    new = int(value) - step * (getattr(option, "step", 1) or 1)
+    new = int(value) - step * (option.step or 1)
     return max(option.low, min(option.high, new))
 
 
@@ -252,13 +247,15 @@ class SplitEntry(Screen):
         return self.option.total - sum(int(self.answer.get(k, 0)) for k, *_ in self.option.parts)
 
     def view(self, app: Host) -> View:
+        from companion.kit.text import fit, row
         items = []
         for i, (key, label, _, _) in enumerate(self.option.parts):
             value = str(self.answer.get(key, 0))
             if self.editing and i == self.selected:
                 value = f"<{value}>"
             items.append(row(label, value, MENU_CHARS))
-        return View(title=f"{self.car}: {self.option.label}", status=f"left {self.left()}",
+        status = f"{self.left()} left"
+        return View(title=fit(f"{self.car}: {self.option.label}", LINE_CHARS - 1 - len(status)), status=status,
                     body=(Menu(tuple(items), self.selected),),
                     footer="\u2191\u2193 change OK done" if self.editing else "OK edit  GO keep")
 
@@ -296,10 +293,12 @@ class Race(Screen):
     @classmethod
     def on(cls, moves) -> "Race":
         """The race screen with the game's main move highlighted."""
+        from companion.kit.turns import primary_index
         return cls(primary_index(moves))
 
     def reset(self, moves) -> None:
         """After an action: the highlight goes back to the game's main move."""
+        from companion.kit.turns import primary_index
         self.highlighted = primary_index(moves)
 
     def view(self, app: Host) -> View:

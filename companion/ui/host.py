@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from companion.games.api import Activity, Move
-    from companion.ui.nav import Screen
     from companion.ui.view import View
 
 

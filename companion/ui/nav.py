@@ -1,12 +1,7 @@
-"""What every screen shares: the button names, UP/DOWN as a step, the Screen interface."""
+"""What every screen shares: the button names, UP/DOWN as a step, and the Screen
+interface (a screen reaches the app only through ``companion.ui.host.Host``)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from companion.ui.host import Host
-    from companion.ui.view import View
 
 UP, DOWN, OK, BACK, GO = "UP", "DOWN", "OK", "BACK", "GO"
 
@@ -31,3 +26,4 @@ class Screen:
 
     def handle(self, app: "Host", gesture) -> None:  # pragma: no cover - interface
         raise NotImplementedError
+

@@ -275,3 +275,58 @@ def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
     for line in lines:
         _text(im, _aligned_x(fonts.text_width(line), "center", x0, x1), ty, line)
         ty += fonts.CELL
+
+
+# --- what a view would lose ---------------------------------------------------------------
+
+def cut_texts(view: View) -> list[str]:
+    """The texts of ``view`` the renderer would shorten with an ellipsis or leave out for
+    want of room (the footer aside: the app sets it). Empty when everything shows whole."""
+    cut: list[str] = []
+
+    def check(text: str, size: int, width: int) -> None:
+        if fonts.truncate(text, size, width) != text:
+            cut.append(text)
+
+    right = WIDTH
+    if view.status:
+        check(view.status, 1, WIDTH // 2)
+        right = WIDTH - fonts.text_width(fonts.truncate(view.status, 1, WIDTH // 2)) - 4
+    check(view.title, 1, right - 4)
+    top, bottom = BODY_TOP, FOOTER_RULE - 1
+    used = 0
+    for w in view.body:
+        h = _min_height(w)
+        if h is None:
+            continue
+        if used + h > bottom - top:
+            cut.append(f"(left out) {w}")
+            continue
+        used += h
+        if isinstance(w, Text):
+            check(str(w.text), _size(w.size), WIDTH - 2 * MARGIN)
+        elif isinstance(w, Row):
+            left, rtext = str(w.left), str(w.right)
+            room = WIDTH - 2 * MARGIN
+            if rtext:
+                check(rtext, 1, WIDTH // 2 if left else room)
+                room = WIDTH - MARGIN - fonts.text_width(rtext) - fonts.ADVANCE - MARGIN
+            check(left, 1, room)
+        elif isinstance(w, Menu):
+            scroll = len(w.items) * LINE_H > bottom - top - used + h
+            edge = WIDTH - SCROLLBAR_W - 1 if scroll else WIDTH
+            for item in w.items:
+                check(str(item), 1, edge - 2 - MARGIN)
+        elif isinstance(w, Bar):
+            check(str(w.label), 1, 48)
+            check(f"{w.value}/{w.maximum}", 1, 48)
+        elif isinstance(w, Big):
+            if w.caption:
+                check(str(w.caption), 1, WIDTH - 2 * MARGIN)
+            scale, lines = _big_layout(str(w.text), WIDTH - 2 * MARGIN, LINE_H)
+            if scale == 1 and " ".join(lines) != " ".join(str(w.text).split()):
+                cut.append(str(w.text))
+    if view.alert:
+        pass  # a message box wraps its text over the body
+    return cut
+

@@ -3,6 +3,7 @@ from collections import Counter
 
 import pytest
 
+from companion.profile import LINE_CHARS
 from companion.core import gamedata
 
 from companion.games import data as game_data
@@ -83,7 +84,7 @@ def test_a_whole_suit_is_each_card_once_then_the_discards_come_back():
     state, event = perform(state, primary(state), rng)     # draw pile empty: discards reshuffled in
     assert event["shuffle"] is None and sorted(event["reshuffle"]) == list(range(13))
     assert state.deck.pile.left == 12 and state.deck.pile.discard == ()
-    assert screens.view(state).body[0].caption == "13 discards reshuffled"   # said once, with the card
+    assert screens.view(state).body[0].caption == "13 cards reshuffled"   # said once, with the card
     state, _ = perform(state, primary(state), rng)
     assert screens.view(state).body[0].caption == "2 on show"
 
@@ -190,7 +191,10 @@ def test_before_the_first_draw_and_after_a_discard_the_screen_says_what_go_does(
     assert discard.label == "Discard"
     state, _ = perform(state, discard, rng)
     card = drawn["cards"][0]["name"]
-    assert [w.text for w in screens.view(state).body] == [f"{card} discarded", "Press GO to draw", ""]
+    assert [w.text for w in screens.view(state).body] in (
+        [f"{card} discarded", "Press GO to draw", ""],      # a card name that fits the line with it
+        [card, "discarded", "Press GO to draw"])            # a long one, on a line of its own
+    assert all(len(w.text) <= LINE_CHARS for w in screens.view(state).body)
 
 
 @pytest.mark.parametrize("game, deck, size", [

@@ -33,7 +33,8 @@ class Deck:
     pile: dk.Pile
     shown: tuple[dk.Card, ...] = ()   # drawn and not yet discarded, in the order drawn
     shuffled: bool = False            # set by the first draw or shuffle
-    note: str = ""                    # what the last action did, when the card does not show it
+    done: tuple[str, int, str] = ("", 0, "")   # the last action, when the card does not show
+    # it: ("reshuffled" | "discarded" | "put-back" | "shuffled", how many cards, the one card's name)
 
     @property
     def size(self) -> int:
@@ -111,21 +112,21 @@ def apply(state: State, event: dict) -> State:
     if kind == "draw":
         pile = d.pile if event.get("shuffle") is None else dk.shuffle_all(d.pile, event["shuffle"])
         draw = dk.Draw.from_json(event)
-        note = f"{len(draw.reshuffle)} discards reshuffled" if draw.reshuffle is not None else ""
-        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True, note=note)
+        done = ("reshuffled", len(draw.reshuffle), "") if draw.reshuffle is not None else ("", 0, "")
+        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True, done=done)
         return _put(replace(state, draws=state.draws + 1), index, d)
     if kind == "discard":
         if [c.as_dict() for c in d.shown] != event.get("cards"):
             raise dk.DeckError("recorded discards do not match the cards on show")
-        note = f"{d.shown[0].name} discarded" if len(d.shown) == 1 else f"{len(d.shown)} cards discarded"
-        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=(), note=note)
+        done = ("discarded", len(d.shown), d.shown[0].name if len(d.shown) == 1 else "")
+        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=(), done=done)
     elif kind == "reshuffle":
         count = len(d.pile.discard)
-        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]), note=f"{count} discards put back")
+        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]), done=("put-back", count, ""))
     elif kind == "shuffle":
         everything = dk.Pile(d.pile.draw, d.pile.discard + d.shown)
         d = replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True,
-                    note=f"All {d.size} cards shuffled")
+                    done=("shuffled", d.size, ""))
     else:
         raise ValueError(f"the deck shuffler has no event '{kind}'")
     return _put(state, index, d)

@@ -3,6 +3,8 @@ many cards are left to draw; a small line says what else happened (discards, shu
 
 from __future__ import annotations
 
+from companion.kit.text import first_fitting, short_name
+from companion.profile import LINE_CHARS
 from companion.tools.deck_shuffler.rules import Deck, State, can_draw
 from companion.ui.view import Big, Text, View
 
@@ -13,9 +15,10 @@ def view(state: State) -> View:
                                             Text(f"games/{state.game}.toml")))
     d = state.deck
     status = f"{d.pile.left} left"
+    title = first_fitting(d.label, short_name(d.label), limit=LINE_CHARS - 1 - len(status))
     if not d.shown:
-        return View(d.label, _waiting(d), status=status)
-    return View(d.label, (Big(d.shown[-1].name, caption=_caption(d)),), status=status)
+        return View(title, _waiting(d), status=status)
+    return View(title, (Big(d.shown[-1].name, caption=_caption(d)),), status=status)
 
 
 def _waiting(d: Deck) -> tuple[Text, ...]:
@@ -27,7 +30,7 @@ def _waiting(d: Deck) -> tuple[Text, ...]:
         lines = ("", "Press GO to shuffle", f"and draw ({d.size} cards)")
     elif d.pile.left:
         pile = f"{discarded} in the discards" if discarded else ""
-        lines = ("", "Press GO to draw", pile) if not d.note else (d.note, "Press GO to draw", "")
+        lines = ("", "Press GO to draw", pile) if not d.done[0] else _noted(d)
     else:
         lines = ("Draw pile empty:", "GO reshuffles the", f"{discarded} discards, draws")
     return tuple(Text(line, align="center") for line in lines)
@@ -36,14 +39,36 @@ def _waiting(d: Deck) -> tuple[Text, ...]:
 def _caption(d: Deck) -> str:
     """Under the card: a reshuffle it caused, else how many cards are out and discarded
     (nothing when it is the only card out, so a long card name gets the room)."""
-    if d.note:
-        return d.note
-    parts = [f"{len(d.shown)} on show"] if len(d.shown) > 1 else []
-    if d.pile.discard:
-        parts.append(f"{len(d.pile.discard)} discarded")
-    if not d.pile.left and not d.pile.discard:
-        parts.append("none left")
-    return ", ".join(parts)
+    if d.done[0]:
+        return _note(d)
+    shown, discarded = len(d.shown), len(d.pile.discard)
+    parts = [(f"{shown} on show", f"{shown} out")] if shown > 1 else []
+    if discarded:
+        parts.append((f"{discarded} discarded", f"{discarded} disc."))
+    if not d.pile.left and not discarded:
+        parts.append(("none left", "none left"))
+    return first_fitting(", ".join(p[0] for p in parts), ", ".join(p[1] for p in parts))
+
+
+def _noted(d: Deck) -> tuple[str, str, str]:
+    """The lines after an action: what it did (a long card name on a line of its own)."""
+    what, _, name = d.done
+    if what == "discarded" and name and len(f"{name} discarded") > LINE_CHARS:
+        return name, "discarded", "Press GO to draw"
+    return _note(d), "Press GO to draw", ""
+
+
+def _note(d: Deck) -> str:
+    """What the last action did, in one line."""
+    what, count, name = d.done
+    s = "" if count == 1 else "s"
+    words = {
+        "reshuffled": (f"{count} discard{s} reshuffled", f"{count} card{s} reshuffled", f"{count} reshuffled"),
+        "discarded": (f"{name} discarded" if name else f"{count} cards discarded", f"{count} card{s} discarded"),
+        "put-back": (f"{count} discard{s} put back", f"{count} put back"),
+        "shuffled": (f"All {count} cards shuffled", f"{count} shuffled"),
+    }.get(what, ("",))
+    return first_fitting(*words)
 
 
 def receipts(state: State) -> dict:

@@ -3,10 +3,11 @@ rolls before it on the line below; after a die of a set changes, the set's dice.
 
 from __future__ import annotations
 
+from companion.profile import LINE_CHARS
 from companion.tools.dice_roller import rules
 from companion.ui.view import Big, Menu, Text, View
 
-BEFORE = 6            # earlier rolls on the "before" line (the line cuts what does not fit)
+BEFORE = 6            # earlier rolls on the "before" line, as many of them as fit whole
 BEFORE_UP_TO = 2      # dice in the last roll that leave room for that line at a large size
 
 
@@ -23,9 +24,19 @@ def view(state: rules.State) -> View:
     body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
     earlier = state.history[-1 - BEFORE:-1][::-1]
     if earlier and len(last.faces) <= BEFORE_UP_TO:
-        text = " \u00b7 ".join(" ".join(str(f) for f in r.faces) for r in earlier)
-        body += (Text(f"before: {text}", align="center"),)
+        body += (Text(_before(earlier), align="center"),)
     return View(title, body, status=status)
+
+
+def _before(earlier) -> str:
+    """"before: 4 · 1! · 1": the newest earlier rolls that fit the line whole."""
+    line = "before:"
+    for r in earlier:
+        more = (" " if line == "before:" else " \u00b7 ") + " ".join(str(f) for f in r.faces)
+        if len(line) + len(more) > LINE_CHARS:
+            break
+        line += more
+    return line
 
 
 def _set_view(state: rules.State, status: str) -> View:

@@ -1,0 +1,132 @@
+"""Every registered activity keeps the contract: checked the day it is registered.
+
+For each playable activity (tools and game packs alike): set up from the options'
+defaults and the demo's answers, then seeded random legal play until the race is over
+(or a bound), through the real session runner and an SQLite journal. After every move:
+the event survives a JSON round trip, the view renders inside 128x64 with nothing cut,
+every move label fits; at the end: a replay from the journal equals the live state,
+undoing the last event gives the state before it, the standings have the results.json
+shape, every receipt fits the printer's 32 columns; and the demo runs through the whole
+stack.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.core.journal import Journal
+from companion.games import data as game_data
+from companion.games import registry
+from companion.games.api import Activity, event_json
+from companion.kit.standings import is_standings
+from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
+from companion.receipts.model import Receipt, overflows
+from companion.session import SessionRunner
+from companion.ui.flow import finish_options
+from companion.ui.render import cut_texts, render
+
+ACTIVITIES = [e.slug for e in registry.playable()]
+MOVES = 1500          # a bound for activities that never end (a dice session) or end late
+SEEDS = (1, 2)
+
+
+def setup_of(act: Activity) -> tuple[dict, dict]:
+    """The options and data of a default setup: the demo's answers over the defaults."""
+    values = {o.key: act.demo.options.get(o.key, o.initial()) for o in act.options}
+    cars = dict(enumerate(act.demo.options.get("cars", [])))
+    options = finish_options(act.options, values, None, act.car_options, cars)
+    if act.data == "own":
+        data = game_data.load(act.slug)
+    elif act.data == "game-option" and options.get("game") in registry.GAMES:
+        data = game_data.load(options["game"])
+    else:
+        data = {}
+    return options, data
+
+
+def check_view(act: Activity, state) -> None:
+    view = act.view(state)
+    image = render(view)
+    assert image.size == (WIDTH, HEIGHT)
+    assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
+    if act.decisions is not None:
+        decided = act.decisions(state)
+        if decided is not None:
+            assert render(decided).size == (WIDTH, HEIGHT)
+            assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
+
+
+def check_receipts(act: Activity, state) -> None:
+    for kind, receipt in act.receipts(state).items():
+        assert isinstance(receipt, Receipt), kind
+        assert overflows(receipt) == [], f"{act.slug}: {kind} receipt wider than the paper"
+
+
+def play(act: Activity, journal: Journal, seed: int):
+    """A session played with random legal moves; (runner, the state before the last move)."""
+    options, data = setup_of(act)
+    runner = SessionRunner.start(journal, act.slug, options, data)
+    rng, pick = random.Random(seed), random.Random(seed * 7919)
+    before = None
+    check_view(act, runner.state)
+    for _ in range(MOVES):
+        moves = runner.moves()
+        if not moves:
+            break
+        for move in moves:
+            assert len(move.label) <= LABEL_CHARS, f"{act.slug}: label {move.label!r} too long"
+        move = pick.choice(moves)
+        before = runner.state
+        event = runner.perform(move, rng)
+        assert runner.state == act.apply(before, json.loads(event_json(event))), \
+            f"{act.slug}: event {event.get('kind')!r} does not survive JSON"
+        check_view(act, runner.state)
+        if act.finished(runner.state):
+            break
+    return runner, before
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("slug", ACTIVITIES)
+def test_random_legal_play_keeps_the_contract(slug, seed, tmp_path):
+    act = registry.activity(slug)
+    journal = Journal(tmp_path)
+    runner, before = play(act, journal, seed)
+    state = runner.state
+
+    resumed = SessionRunner.resume(journal, journal.session(runner.session.id))
+    assert resumed.problems == []
+    assert resumed.state == state, f"{slug}: the replay differs from the live state"
+
+    check_receipts(act, state)
+    standings = act.standings(state)
+    assert is_standings(standings), f"{slug}: standings {standings!r}"
+    results = runner.results()
+    json.dumps(results)                            # results.json can hold them
+    act.championship_entries(results)
+
+    if before is not None:
+        runner.undo()
+        assert runner.state == before, f"{slug}: undo does not give the state before"
+    journal.close()
+
+
+def test_every_registered_game_and_tool_is_checked():
+    assert {"dice", "deck", "laps", "street-illegal", "top-speed"} <= set(ACTIVITIES)
+    for slug in ACTIVITIES:
+        assert isinstance(registry.activity(slug), Activity)
+
+
+@pytest.mark.parametrize("slug", ACTIVITIES)
+def test_the_demo_runs_through_the_whole_stack(slug, tmp_path):
+    from companion.demo import run_demo
+
+    summary = run_demo(slug, tmp_path / "demo")
+    assert summary["moves"] > 0 and summary["frames"] > summary["moves"]
+    assert (tmp_path / "demo" / "results.json").is_file()
+    assert summary["printer_overflow"] == 0
+    if summary["standings"]:
+        assert is_standings(summary["standings"])

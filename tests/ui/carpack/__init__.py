@@ -1,0 +1,1 @@
+"""A small activity that declares per-car questions: the wizard is tested with it."""
