@@ -4,7 +4,7 @@ from companion.games.api import Activity, Demo
 from companion.games.three_wide import autoplay, rules, screens, tables
 
 ACTIVITY = Activity(
-    slug="3-wide", kind="game", options=rules.OPTIONS,
+    slug="3-wide", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, view=screens.view, receipts=screens.receipts,

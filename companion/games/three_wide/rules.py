@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.core.rng import shuffled
-from companion.games.api import Move, Option, make_move
+from companion.games.api import CarOption, Move, Option, make_move
 from companion.kit.cars import COLOURS, entries
 from companion.kit.errors import RuleError
 from companion.kit.text import label
@@ -46,6 +46,17 @@ OPTIONS = (
                                      ("classic-short", "Classic 250")), default="classic-intermediate"),
     Option("length", "Length", choices=(("short", "Short race"), ("long", "Long race")), default="short"),
 )
+
+CAR_OPTIONS = (
+    CarOption("skills", "Skills, 8 points", "split", total=8,
+              parts=(("none", "Unspent", 0, 8), ("experience", "Experience", 0, 8), ("fast-pit", "Fast pit", 0, 8),
+                     ("great-save", "Great save", 0, 8), ("major-repair", "Major repair", 0, 8),
+                     ("quick-fix", "Quick fix", 0, 8)),
+              default={"none": 0, "experience": 0, "fast-pit": 2, "great-save": 2, "major-repair": 2, "quick-fix": 2}),
+)
+"""Per team (each player's entry): the points spent on each skill (1.4)."""
+DEFAULT_SKILLS = CAR_OPTIONS[0].default
+MAJOR = "major-repair"                 # the stop a Major Repair skill makes
 
 START, ROLL, CHOOSE, PLACE, CHECK, LEADER, PITS, SERVICE, CAUTION, YPIT, YSERVICE, OVER = (
     "start", "roll", "choose", "place", "check", "leader", "pits", "service", "caution", "ypit", "yservice", "over")
@@ -128,6 +139,9 @@ class State:
     slings: tuple[tuple[int, int], ...] = ()  # (car, car in front) slingshot markers
     debris: bool = False               # a Debris Caution was resolved this turn
     fill: bool = True                  # the next deal fills hands to five (first turn, restart)
+    skills: tuple[tuple[int, ...], ...] = ()  # each team's skill tokens, in tables.SKILLS order
+    pending: tuple[str, ...] = ()      # skills played on the pit stop being chosen
+    rerolled: bool = False             # Experience was used on this roll
 
     def name(self, c: int) -> str:
         return car_name(self, c)
@@ -168,7 +182,34 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     if len({c.number for c in cars}) != len(cars):
         raise RuleError("3-Wide: two cars share a number; give every car its own in [car] numbers")
     cars = [evolve(c, fuel=settings.tank) for c in cars]
-    return State(settings, tuple(p["name"] for p in players), tuple(cars), hands=((),) * n)
+    skills = tuple(_tokens(p.get("skills", DEFAULT_SKILLS), settings, p["name"]) for p in players)
+    return State(settings, tuple(p["name"] for p in players), tuple(cars), hands=((),) * n, skills=skills)
+
+
+def _tokens(answer: Any, settings: Settings, who: str) -> tuple[int, ...]:
+    """Skill tokens bought with a team's points (points spent on a skill // its cost)."""
+    if not isinstance(answer, Mapping):
+        raise RuleError(f"3-Wide: {who}'s skills must be points per skill")
+    spent = {k: v for k, v in answer.items() if k != "none"}
+    if any(k not in tables.SKILLS or isinstance(v, bool) or not isinstance(v, int) or v < 0 for k, v in spent.items()):
+        raise RuleError(f"3-Wide: {who}'s skills must be whole points for {', '.join(tables.SKILLS)}")
+    if sum(spent.values()) > 8:
+        raise RuleError(f"3-Wide: {who} spent {sum(spent.values())} skill points; a team has 8")
+    costs = dict(settings.costs)
+    return tuple(spent.get(k, 0) // costs[k] for k in tables.SKILLS)
+
+
+def has_skill(state: State, c: int, skill: str) -> bool:
+    """Whether car ``c``'s team holds a ``skill`` token (team cars only)."""
+    car = state.cars[c]
+    return car.team and state.skills[car.owner][tables.SKILLS.index(skill)] > 0
+
+
+def _spend(state: State, c: int, skill: str) -> State:
+    owner = state.cars[c].owner
+    i = tables.SKILLS.index(skill)
+    tokens = state.skills[owner]
+    return evolve(state, skills=replace_at(state.skills, owner, replace_at(tokens, i, tokens[i] - 1)))
 
 
 def _number(table: Any, p: int, k: int, default: int) -> int:
@@ -261,9 +302,12 @@ def moves(state: State) -> list[Move]:
     if p == CHOOSE:
         c = state.mover
         slow = state.cars[c].slowdown
-        return [make_move("die", label(f"{state.faces[i]} go {dice.distance(state.faces, i, slow)}"),
-                          player=_owner(state, c), primary=(n == 0), car=c, die=i)
-                for n, i in enumerate(dice.choices(state.faces))]
+        out = [make_move("die", label(f"{state.faces[i]} go {dice.distance(state.faces, i, slow)}"),
+                         player=_owner(state, c), primary=(n == 0), car=c, die=i)
+               for n, i in enumerate(dice.choices(state.faces))]
+        if not state.rerolled and has_skill(state, c, "experience"):
+            out.append(make_move("experience", "Experience", player=_owner(state, c), car=c))
+        return out
     if p == PLACE:
         c = state.mover
         return [make_move("land", label(f"Land {s}" if s != state.proposal else f"OK {s}"), player=_owner(state, c),
@@ -296,6 +340,13 @@ def moves(state: State) -> list[Move]:
                 words = stop.label.replace(" & Go", "") + ("+Adj" if extra else "")
                 out.append(make_move("stop", label(words), player=_owner(state, c), primary=not out,
                                      car=c, stop=stop.id, extra=extra))
+        if has_skill(state, c, "major-repair") and "major-repair" not in state.pending:
+            for extra in (False, True):
+                out.append(make_move("stop", "Major Rep+Adj" if extra else "Major Repair", player=_owner(state, c),
+                                     car=c, stop=MAJOR, extra=extra))
+        for skill, words in (("fast-pit", "Fast Pit Stop"), ("quick-fix", "Quick Fix")):
+            if has_skill(state, c, skill) and skill not in state.pending:
+                out.append(make_move("skill", words, player=_owner(state, c), car=c, skill=skill))
         return out
     return []
 
@@ -390,6 +441,12 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
         return {"kind": kind}
     if kind == "play":
         return {"kind": "play", "card": move.arg("card"), "car": move.arg("car")}
+    if kind == "experience":
+        c = move.arg("car")
+        return {"kind": "experience", "car": c,
+                "faces": [rng.choice(state.settings.dice[w]) for w in state.cars[c].tires]}
+    if kind == "skill":
+        return {"kind": "skill", "car": move.arg("car"), "skill": move.arg("skill")}
     if kind == "roll":
         c = move.arg("car")
         faces = [rng.choice(state.settings.dice[w]) for w in state.cars[c].tires]
@@ -446,7 +503,16 @@ def attempts(state: State, c: int, stop_id: str, extra: bool) -> int:
     Extra Adjust; a car that stayed in the pit lane makes three."""
     if state.cars[c].stuck:
         return state.settings.stuck_attempts
+    if stop_id == MAJOR:
+        return 1 if extra else 0
     return state.settings.stop(stop_id).adjust + (1 if extra else 0)
+
+
+def stop_of(state: State, stop_id: str) -> tables.Stop:
+    if stop_id == MAJOR:
+        s = state.settings
+        return tables.Stop(MAJOR, "Major Repair", 4, s.tank, 0, s.major_time)
+    return state.settings.stop(stop_id)
 
 
 def incidents(state: State, trigger: tables.Card) -> list[tuple[int, str]]:
@@ -660,7 +726,24 @@ def _apply_roll(state: State, e) -> State:
     placed = False
     if marker:
         state, placed = _add_marker(state, c, marker)
-    return evolve(state, faces=faces, phase=CHOOSE, news=(("roll", c, faces, marker or "", placed),))
+    return evolve(state, faces=faces, phase=CHOOSE, rerolled=False, news=(("roll", c, faces, marker or "", placed),))
+
+
+def _apply_experience(state: State, e) -> State:
+    c = int(e["car"])
+    if state.phase != CHOOSE or c != state.mover or state.rerolled or not has_skill(state, c, "experience"):
+        raise RuleError("no Experience now")
+    state = _spend(evolve(state, phase=ROLL), c, "experience")
+    state = _apply_roll(state, {"kind": "roll", "car": c, "faces": e["faces"]})
+    return evolve(state, rerolled=True, news=(("skill", c, "experience"),) + state.news)
+
+
+def _apply_skill(state: State, e) -> State:
+    c, skill = int(e["car"]), str(e["skill"])
+    if state.phase not in (SERVICE, YSERVICE) or c != state.car or skill not in ("fast-pit", "quick-fix") \
+            or skill in state.pending or not has_skill(state, c, skill):
+        raise RuleError("this skill cannot be played now")
+    return evolve(_spend(state, c, skill), pending=state.pending + (skill,), news=(("skill", c, skill),))
 
 
 def _apply_die(state: State, e) -> State:
@@ -744,6 +827,10 @@ def _apply_check(state: State, e) -> State:
         rc = card(state, res)
         wreck = track.wreck(c, on_track(state), rc.cars, state.settings.rows)
         for w in wreck:
+            if rc.damage and state.cars[w].damage + rc.damage >= ROOF_AT and has_skill(state, w, "great-save"):
+                state = _spend(state, w, "great-save")
+                news.append(("skill", w, "great-save"))
+                continue
             state = _set_car(state, w, damage=state.cars[w].damage + rc.damage)
             state = _condition(state, w)
         yellow = yellow or rc.flag == "yellow"
@@ -861,8 +948,12 @@ def _apply_stop(state: State, e) -> State:
     c = int(e["car"])
     if state.phase not in (SERVICE, YSERVICE) or c != state.car:
         raise RuleError("not this car's pit stop")
-    stop = state.settings.stop(str(e["stop"]))
+    stop = stop_of(state, str(e["stop"]))
     extra = bool(e["extra"])
+    if stop.id == MAJOR:
+        if not has_skill(state, c, "major-repair"):
+            raise RuleError("no Major Repair token")
+        state = _spend(state, c, "major-repair")
     rolls = [int(r) for r in e["rolls"]]
     if len(rolls) != attempts(state, c, stop.id, extra) or any(not 1 <= r <= 6 for r in rolls):
         raise RuleError("the adjustment rolls do not fit this stop")
@@ -870,16 +961,23 @@ def _apply_stop(state: State, e) -> State:
     worn = sorted(range(4), key=lambda i: (-car.tires[i], i))[:stop.tires]
     tires = tuple(0 if i in worn else w for i, w in enumerate(car.tires))
     damage = car.damage
-    fixed = 0
+    if "quick-fix" in state.pending:
+        damage = max(0, damage - 1)
+    if stop.id == MAJOR:
+        damage = max(0, damage - 2)
+    fixed = car.damage - damage
     for r in rolls:
         if damage and r <= damage:
             damage -= 1
             fixed += 1
     stuck = damage >= STUCK_AT
     time = stop.time + (state.settings.extra_time if extra else 0)
+    if "fast-pit" in state.pending:
+        time = max(0, time - state.settings.fast_pit)
     state = _set_car(state, c, tires=tires, fuel=min(state.settings.tank, car.fuel + stop.fuel), damage=damage,
                      roof=False, stuck=stuck, pits=car.pits + 1, markers=())
     news = [("stop", c, stop.id, extra, tuple(rolls), fixed, stuck)]
+    state = evolve(state, pending=())
     if state.phase == SERVICE:
         if not stuck:
             space, lost = track.back(car.space, time, state.settings.rows, taken(state, c))
@@ -954,7 +1052,7 @@ def _apply_caution(state: State, e) -> State:
     return state
 
 
-_APPLY = {"deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
+_APPLY = {"experience": _apply_experience, "skill": _apply_skill, "deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
           "tactics-done": _apply_tactics_done, "skip": _apply_skip, "resolve": _apply_resolve,
           "start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,
           "check": _apply_check, "pace": _apply_pace, "pit": _apply_pit, "done": _apply_done,

@@ -22,7 +22,7 @@ from companion.games.three_wide import dice, rules as R, tables
 GAME = "3-Wide"
 TITLE_ROOM = MENU_CHARS          # title and status together
 CHIP = "BGYR"
-SHORT_STOP = {"splash": "Splash", "one-side": "1 Side", "full": "Full"}
+SHORT_STOP = {"splash": "Splash", "one-side": "1 Side", "full": "Full", "major-repair": "Major"}
 
 
 def num(state: R.State, c: int) -> str:
@@ -91,6 +91,8 @@ def _news(state: R.State, item: tuple) -> list[str]:
         return [f"{num(state, c)} sling on {num(state, front)}" if ok else "No Slingshot left"]
     if kind == "slingshot":
         return [f"{num(state, item[1])} slingshot: 2"]
+    if kind == "skill":
+        return [f"{num(state, item[1])} {tables.SKILL_NAMES[item[2]]}"]
     if kind == "no-front":
         return [f"{num(state, item[1])}: nobody in line"]
     if kind == "debris":
@@ -307,6 +309,10 @@ def decisions(state: R.State) -> View:
         items.extend(f"{i + 1:>2} {num(state, c)}" + (" waved" if c in waved else "") for i, c in enumerate(grid))
     items.append("Last turn:")
     items.extend(news_lines(state))
+    items.append("Skills:")
+    for p, tokens in enumerate(state.skills):
+        held = " ".join(f"{n}{k[0].upper()}" for k, n in zip(tables.SKILLS, tokens) if n)
+        items.append(f"{state.players[p]} {held or '-'}")
     items.append("Cars:")
     for i, car in enumerate(state.cars):
         items.append(f"{num(state, i)} {chips(car)} F{car.fuel} D{car.damage}H{car.handling} L{car.lap}")

@@ -18,6 +18,9 @@ DECK_KINDS = ("short-track", "intermediate", "superspeedway")
 EFFECTS = ("move", "move-now", "push", "bump-draft", "draft-front", "draft-behind", "block", "bump-and-run",
            "slingshot", "debris")
 SHORT_CHARS = 8
+SKILLS = ("experience", "fast-pit", "great-save", "major-repair", "quick-fix")
+SKILL_NAMES = {"experience": "Experience", "fast-pit": "Fast Pit Stop", "great-save": "Great Save",
+               "major-repair": "Major Repair", "quick-fix": "Quick Fix"}
 HAND = 5          # cards in a hand on the first turn and on restarts (2.2)
 
 
@@ -63,6 +66,9 @@ class Settings:
     extra_time: int
     stuck_attempts: int
     dice: tuple[tuple[str, ...], ...]    # faces of the black, green, yellow, red tire die
+    costs: tuple[tuple[str, int], ...] = ()   # skill -> points
+    fast_pit: int = 2
+    major_time: int = 16
 
     @property
     def spaces(self) -> int:
@@ -261,7 +267,21 @@ def settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
         extra_time=_int(pit.get("extra_adjust_time"), ("pit", "extra_adjust_time"), 0, 20, "time of an Extra Adjust"),
         stuck_attempts=_int(pit.get("stuck_attempts", 3), ("pit", "stuck_attempts"), 1, 6, "attempts"),
         dice=_faces(data),
+        **_skills(data),
     )
+
+
+def _skills(data: Mapping[str, Any]) -> dict[str, Any]:
+    table = _table(data, ("skills",))
+    costs = table.get("costs")
+    if not isinstance(costs, Mapping):
+        raise DataError(("skills", "costs"), "must be a table skill = points")
+    out = []
+    for skill in SKILLS:
+        out.append((skill, _int(costs.get(skill), ("skills", "costs", skill), 1, 8, "points a token costs")))
+    return {"costs": tuple(out),
+            "fast_pit": _int(table.get("fast_pit", 2), ("skills", "fast_pit"), 0, 20, "time taken off"),
+            "major_time": _int(table.get("major_repair_time", 16), ("skills", "major_repair_time"), 0, 40, "time")}
 
 
 def check(data: Mapping[str, Any]) -> None:

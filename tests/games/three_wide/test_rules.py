@@ -164,8 +164,12 @@ def test_triggered_incident_wrecks_by_the_nearest_car_rule(data):
     assert state.yellow and state.phase == rules.CAUTION
 
 
+def no_skills(state):
+    return evolve(state, skills=tuple((0,) * 5 for _ in state.players))
+
+
 def test_an_automatic_incident_needs_no_trigger_and_a_roof_brings_yellow(data):
-    state = evolve(started(3), phase=rules.CHECK)
+    state = no_skills(evolve(started(3), phase=rules.CHECK))
     state = with_car(state, 0, markers=("Incident",), damage=1)
     trigger = card_index(state, trigger=())
     green = card_index(state, flag="green", cars=1, damage=2)
@@ -175,7 +179,7 @@ def test_an_automatic_incident_needs_no_trigger_and_a_roof_brings_yellow(data):
 
 
 def test_five_damage_demolishes(data):
-    state = evolve(started(3), phase=rules.CHECK)
+    state = no_skills(evolve(started(3), phase=rules.CHECK))
     state = with_car(state, 0, markers=("Incident",), damage=3, roof=True)
     trigger = card_index(state, trigger=())
     state = _check(state, [trigger, card_index(state, flag="green", cars=1, damage=2)])
