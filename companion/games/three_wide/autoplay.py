@@ -1,7 +1,8 @@
 """Scripted 3-Wide team owners for the demo race and the tests.
 
 Each owner plays at most one tactic a turn (a Move card first, else a draft, Push or
-Slingshot) and resolves it; takes the die that moves furthest, unless fuel is getting low (then a die
+Slingshot) and resolves it; plays Quick Fix on a damaged car, Fast Pit Stop under yellow,
+Major Repair on two damage or more; takes the die that moves furthest, unless fuel is getting low (then a die
 with "s") or the tires are worn (then one with fewer "x"); confirms the landing the
 companion proposes; pits under green when fuel is down to two steps, two chips are red
 or the car is damaged; under yellow pits when fuel is at half, tires are worn or the car
@@ -36,6 +37,14 @@ def demo_script(state: R.State) -> Move | None:
         return pits[0] if pits else next(m for m in options if m.kind == "stay")
     if "stop" in kinds:
         car = state.cars[state.car]
+        skills = {m.arg("skill"): m for m in options if m.kind == "skill"}
+        if car.damage and "quick-fix" in skills:
+            return skills["quick-fix"]
+        if state.phase == R.YSERVICE and "fast-pit" in skills:
+            return skills["fast-pit"]
+        major = [m for m in options if m.arg("stop") == R.MAJOR and m.arg("extra") == (car.damage > 2)]
+        if car.damage >= 2 and major:
+            return major[0]
         worn = sum(car.tires)
         stop = "full" if worn >= 4 or car.damage else "one-side" if worn >= 2 else "splash"
         extra = car.damage > 0

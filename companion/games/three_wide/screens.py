@@ -337,7 +337,14 @@ def _grid_items(state: R.State, grid) -> list:
 
 
 def program(state: R.State) -> Receipt:
-    items = [*(Line(x) for x in _heading(state)), Rule(), *_grid_items(state, state.grid), Rule(), Feed(2)]
+    """The race program: the starting grid; after a caution the latest restart grid comes
+    first, so the pause menu's "Print program" gives the table the grid to line up."""
+    items: list = [*(Line(x) for x in _heading(state)), Rule()]
+    if state.restarts:
+        n = len(state.restarts)
+        items += [Line(f"Restart {n} grid (turn {state.turn})", bold=True), *restart(state, n).items[:-1], Rule()]
+        items.append(Line("Starting grid", bold=True))
+    items += [*_grid_items(state, state.grid), Rule(), Feed(2)]
     return Receipt("program", state.settings.race_label, tuple(items))
 
 

@@ -140,3 +140,13 @@ def test_an_owners_file_is_blamed_by_the_loader(tmp_path):
 
 def test_effect_words_fit_after_a_car_number():
     assert all(len("#99 " + w.format(n=9)) <= LINE_CHARS for w in screens.EFFECT_WORDS.values())
+
+
+def test_the_program_after_a_caution_leads_with_the_restart_grid(data):
+    final, _ = autoplay.play(rules.setup(autoplay.DEMO_OPTIONS, data), random.Random(autoplay.DEMO_SEED))
+    lines = screens.receipts(final)["program"].text_lines()
+    n = len(final.restarts)
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"Restart {n} grid"))
+    first = final.restarts[-1][0][0]
+    assert f"#{final.cars[first].number}" in lines[at + 2]
+    assert lines.index("Starting grid") > at
