@@ -48,7 +48,7 @@ OPTIONS = (
 )
 
 CAR_OPTIONS = (
-    CarOption("skills", "Skills, 8 points", "split", total=8,
+    CarOption("skills", "Skills", "split", total=8,
               parts=(("none", "Unspent", 0, 8), ("experience", "Experience", 0, 8), ("fast-pit", "Fast pit", 0, 8),
                      ("great-save", "Great save", 0, 8), ("major-repair", "Major repair", 0, 8),
                      ("quick-fix", "Quick fix", 0, 8)),

@@ -134,7 +134,7 @@ def _news(state: R.State, item: tuple) -> list[str]:
     if kind == "pace":
         _, face, fuel, wear, laps, first = item
         lead = [f"{num(state, first)} leads a lap"] if first >= 0 else []
-        return [f"Pace {face}: fuel {fuel} tire {wear} lap {laps}"] + lead
+        return [f"Pace {face}: {fuel}F {wear}T {laps} laps"] + lead
     if kind == "dry":
         return [f"{num(state, item[1])} out of fuel -1 lap"]
     if kind == "catch-up":
