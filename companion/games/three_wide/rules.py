@@ -1130,3 +1130,22 @@ def describe(event: Mapping[str, Any]) -> str:
     if kind == "check":
         return f"{len(event.get('cards', []))} cards"
     return ""
+
+
+def championship_entries(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A finished race (its results.json) as championship entries: the players, by their
+    score (team cars + associated cars halved), since a player wins 3-Wide (4.1). The cars'
+    season is :func:`season_by_car`."""
+    players = results.get("players")
+    if not isinstance(players, list) or not players:      # an older results file: its cars
+        return list(results.get("standings", ()))
+    colours = {r.get("player"): r.get("colour") for r in results.get("standings", ())}
+    rows = [{"name": p["name"], "position": p["position"], "points": p["points"],
+             **({"colour": colours[p["name"]]} if colours.get(p["name"]) else {})} for p in players]
+    return sorted(rows, key=lambda r: r["position"])
+
+
+def season_by_car(results: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every car's points over several races (results.json dicts, oldest first) (4.2)."""
+    from companion.core.scoring import championship
+    return championship([list(r.get("standings", ())) for r in results])

@@ -150,3 +150,24 @@ def test_the_program_after_a_caution_leads_with_the_restart_grid(data):
     first = final.restarts[-1][0][0]
     assert f"#{final.cars[first].number}" in lines[at + 2]
     assert lines.index("Starting grid") > at
+
+
+def test_a_season_by_player_and_by_car(data):
+    races = []
+    for seed in (1, 2):
+        final, _ = autoplay.play(rules.setup(autoplay.DEMO_OPTIONS, data), random.Random(seed))
+        races.append({"standings": rules.standings(final), **rules.summary(final)})
+    entries = [rules.championship_entries(r) for r in races]
+    assert all(sorted(e["name"] for e in race) == ["Blue", "Red", "Yellow"] for race in entries)
+    assert entries[0][0]["points"] == max(p["points"] for p in races[0]["players"])
+    from companion.core.scoring import championship
+    season = championship(entries)
+    total = {p["name"]: 0 for p in races[0]["players"]}
+    for r in races:
+        for p in r["players"]:
+            total[p["name"]] += p["points"]
+    assert {row["name"]: row["points"] for row in season} == total
+    cars = rules.season_by_car(races)
+    assert len(cars) == 12
+    first = cars[0]["name"]
+    assert cars[0]["points"] == sum(next(s["points"] for s in r["standings"] if s["name"] == first) for r in races)
