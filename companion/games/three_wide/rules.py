@@ -60,7 +60,7 @@ MAJOR = "major-repair"                 # the stop a Major Repair skill makes
 
 START, ROLL, CHOOSE, PLACE, CHECK, LEADER, PITS, SERVICE, CAUTION, YPIT, YSERVICE, OVER = (
     "start", "roll", "choose", "place", "check", "leader", "pits", "service", "caution", "ypit", "yservice", "over")
-DEAL, TACTICS, TACTIC = "deal", "tactics", "tactic"
+DEAL, TACTICS, TACTIC, WRECK = "deal", "tactics", "tactic", "wreck"
 ROOF_AT, DEMOLISHED_AT = 3, 5
 STUCK_AT = 3
 POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
@@ -139,6 +139,9 @@ class State:
     slings: tuple[tuple[int, int], ...] = ()  # (car, car in front) slingshot markers
     debris: bool = False               # a Debris Caution was resolved this turn
     fill: bool = True                  # the next deal fills hands to five (first turn, restart)
+    todo: tuple[tuple[int, str, int], ...] = ()   # incidents to settle: (car, marker, resolution card)
+    wreck_cars: tuple[int, ...] = ()   # the wreck proposed for the first of them
+    check_yellow: bool = False         # the incident check has brought the yellow so far
     skills: tuple[tuple[int, ...], ...] = ()  # each team's skill tokens, in tables.SKILLS order
     pending: tuple[str, ...] = ()      # skills played on the pit stop being chosen
     rerolled: bool = False             # Experience was used on this roll
@@ -314,6 +317,12 @@ def moves(state: State) -> list[Move]:
                           primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
     if p == CHECK:
         return [make_move("check", "Trigger card", primary=True)]
+    if p == WRECK:
+        out = [make_move("wreck", "OK wreck", primary=True, cars=list(state.wreck_cars))]
+        out += [make_move("drop", label(f"Not #{state.cars[w].number}"), car=w) for w in state.wreck_cars[1:]]
+        if len(state.wreck_cars) > 1 or card(state, state.todo[0][2]).cars > 1:
+            out += [make_move("swap", label(f"Add #{state.cars[w].number}"), car=w) for w in wreck_candidates(state)]
+        return out
     if p == LEADER:
         return [make_move("pace", "Race pace", primary=True)]
     if p == CAUTION:
@@ -439,6 +448,10 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
         return {"kind": "redraw", "player": p, "cards": drawn, "pile": pile, "discard": _without(discard, drawn)}
     if kind in ("show", "tactics-done", "resolve", "skip"):
         return {"kind": kind}
+    if kind == "wreck":
+        return {"kind": "wreck", "cars": list(move.arg("cars"))}
+    if kind in ("drop", "swap"):
+        return {"kind": kind, "car": move.arg("car")}
     if kind == "play":
         return {"kind": "play", "card": move.arg("card"), "car": move.arg("car")}
     if kind == "experience":
@@ -801,6 +814,8 @@ def _apply_land(state: State, e) -> State:
 
 
 def _apply_check(state: State, e) -> State:
+    """The trigger card: Brake and Engine at once; every other triggered or automatic
+    incident waits, front to back, for the table to confirm its wreck (``wreck``)."""
     if state.phase != CHECK:
         raise RuleError("no incident check now")
     drawn = [int(x) for x in e["cards"]]
@@ -809,9 +824,7 @@ def _apply_check(state: State, e) -> State:
     trigger = card(state, drawn[0])
     spare = drawn[1:]
     news: list[tuple] = [("trigger", drawn[0])]
-    yellow = False
     cars = list(state.cars)
-    before = [c.damage for c in cars]
     for i, car in enumerate(cars):
         if "Brake" in car.markers and "Brake" in trigger.trigger:
             cars[i] = evolve(car, damage=car.damage + 1)
@@ -819,38 +832,92 @@ def _apply_check(state: State, e) -> State:
         if "Engine" in car.markers and "Engine" in trigger.trigger:
             cars[i] = evolve(cars[i], handling=cars[i].handling + 1)
             news.append(("engine", i))
+    before = state.cars
     state = evolve(state, cars=tuple(cars))
+    todo = []
     for c, marker in incidents(state, trigger):
-        if state.cars[c].out or not spare:
-            continue
-        res = spare.pop(0)
-        rc = card(state, res)
-        wreck = track.wreck(c, on_track(state), rc.cars, state.settings.rows)
-        for w in wreck:
-            if rc.damage and state.cars[w].damage + rc.damage >= ROOF_AT and has_skill(state, w, "great-save"):
-                state = _spend(state, w, "great-save")
-                news.append(("skill", w, "great-save"))
-                continue
-            state = _set_car(state, w, damage=state.cars[w].damage + rc.damage)
-            state = _condition(state, w)
-        yellow = yellow or rc.flag == "yellow"
-        news.append(("wreck", c, marker, res, wreck))
-    flipped = [i for i, car in enumerate(state.cars) if car.damage >= ROOF_AT and before[i] < ROOF_AT]
-    for i, car in enumerate(state.cars):
+        if spare:
+            todo.append((c, marker, spare.pop(0)))
+    flipped = False
+    for i in range(len(state.cars)):
         state = _condition(state, i)
-    yellow = (yellow or bool(flipped) or state.debris) and state.gwc != 2
-    if state.debris:
-        news.append(("debris",))
+        flipped = flipped or (state.cars[i].roof and not before[i].roof)
     if "Slingshot" in trigger.trigger:
         state = evolve(state, slings=())
-    if yellow:
-        state = evolve(state, slings=())
     state = evolve(state, cars=tuple(evolve(c, markers=()) for c in state.cars),
-                   pile=tuple(e["pile"]), discard=tuple(e["discard"]), yellow=yellow,
-                   news=tuple(news) + ((("flag", "yellow" if yellow else "green"),)))
+                   pile=tuple(e["pile"]), discard=tuple(e["discard"]), news=tuple(news),
+                   todo=tuple(todo), check_yellow=flipped)
+    return _next_incident(state)
+
+
+def _next_incident(state: State) -> State:
+    """The next incident's wreck proposed (the car with the marker, then the nearest-car
+    rule), else the end of the incident check."""
+    todo = list(state.todo)
+    while todo:
+        c, marker, res = todo[0]
+        if state.cars[c].running:
+            wreck = track.wreck(c, on_track(state), card(state, res).cars, state.settings.rows)
+            return evolve(state, phase=WRECK, todo=tuple(todo), wreck_cars=wreck)
+        todo.pop(0)
+    yellow = (state.check_yellow or state.debris) and state.gwc != 2
+    news = state.news + ((("debris",),) if state.debris else ()) + (("flag", "yellow" if yellow else "green"),)
+    state = evolve(state, todo=(), wreck_cars=(), yellow=yellow, news=news, check_yellow=False)
     if yellow:
-        return evolve(state, phase=CAUTION, cautions=state.cautions + 1)
+        return evolve(state, phase=CAUTION, cautions=state.cautions + 1, slings=())
     return evolve(state, phase=LEADER)
+
+
+def wreck_candidates(state: State) -> tuple[int, ...]:
+    """Cars the table may swap into the wreck: on the track, within two spaces of a car
+    in it, nearest the car with the marker first."""
+    cars = on_track(state)
+    rows = state.settings.rows
+    first = state.wreck_cars[0]
+    near = [c for c in cars if c not in state.wreck_cars
+            and any(track.distance(cars[c], cars[w], rows) <= 2 for w in state.wreck_cars)]
+    return tuple(sorted(near, key=lambda c: (track.distance(cars[c], cars[first], rows), cars[c])))
+
+
+def _apply_wreck(state: State, e) -> State:
+    if state.phase != WRECK:
+        raise RuleError("no wreck to settle now")
+    cars = tuple(int(x) for x in e["cars"])
+    c, marker, res = state.todo[0]
+    if not cars or cars[0] != c or len(set(cars)) != len(cars) or any(not state.cars[w].running for w in cars):
+        raise RuleError("a wreck starts with the car with the marker, each car once, on the track")
+    rc = card(state, res)
+    news = list(state.news)
+    flipped = state.check_yellow
+    for w in cars:
+        was_roof = state.cars[w].roof
+        if rc.damage and state.cars[w].damage + rc.damage >= ROOF_AT and has_skill(state, w, "great-save"):
+            state = _spend(state, w, "great-save")
+            news.append(("skill", w, "great-save"))
+            continue
+        state = _set_car(state, w, damage=state.cars[w].damage + rc.damage)
+        state = _condition(state, w)
+        flipped = flipped or (state.cars[w].roof and not was_roof)
+    news.append(("wreck", c, marker, res, cars))
+    state = evolve(state, news=tuple(news), todo=state.todo[1:], check_yellow=flipped or rc.flag == "yellow")
+    return _next_incident(state)
+
+
+def _apply_fix_wreck(state: State, e) -> State:
+    """The table corrects the proposed wreck: drop a car, or swap one in for the last."""
+    if state.phase != WRECK:
+        raise RuleError("no wreck to correct now")
+    car = int(e["car"])
+    if e["kind"] == "drop":
+        if car not in state.wreck_cars[1:]:
+            raise RuleError("only a car in the wreck, not the first, can be taken out")
+        return evolve(state, wreck_cars=tuple(w for w in state.wreck_cars if w != car))
+    if car not in wreck_candidates(state):
+        raise RuleError("that car is not near the wreck")
+    keep = state.wreck_cars[:-1] if len(state.wreck_cars) >= card(state, state.todo[0][2]).cars else state.wreck_cars
+    if not keep:
+        keep = state.wreck_cars
+    return evolve(state, wreck_cars=keep + (car,))
 
 
 def _condition(state: State, c: int) -> State:
@@ -1052,7 +1119,8 @@ def _apply_caution(state: State, e) -> State:
     return state
 
 
-_APPLY = {"experience": _apply_experience, "skill": _apply_skill, "deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
+_APPLY = {"wreck": _apply_wreck, "drop": _apply_fix_wreck, "swap": _apply_fix_wreck,
+          "experience": _apply_experience, "skill": _apply_skill, "deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
           "tactics-done": _apply_tactics_done, "skip": _apply_skip, "resolve": _apply_resolve,
           "start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,
           "check": _apply_check, "pace": _apply_pace, "pit": _apply_pit, "done": _apply_done,

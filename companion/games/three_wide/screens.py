@@ -194,6 +194,14 @@ def view(state: R.State) -> View:
         body.append(_line(first_fitting("Markers: " + " ".join(marked), " ".join(marked)) if marked else "No markers"))
         body.append(_line("GO: turn trigger card"))
         return _view("Incidents", body, state)
+    if p == R.WRECK:
+        c, marker, res = state.todo[0]
+        cd = R.card(state, res)
+        body = [Text(fit(f"{num(state, c)} {marker}: {cd.flag.upper()} flag", LINE_CHARS), invert=cd.flag == "yellow"),
+                _line(f"{cd.cars} car{'s' if cd.cars > 1 else ''}, -{cd.damage} damage each"),
+                _line("Wreck " + " ".join(num(state, w) for w in state.wreck_cars)),
+                _line("GO: OK, or correct it")]
+        return _view("Incident", body, state, f"{len(state.todo)} left")
     if p == R.LEADER:
         body = [_line(x) for x in _check_lines(state, 3)] + [_line("GO: leader rolls pace")]
         return _view("Leader", body, state)

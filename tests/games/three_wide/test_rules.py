@@ -131,7 +131,11 @@ def test_three_wide_on_a_straight(data):
 
 
 def _check(state, cards):
-    return rules.apply(state, {"kind": "check", "cards": cards, "pile": [], "discard": cards})
+    """The incident check with these cards; every proposed wreck confirmed."""
+    state = rules.apply(state, {"kind": "check", "cards": cards, "pile": [], "discard": cards})
+    while state.phase == rules.WRECK:
+        state, _ = perform(state, "wreck")
+    return state
 
 
 def test_brake_trigger_gives_damage_and_the_track_stays_green(data):
@@ -366,3 +370,30 @@ def test_events_that_do_not_fit_are_refused(data):
         rules.apply(state, {"kind": "roll", "car": 0, "faces": ["zz"] * 4})
     with pytest.raises(RuleError):
         rules.apply(state, {"kind": "nonsense"})
+
+
+def test_the_table_corrects_a_wreck(data):
+    state = evolve(started(3), phase=rules.CHECK)
+    state = with_car(state, 4, markers=("Bump",))
+    trigger = card_index(state, trigger=("Bump",))
+    wreck = card_index(state, flag="green", cars=2, damage=1)
+    state = rules.apply(state, {"kind": "check", "cards": [trigger, wreck], "pile": [], "discard": []})
+    assert state.phase == rules.WRECK and state.wreck_cars == (4, 5)      # the rule: space 6 (car 5)
+    state, _ = perform(state, "swap", car=3)                              # it was car 3 (space 4)
+    assert state.wreck_cars == (4, 3)
+    state, _ = perform(state, "wreck")
+    assert [c.damage for c in state.cars[3:6]] == [1, 1, 0]
+    assert state.phase == rules.LEADER
+
+
+def test_a_wreck_can_be_made_smaller(data):
+    state = evolve(started(3), phase=rules.CHECK)
+    state = with_car(state, 4, markers=("Incident",))
+    wreck = card_index(state, flag="green", cars=3, damage=1)
+    state = rules.apply(state, {"kind": "check", "cards": [card_index(state, trigger=()), wreck],
+                                "pile": [], "discard": []})
+    assert len(state.wreck_cars) == 3
+    dropped = state.wreck_cars[2]
+    state, _ = perform(state, "drop", car=dropped)
+    state, _ = perform(state, "wreck")
+    assert state.cars[dropped].damage == 0 and state.cars[4].damage == 1

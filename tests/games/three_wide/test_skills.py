@@ -69,6 +69,7 @@ def test_great_save_keeps_a_car_off_its_roof(data):
     trigger = card_index(state, trigger=())
     big = card_index(state, flag="green", cars=1, damage=2)
     state = rules.apply(state, {"kind": "check", "cards": [trigger, big], "pile": [], "discard": []})
+    state, _ = perform(state, "wreck")
     assert state.cars[0].damage == 1 and not state.cars[0].roof
     assert state.skills[0][ORDER.index("great-save")] == 0
     assert not state.yellow

@@ -138,6 +138,7 @@ def test_a_yellow_flag_removes_slingshot_markers(data):
     trigger = card_index(state, trigger=())
     state = rules.apply(state, {"kind": "check", "cards": [trigger, card_index(state, flag="yellow")],
                                 "pile": [], "discard": []})
+    state, _ = perform(state, "wreck")
     assert state.yellow and state.slings == ()
 
 
