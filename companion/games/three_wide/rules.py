@@ -142,6 +142,7 @@ class State:
     todo: tuple[tuple[int, str, int], ...] = ()   # incidents to settle: (car, marker, resolution card)
     wreck_cars: tuple[int, ...] = ()   # the wreck proposed for the first of them
     check_yellow: bool = False         # the incident check has brought the yellow so far
+    last: int = -1                     # the car that moved last (the table may add a marker)
     skills: tuple[tuple[int, ...], ...] = ()  # each team's skill tokens, in tables.SKILLS order
     pending: tuple[str, ...] = ()      # skills played on the pit stop being chosen
     rerolled: bool = False             # Experience was used on this roll
@@ -283,7 +284,20 @@ def finished(state: State) -> bool:
 
 # -- moves ----------------------------------------------------------------------------
 
+TABLE_MARKERS = ("3-Str", "3-Crn", "Brake")
+"""Movement incidents the table may place on the car that moved last, one press each."""
+
+
 def moves(state: State) -> list[Move]:
+    out = _moves(state)
+    if state.phase in (ROLL, TACTIC, CHECK) and state.last >= 0 and state.cars[state.last].running:
+        c = state.last
+        out += [make_move("mark", label(f"{m} #{state.cars[c].number}"), player=_owner(state, c), car=c, marker=m)
+                for m in TABLE_MARKERS if m not in state.cars[c].markers and marker_free(state, m)]
+    return out
+
+
+def _moves(state: State) -> list[Move]:
     p = state.phase
     if p == START:
         return [make_move("start", "Draw grid", primary=True)]
@@ -450,6 +464,8 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
         return {"kind": kind}
     if kind == "wreck":
         return {"kind": "wreck", "cars": list(move.arg("cars"))}
+    if kind == "mark":
+        return {"kind": "mark", "car": move.arg("car"), "marker": move.arg("marker")}
     if kind in ("drop", "swap"):
         return {"kind": kind, "car": move.arg("car")}
     if kind == "play":
@@ -809,8 +825,18 @@ def _apply_land(state: State, e) -> State:
                 queue.append((slinger, 2))
                 news.append(("slingshot", slinger))
         state = evolve(state, slings=tuple(x for x in state.slings if x[1] != c or x[0] in state.group))
-    state = evolve(state, news=tuple(news), faces=(), die=-1)
+    state = evolve(state, news=tuple(news), faces=(), die=-1, last=c)
     return _next_move(state, queue)
+
+
+def _apply_mark(state: State, e) -> State:
+    c, marker = int(e["car"]), str(e["marker"])
+    if state.phase not in (ROLL, TACTIC, CHECK) or c != state.last or marker not in TABLE_MARKERS:
+        raise RuleError("a marker goes on the car that moved last")
+    state, ok = _add_marker(state, c, marker)
+    if not ok:
+        raise RuleError(f"no {marker} marker left")
+    return evolve(state, news=(("marker", c, marker, True),))
 
 
 def _apply_check(state: State, e) -> State:
@@ -846,7 +872,7 @@ def _apply_check(state: State, e) -> State:
         state = evolve(state, slings=())
     state = evolve(state, cars=tuple(evolve(c, markers=()) for c in state.cars),
                    pile=tuple(e["pile"]), discard=tuple(e["discard"]), news=tuple(news),
-                   todo=tuple(todo), check_yellow=flipped)
+                   todo=tuple(todo), check_yellow=flipped, last=-1)
     return _next_incident(state)
 
 
@@ -1119,7 +1145,7 @@ def _apply_caution(state: State, e) -> State:
     return state
 
 
-_APPLY = {"wreck": _apply_wreck, "drop": _apply_fix_wreck, "swap": _apply_fix_wreck,
+_APPLY = {"mark": _apply_mark, "wreck": _apply_wreck, "drop": _apply_fix_wreck, "swap": _apply_fix_wreck,
           "experience": _apply_experience, "skill": _apply_skill, "deal": _apply_deal, "show": _apply_show, "play": _apply_play, "redraw": _apply_redraw,
           "tactics-done": _apply_tactics_done, "skip": _apply_skip, "resolve": _apply_resolve,
           "start": _apply_start, "roll": _apply_roll, "die": _apply_die, "land": _apply_land,

@@ -397,3 +397,19 @@ def test_a_wreck_can_be_made_smaller(data):
     state, _ = perform(state, "drop", car=dropped)
     state, _ = perform(state, "wreck")
     assert state.cars[dropped].damage == 0 and state.cars[4].damage == 1
+
+
+def test_the_table_adds_a_movement_incident_the_companion_did_not_see(data):
+    state = started(3)
+    state, _ = perform(state, "roll", Scripted(choices=["5x", "6xx", "7xx", "8xxx"]))
+    state, _ = perform(state, "die", die=1)
+    state, _ = perform(state, "land", space=state.proposal)
+    assert state.cars[0].markers == ()
+    state, _ = perform(state, "mark", car=0, marker="3-Str")
+    assert state.cars[0].markers == ("3-Str",)
+    assert all(m.arg("marker") != "3-Str" for m in rules.moves(state))     # one of a kind per car
+    # both 3-Str markers in use: none offered
+    state = with_car(state, 7, markers=("3-Str",))
+    state = with_car(state, 0, markers=())
+    state = with_car(state, 8, markers=("3-Str",))
+    assert all(m.arg("marker") != "3-Str" for m in rules.moves(state))
