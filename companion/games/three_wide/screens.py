@@ -127,8 +127,8 @@ def _news(state: R.State, item: tuple) -> list[str]:
     if kind == "wreck":
         _, c, marker, res, wreck = item
         cd = R.card(state, res)
-        return [f"{num(state, c)} {marker}: {cd.flag} {len(wreck)} car -{cd.damage}",
-                "Wreck " + " ".join(num(state, w) for w in wreck)]
+        return [f"{num(state, c)} {marker}: {cd.flag}",
+                f"Wreck -{cd.damage}: " + " ".join(num(state, w) for w in wreck)]
     if kind == "flag":
         return ["YELLOW FLAG" if item[1] == "yellow" else "Track stays green"]
     if kind == "pace":
@@ -146,8 +146,9 @@ def _news(state: R.State, item: tuple) -> list[str]:
     if kind == "stop":
         _, c, stop, extra, rolls, fixed, stuck = item
         name = SHORT_STOP.get(stop, stop) + ("+Adj" if extra else "")
-        adjust = (" adj " + "".join(map(str, rolls)) + f" -{fixed}") if rolls else ""
-        words = [f"{num(state, c)} {name}{adjust}"]
+        adjust = (" " + " ".join(map(str, rolls)) + ":") if rolls else ""
+        fix = f" -{fixed}" if fixed or rolls else ""
+        words = [f"{num(state, c)} {name}{adjust}{fix}"]
         if stuck:
             words.append(f"{num(state, c)} stays in pit lane")
         return words
@@ -198,7 +199,7 @@ def view(state: R.State) -> View:
         c, marker, res = state.todo[0]
         cd = R.card(state, res)
         body = [Text(fit(f"{num(state, c)} {marker}: {cd.flag.upper()} flag", LINE_CHARS), invert=cd.flag == "yellow"),
-                _line(f"{cd.cars} car{'s' if cd.cars > 1 else ''}, -{cd.damage} damage each"),
+                _line(f"{cd.cars} car{'s' if cd.cars > 1 else ''}, -{cd.damage} each"),
                 _line("Wreck " + " ".join(num(state, w) for w in state.wreck_cars)),
                 _line("GO: OK, or correct it")]
         return _view("Incident", body, state, f"{len(state.todo)} left")
