@@ -16,7 +16,7 @@ from companion.kit.errors import DataError, RuleError
 from companion.kit.standings import is_standings
 from companion.profile import LINE_CHARS, MENU_CHARS, LABEL_CHARS
 from companion.receipts.model import Columns
-from companion.ui.render import render
+from companion.ui.render import cut_texts, render
 from companion.ui.view import Big, Menu, Row, Text
 
 
@@ -33,6 +33,7 @@ def check_view(view):
             assert len(w.caption) <= LINE_CHARS
     image = render(replace(view, footer="< x >"))
     assert image.size == (128, 64)
+    assert cut_texts(view) == [], view
 
 
 def check_receipts(state):
