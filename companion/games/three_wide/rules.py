@@ -448,7 +448,8 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
             grid.extend(shuffled([v[r] for v in by_owner.values() if len(v) > r], rng))
         return {"kind": "start", "grid": grid, "pile": list(shuffled(range(len(state.settings.deck)), rng))}
     if kind == "deal":
-        want = [max(1, tables.HAND - len(h)) if state.fill else 1 for h in state.hands]
+        want = [min(max(1, tables.HAND - len(h)) if state.fill else 1, max(0, tables.HAND_LIMIT - len(h)))
+                for h in state.hands]
         drawn, pile, discard = _draw(state.pile, state.discard, sum(want), rng)
         hands, at = [], 0
         for n in want:
@@ -486,8 +487,8 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
         return {"kind": "land", "car": move.arg("car"), "space": move.arg("space")}
     if kind == "check":
         first, pile, discard = _draw(state.pile, state.discard, 1, rng)
-        if not first:
-            raise RuleError("the tactic deck is empty")
+        if not first:       # every card is in a hand: nothing triggers
+            return {"kind": "check", "cards": [], "pile": pile, "discard": discard}
         more, pile, discard = _draw(pile, discard, len(incidents(state, card(state, first[0]))), rng)
         return {"kind": "check", "cards": first + more, "pile": pile, "discard": discard}
     if kind in ("pace", "caution"):
@@ -845,8 +846,10 @@ def _apply_check(state: State, e) -> State:
     if state.phase != CHECK:
         raise RuleError("no incident check now")
     drawn = [int(x) for x in e["cards"]]
-    if not drawn:
-        raise RuleError("the incident check needs a trigger card")
+    if not drawn:           # the deck is all in the players' hands: every marker is forgiven
+        state = evolve(state, cars=tuple(evolve(c, markers=()) for c in state.cars), news=(("no-card",),),
+                       todo=(), check_yellow=False, last=-1)
+        return _next_incident(state)
     trigger = card(state, drawn[0])
     spare = drawn[1:]
     news: list[tuple] = [("trigger", drawn[0])]

@@ -93,6 +93,8 @@ def _news(state: R.State, item: tuple) -> list[str]:
         return [f"{num(state, item[1])} slingshot: 2"]
     if kind == "skill":
         return [f"{num(state, item[1])} {tables.SKILL_NAMES[item[2]]}"]
+    if kind == "no-card":
+        return ["No card left: forgiven"]
     if kind == "no-front":
         return [f"{num(state, item[1])}: nobody in line"]
     if kind == "debris":

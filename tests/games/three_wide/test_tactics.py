@@ -179,3 +179,19 @@ def test_a_new_hand_replaces_the_whole_hand(data):
     assert len(state.hands[0]) == 5 and not set(state.hands[0]) & {0, 1, 2}
     assert {0, 1, 2} <= set(state.discard)
     assert all(m.kind != "redraw" for m in rules.moves(state))
+
+
+def test_hands_stop_growing_at_eight_so_the_deck_never_runs_dry(data):
+    state = started(6, racing=False)
+    for _ in range(12):
+        state = evolve(state, phase=rules.DEAL)
+        state, _ = perform(state, "deal", random.Random(2))
+    assert [len(h) for h in state.hands] == [8] * 6
+    assert len(state.pile) + len(state.discard) == 63 - 48
+
+
+def test_an_incident_check_with_no_card_left_forgives_every_marker(data):
+    state = evolve(started(3), phase=rules.CHECK, pile=(), discard=())
+    state = with_car(state, 0, markers=("Incident",))
+    state, event = perform(state, "check", random.Random(1))
+    assert event["cards"] == [] and state.cars[0].markers == () and state.phase == rules.LEADER
