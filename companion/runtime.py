@@ -49,11 +49,13 @@ class Runtime:
             raise StartupError(str(exc)) from None
         app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
                   rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog())
+        if journal.notice:  # a damaged or shortened journal is said on the first frame
+            app.toast = journal.notice
         return cls(state_dir, journal, board, app)
 
     def problems(self) -> list[str]:
         """What went wrong while running that a person should read on stderr."""
-        out = []
+        out = [self.journal.notice] if self.journal.notice else []
         status = self.app.printer_status()
         if status:
             out.append(status)

@@ -49,6 +49,7 @@ SERVICE_USER=companion
 SERVICE_GROUPS=(gpio i2c dialout)
 UNIT=companion.service
 STATE_HOME=/var/lib/race-companion
+PYCACHE=/var/cache/race-companion/pycache # PYTHONPYCACHEPREFIX in systemd/companion.service
 PACKAGES=(
 	python3-venv python3-dev gcc # the venv, and builds of packages without a wheel
 	python3-lgpio                # the GPIO backend (the only one on a Pi 5; 32-bit needs apt's)
@@ -183,6 +184,10 @@ make_venv() {
 		return
 	fi
 	run "$ROOT$VENV/bin/pip" install --disable-pip-version-check --quiet --editable "${APP_DIR}[pi]"
+	# Compile the bytecode now, where the service looks for it: otherwise the first start
+	# compiles every module it imports and its memory peak passes the 40 MB budget
+	# (docs/performance.md). systemd gives the folder to the service user (CacheDirectory=).
+	run env PYTHONPYCACHEPREFIX="$ROOT$PYCACHE" "$ROOT$VENV/bin/python" -m companion.bytecode
 	if ((!DRY_RUN)); then printf '%s\n' "$want" >"$stamp"; fi
 }
 

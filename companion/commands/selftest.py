@@ -45,9 +45,17 @@ def _check_state(state_dir) -> tuple[bool, str]:
         with Journal(state_dir) as journal:
             running = journal.open_session()
             finished = len(journal.sessions(finished=True))
+            problems = journal.problems_path
     except JournalError as exc:
         return False, str(exc)
     extra = f", a race running ({running.activity})" if running else ""
+    try:
+        told = problems.read_text("utf-8").strip().splitlines()
+    except OSError:
+        told = []
+    if told:  # damage or lost history, found when the journal was opened
+        return False, (f"{state_dir}: {told[-1]} [{len(told)} problem(s) in {problems}; "
+                       "check the SD card, then delete that file to clear this]")
     return True, f"{state_dir}: journal OK, {finished} finished race(s){extra}"
 
 

@@ -23,6 +23,7 @@ an older one or the full replay, which give the same state.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -62,6 +63,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 UNDO = "undo"
+MARK_MAGIC = "RCJ1"
+PROBLEMS_FILE = "journal-problems.txt"
 
 
 class JournalError(RuntimeError):
@@ -121,23 +124,143 @@ class Journal:
 
     def __init__(self, state_dir: str | Path):
         self.path = Path(state_dir) / self.FILENAME
+        self.notice: str | None = None     # what a person must be told about this journal
+        self._mark_fd: int | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc} "
+                               "(check the state directory is writable; move a damaged file aside)") from None
+        fault = self._connect()
+        if fault is not None:
+            self._salvage(fault)
+        self._check_history()
+
+    def _connect(self) -> str | None:
+        """Open the file and run SQLite's quick integrity check; return what is wrong
+        with it (None: it is sound)."""
+        try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc} "
+                               "(check the state directory is writable; move a damaged file aside)") from None
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            problems = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:
+                return "; ".join(problems)
             columns = [r[1] for r in self._db.execute("PRAGMA table_info(snapshots)")]
             if columns and "crc" not in columns:  # snapshots are a cache: an older form goes
                 self._db.execute("DROP TABLE snapshots")
             self._db.executescript(SCHEMA)
-        except (sqlite3.DatabaseError, OSError) as exc:
-            raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                               "(check the state directory is writable; move a damaged file aside)") from None
+        except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc) or "locked" in str(exc) or "disk I/O" in str(exc):
+                self._db.close()
+                raise JournalError(f"cannot open the journal {self.path}: {exc} "
+                                   "(check the state directory is writable; move a damaged file aside)") from None
+            return str(exc)
+        return None
+
+    # -- damage ------------------------------------------------------------------------
+
+    def _salvage(self, fault: str) -> None:
+        """The file is damaged: read what can still be read, move the file (and its
+        write-ahead log) aside as ``journal.sqlite3.damaged-N``, and start a sound
+        journal holding the rows that were intact. Snapshots (a cache) are not kept."""
+        sessions = _read_around(self._db, "SELECT id, activity, options, data, championship, started, "
+                                          "finished, results FROM sessions", "id")
+        events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
+                              "session, seq")
+        total = _count(self._db, "events")
+        self._db.close()
+        n = 1
+        while self.path.with_name(f"{self.FILENAME}.damaged-{n}").exists():
+            n += 1
+        aside = self.path.with_name(f"{self.FILENAME}.damaged-{n}")
+        try:
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.FILENAME + suffix)
+                if side.exists():
+                    os.replace(side, aside.with_name(aside.name + suffix))
+            os.replace(self.path, aside)
+        except OSError as exc:
+            raise JournalError(f"the journal {self.path} is damaged ({fault}) and cannot be moved aside: "
+                               f"{exc.strerror or exc} (move it aside by hand)") from None
+        if self._connect() is not None:
+            raise JournalError(f"cannot make a new journal {self.path} (check the SD card)")
+        known = {row[0] for row in sessions}
+        kept = [row for row in events if row[0] in known]
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT OR IGNORE INTO sessions (id, activity, options, data, championship, "
+                                 "started, finished, results) VALUES (?,?,?,?,?,?,?,?)", sessions)
+            self._db.executemany("INSERT OR IGNORE INTO events (session, seq, label, body, crc, created) "
+                                 "VALUES (?,?,?,?,?,?)", kept)
+        lost = f"{total - len(kept)} event(s) lost" if total is not None and total > len(kept) else \
+            "some events may be lost"
+        self._tell(f"Journal was damaged: {len(kept)} event(s) kept, {lost}; "
+                   f"the damaged file is {aside.name}", fault)
+
+    def _check_history(self) -> None:
+        """Compare the journal with the last committed event noted beside it: a journal
+        emptied, replaced or missing its write-ahead log has lost history."""
+        mark = self.path.with_name(self.FILENAME + ".last")
+        noted = _read_mark(mark)
+        if noted is not None and noted[0] > 0:     # (0, 0): the journal had no race
+            session, seq = noted
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0), (SELECT COUNT(*) FROM sessions WHERE id=?) "
+                                   "FROM events WHERE session=?", (session, session)).fetchone()
+            have, exists = int(row[0]), bool(row[1])
+            if (not exists or have < seq) and self.notice is None:   # damage already told
+                now = f"it ends at event {have}" if exists else "that race is gone"
+                self._tell(f"Journal lost history: it had event {seq} of race {session}, {now}",
+                           "the journal file was emptied or replaced, or its write-ahead log "
+                           f"({self.FILENAME}-wal) was removed")
+        try:
+            self._mark_fd = os.open(mark, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            self._mark_fd = None       # the journal still works; loss is not detected then
+        if noted is None or self.notice:
+            last = self._db.execute("SELECT session, MAX(seq) FROM events WHERE session = "
+                                    "(SELECT MAX(id) FROM sessions)").fetchone()
+            sid = self._db.execute("SELECT MAX(id) FROM sessions").fetchone()[0]
+            self._note(int(sid or 0), int(last[1] or 0) if sid and last and last[0] == sid else 0)
+
+    def _note(self, session: int, seq: int) -> None:
+        """Keep (session, seq) of the last committed event beside the journal. Written
+        after the commit, so the note is never ahead of the journal; not synced: a note
+        lost to a power cut is only behind, which is never a false alarm."""
+        if self._mark_fd is None:
+            return
+        record = f"{session:010d} {seq:010d}"
+        line = f"{MARK_MAGIC} {record} {zlib.crc32(record.encode()):08x}\n".encode()
+        try:
+            os.pwrite(self._mark_fd, line, 0)
+        except OSError:
+            pass
+
+    def _tell(self, message: str, detail: str) -> None:
+        """Make ``message`` the notice and keep it in ``journal-problems.txt`` (which
+        ``companion selftest`` reports until the owner deletes it)."""
+        self.notice = message if self.notice is None else f"{self.notice}; {message}"
+        try:
+            with open(self.problems_path, "a", encoding="utf-8") as fh:
+                fh.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message} ({detail})\n")
+        except OSError:
+            pass
+
+    @property
+    def problems_path(self) -> Path:
+        return self.path.with_name(PROBLEMS_FILE)
 
     def close(self) -> None:
         db, self._db = getattr(self, "_db", None), None
         if db is not None:
             db.close()
+        fd, self._mark_fd = getattr(self, "_mark_fd", None), None
+        if fd is not None:
+            os.close(fd)
 
     def __enter__(self) -> "Journal":
         return self
@@ -152,6 +275,7 @@ class Journal:
         cur = self._write(
             "INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
             (activity, _dump(options), _dump(data), championship, time.time()))
+        self._note(int(cur.lastrowid), 0)
         return int(cur.lastrowid)
 
     def session(self, session_id: int) -> Session:
@@ -195,6 +319,7 @@ class Journal:
         seq = self._next_seq(session_id)
         self._write("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
                     (session_id, seq, label, body, _crc(body), time.time()))
+        self._note(session_id, seq)
         return seq
 
     def undo_last(self, session_id: int) -> Entry | None:
@@ -212,6 +337,7 @@ class Journal:
             # a snapshot that holds the undone event is no longer the state
             ("DELETE FROM snapshots WHERE session=? AND seq>=?", (session_id, target.seq)),
         ])
+        self._note(session_id, seq)
         return target
 
     # -- snapshots --------------------------------------------------------------------
@@ -274,6 +400,47 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None
+
+
+def _read_around(db: sqlite3.Connection, select: str, key: str) -> list[tuple]:
+    """The rows of ``select`` that can still be read from a damaged file: read forwards
+    until a damaged page stops the scan, then backwards from the other end."""
+    rows: dict[tuple, tuple] = {}
+    width = key.count(",") + 1
+    for order in ("ASC", "DESC"):
+        order_by = ", ".join(f"{k.strip()} {order}" for k in key.split(","))
+        try:
+            for row in db.execute(f"{select} ORDER BY {order_by}"):
+                rows.setdefault(tuple(row[:width]), tuple(row))
+        except sqlite3.DatabaseError:
+            pass
+    return [rows[k] for k in sorted(rows)]
+
+
+def _count(db: sqlite3.Connection, table: str) -> int | None:
+    try:
+        return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return None
+
+
+def _read_mark(path: Path) -> tuple[int, int] | None:
+    """(session, seq) from the note beside the journal; None when there is none or it
+    does not read back whole."""
+    try:
+        text = path.read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    parts = text.split()
+    if len(parts) != 4 or parts[0] != MARK_MAGIC:
+        return None
+    record = f"{parts[1]} {parts[2]}"
+    try:
+        if int(parts[3], 16) != zlib.crc32(record.encode()):
+            return None
+        return int(parts[1]), int(parts[2])
+    except ValueError:
+        return None
 
 
 _RAW_DECODE = json.JSONDecoder().raw_decode

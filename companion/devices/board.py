@@ -43,6 +43,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "port": "/dev/serial0", "baudrate": 9600, "model": "generic-58mm", "dots_per_line": 384,
         "chars_per_line": 32, "heat_dots": 7, "heat_time": 80, "heat_interval": 2, "line_ms": 12,
         "buffer_bytes": 256, "flow_control": "none", "status_timeout_ms": 500, "retry_s": 3,
+        "status": "auto",
     },
 }
 # (low, high) for the integer settings
@@ -64,6 +65,9 @@ def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ConfigError(where, name, "is not in a table",
                               "put it under [buttons], [display] or [printer]")
+        if name not in DEFAULTS:
+            raise ConfigError(where, name, "unknown table",
+                              "the tables are [buttons], [display] and [printer]")
     pinout = {name: dict(value) for name, value in raw.items()}
     pinout.setdefault("printer", {})
     for table, defaults in DEFAULTS.items():
@@ -75,7 +79,17 @@ def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
         pinout[table] = {**defaults, **given}
     _check_buttons(pinout["buttons"], where)
     _check_display(pinout["display"], where)
+    _check_printer_model(pinout["printer"], where)
     return pinout
+
+
+def _check_printer_model(printer: dict, where) -> None:
+    """The model and status keys now (the rest is checked when the printer opens)."""
+    from companion.receipts.printers import of_config
+    try:
+        of_config(printer)
+    except ConfigError as exc:
+        raise ConfigError(where, exc.key, exc.problem, exc.fix) from None
 
 
 def _int(table: dict, key: str, prefix: str, where) -> int:

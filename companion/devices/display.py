@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Protocol
 
@@ -90,13 +91,47 @@ class PartialUpdates:
     ``set_window(page, first, last)`` for its controller."""
 
     MERGE_GAP = 8
+    NOP = 0xE3
+    # A command write cut short (a loose wire, a NACK half-way) leaves the controller
+    # waiting for the rest of that command's arguments, across I2C transactions: the next
+    # bytes would be eaten as arguments. NOPs complete whatever is pending (no command
+    # luma sends takes more than 6 argument bytes), then the cut command is sent again
+    # whole (a NOP taken as its argument set it wrongly), then the frame.
+    RECOVERY_NOPS = 6
     _frame: bytes | None = None   # what the controller's RAM holds, as page_bytes()
+    _cut: tuple[int, ...] | None = None   # a command write that failed, to send again
 
     def invalidate(self) -> None:
         self._frame = None
 
+    def command(self, *cmd) -> None:
+        try:
+            super().command(*cmd)
+        except Exception:
+            self._frame = None
+            self._cut = tuple(cmd)
+            raise
+
+    def data(self, data) -> None:
+        try:
+            super().data(data)
+        except Exception:
+            self._frame = None
+            self._cut = self._cut or ()
+            raise
+
+    def _recover(self) -> None:
+        if self._cut is None:
+            return
+        cut = self._cut
+        super().command(*[self.NOP] * self.RECOVERY_NOPS)
+        if cut:
+            super().command(*cut)
+        self._cut = None
+
     def display(self, image: Image.Image) -> None:
         assert image.mode == self.mode and image.size == self.size
+        self._recover()
         frame = page_bytes(self.preprocess(image))
         width, pages = self._w, self._h // 8
         old, self._frame = self._frame, None   # unknown until the writes succeed
@@ -200,22 +235,38 @@ def oled_problem(exc: BaseException, port: int, address: int) -> str:
 class HeadlessDisplay:
     """Each frame that differs from the one before is saved as ``frame-00001.png``...
     (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
-    frames already there. ``out_dir=None`` keeps frames in memory only.
-    ``last_image`` is the last frame shown."""
+    frames already there. Only the newest ``keep`` frames are kept on disk (a long run
+    would otherwise fill the disk: ~4 KB a frame); older ones are deleted as new ones
+    come. ``out_dir=None`` keeps frames in memory only. ``last_image`` is the last frame
+    shown; ``written`` the paths of the frames kept from this run."""
 
-    def __init__(self, out_dir: str | Path | None = None):
+    KEEP = 500
+
+    def __init__(self, out_dir: str | Path | None = None, keep: int = KEEP):
         self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.keep = max(1, int(keep))
         self.last_image: Image.Image | None = None
         self.count = 0
+        self._on_disk: deque[Path] = deque()
         if self.out_dir is not None:
             try:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise DeviceError(f"cannot create the frame folder {self.out_dir}: {exc.strerror}") from None
-            numbers = [int(m.group(1)) for p in self.out_dir.glob("frame-*.png")
-                       if (m := re.fullmatch(r"frame-(\d+)\.png", p.name))]
-            self.count = max(numbers, default=0)
-        self.written: list[Path] = []
+            found = sorted((int(m.group(1)), p) for p in self.out_dir.glob("frame-*.png")
+                           if (m := re.fullmatch(r"frame-(\d+)\.png", p.name)))
+            self.count = found[-1][0] if found else 0
+            self._on_disk.extend(p for _, p in found)
+            self._trim()
+        self.written: deque[Path] = deque(maxlen=self.keep)
+
+    def _trim(self) -> None:
+        while len(self._on_disk) > self.keep:
+            old = self._on_disk.popleft()
+            try:
+                old.unlink()
+            except OSError:
+                pass   # already gone, or not ours to delete: never a reason to stop the race
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
@@ -231,6 +282,8 @@ class HeadlessDisplay:
         except OSError as exc:
             raise DeviceError(f"cannot write {path}: {exc.strerror}") from None
         self.written.append(path)
+        self._on_disk.append(path)
+        self._trim()
 
     def close(self) -> None:
         pass

@@ -11,13 +11,17 @@ Backends: ``serial`` (ESC/POS over pyserial, paced to the printer's paper speed)
 ``sim`` (the same serial driver against ``PrinterSim`` on a pseudo-terminal) and ``png``
 (receipts saved as PNG previews plus their raw ESC/POS bytes, for a desktop).
 
-The paper sensor is read with ``DLE EOT 4``; silence is "unknown", never "paper OK".
+The printer is asked with the status commands its profile (``[printer] model``, see
+``companion.receipts.printers``) lists: ``DLE EOT 1/2/4`` (online or offline and why,
+paper) or ``GS r 1`` / ``ESC v 0`` (paper). Silence is "not answering", never "paper OK";
+an offline printer (cover open) keeps the receipt in the spool.
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -30,6 +34,7 @@ from companion.devices import DeviceError
 from companion.devices.spool import Spool, SpoolEntry, SpoolError, write_atomic
 from companion.receipts import escpos
 from companion.receipts.model import Receipt
+from companion.receipts.printers import DEFAULT_MODEL, PROFILES, Profile, of_config
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +69,42 @@ def fault_unplugged(port: str) -> PrinterFault:
     return PrinterFault(f"Printer unplugged: {port}", "check the cable; the receipt prints when it is back")
 
 
-def fault_silent() -> PrinterFault:
+def fault_silent(profile: Profile | None = None) -> PrinterFault:
+    fix = ("check the printer's power, its TX -> Pi RX wire, and [printer] baudrate "
+           "(printed on its self-test page)")
+    if profile is not None and profile.status in ("gs-r", "esc-v"):
+        fix += "; this model does not answer while its cover is open or its paper is out"
     return PrinterFault("Printer not answering",
-                        "check the printer's power, its TX -> Pi RX wire, and [printer] baudrate "
-                        "(printed on its self-test page)")
+                        fix + "; a printer that never answers: set [printer] model to its model, "
+                              "or status = \"none\"")
 
 
 def fault_paper_out() -> PrinterFault:
     return PrinterFault("Printer: paper out", "load a paper roll; the receipt prints then")
+
+
+_CAUSES = ((0x04, "cover open", "close the printer's cover"),
+           (0x08, "feed button held", "release the feed button"),
+           (0x20, "paper out", "load a paper roll"),
+           (0x40, "error", "switch the printer off and on"))
+
+
+def fault_offline(cause: int | None) -> PrinterFault:
+    """The printer says it is offline (DLE EOT 1 bit 3); ``cause`` is its DLE EOT 2 answer."""
+    found = [(what, fix) for bit, what, fix in _CAUSES if cause is not None and cause & bit]
+    if found and found[0][0] == "paper out":
+        return fault_paper_out()
+    what = ", ".join(w for w, _ in found)
+    fix = "; ".join(f for _, f in found) or "check the cover and the paper, or switch it off and on"
+    return PrinterFault(f"Printer offline: {what}" if what else "Printer offline", fix + "; the receipt prints then")
+
+
+# Assumed for waits that must cover what a printer's buffer may hold: at most 2 dot lines
+# of paper per byte (a receipt's densest part is a run of double-height or blank lines).
+DOTS_PER_BYTE = 2
+# Limits that keep the pacing model meaningful: outside them bytes are lost or the worker spins.
+_LIMITS = {"baudrate": (1200, 115200), "line_ms": (0.2, 100.0), "buffer_bytes": (32, 65536),
+           "status_timeout_ms": (10, 10000), "retry_s": (0.01, 3600), "chars_per_line": (16, 64)}
 
 
 @dataclass(frozen=True)
@@ -84,29 +117,36 @@ class PrinterSettings:
     status_timeout_s: float   # how long to wait for a status answer
     retry_s: float            # how often to try again after a fault
     chars_per_line: int
+    profile: Profile = PROFILES[DEFAULT_MODEL]
 
 
 def printer_settings(config: Mapping) -> PrinterSettings:
     """The [printer] table checked; a ConfigError names the bad key and the fix."""
-    def number(key, default, low):
+    def number(key, default, whole=False):
         value = config.get(key, default) if default is not None else require(config, key, (int, float), None, "printer")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < low:
-            raise ConfigError(None, f"printer.{key}", f"must be a number >= {low}, not {value!r}")
+        low, high = _LIMITS[key]
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                or not low <= value <= high):
+            raise ConfigError(None, f"printer.{key}", f"must be a number from {low} to {high}, not {value!r}")
+        if whole and value != int(value):
+            raise ConfigError(None, f"printer.{key}", f"must be a whole number, not {value!r}")
         return value
 
     escpos.heat_command(config)
+    found = of_config(config)
     flow = config.get("flow_control", "none")
     if flow not in ("none", "rtscts"):
         raise ConfigError(None, "printer.flow_control", f"must be \"none\" or \"rtscts\", not {flow!r}")
     return PrinterSettings(
         port=require(config, "port", str, None, "printer"),
-        baudrate=int(number("baudrate", None, 1200)),
-        line_ms=float(number("line_ms", None, 0)),
-        buffer_bytes=int(number("buffer_bytes", 256, 32)),
+        baudrate=int(number("baudrate", None, whole=True)),
+        line_ms=float(number("line_ms", None)),
+        buffer_bytes=int(number("buffer_bytes", 256, whole=True)),
         flow_control=flow == "rtscts",
-        status_timeout_s=number("status_timeout_ms", 500, 10) / 1000.0,
-        retry_s=float(number("retry_s", 3.0, 0.01)),
-        chars_per_line=int(number("chars_per_line", 32, 16)),
+        status_timeout_s=number("status_timeout_ms", 500) / 1000.0,
+        retry_s=float(number("retry_s", 3.0)),
+        chars_per_line=int(number("chars_per_line", 32, whole=True)),
+        profile=found,
     )
 
 
@@ -119,6 +159,38 @@ def paper_state(reply: bytes) -> str:
     return "low" if reply[0] & 0x0C else "ok"
 
 
+def realtime_reply(byte: int) -> bool:
+    """A DLE EOT answer has bits 1 and 4 set, 0 and 7 clear."""
+    return byte & 0x93 == 0x12
+
+
+def in_order_paper(reply: bytes) -> str:
+    """Decode the answer to GS r 1 / ESC v 0 (bits 4 and 7 clear, unlike DLE EOT's):
+    bits 2-3 paper end, bits 0-1 paper near its end."""
+    if len(reply) != 1 or reply[0] & 0x90:
+        return "unknown"
+    if reply[0] & 0x0C:
+        return "out"
+    return "low" if reply[0] & 0x03 else "ok"
+
+
+@dataclass(frozen=True)
+class PrinterState:
+    """The printer as it reports itself."""
+    answers: bool                 # it answered the status queries of its profile
+    online: bool | None           # None: its status commands cannot tell
+    paper: str                    # "ok", "low", "out" or "unknown"
+    cause: int | None = None      # DLE EOT 2 answer when offline
+
+    def describe(self) -> str:
+        if not self.answers:
+            return "not answering status queries"
+        online = "" if self.online is None else ("online, " if self.online else "offline, ")
+        paper = {"ok": "paper loaded", "low": "paper low, keep a roll at hand", "out": "paper out"}.get(
+            self.paper, "paper unknown")
+        return f"{online}{paper}, answers status queries"
+
+
 class _Stopped(Exception):
     """The printer is closing: leave the receipt in the spool."""
 
@@ -126,21 +198,37 @@ class _Stopped(Exception):
 class SerialLink:
     """One serial port to an ESC/POS printer: status queries and paced writes.
 
-    Pacing models the printer: bytes cross the wire at ``baudrate / 10`` per second, wait
-    in its ``buffer_bytes`` input buffer, and a line leaves the buffer once it has been
-    printed (``dots x line_ms``). A chunk is written only when it fits in what the model
-    says is free, so the buffer never overflows and the paper never waits for data.
+    Two ways to keep the printer's small input buffer from overflowing, chosen by the
+    profile (``[printer] model``):
+
+    * synchronised (``profile.sync``): an in-order status query (``GS r 1``) goes after
+      every quarter buffer of data; the printer answers it only when it reaches it, so
+      what it still holds is known exactly and never more than ``buffer_bytes`` is in
+      flight, however slow the printer really is.
+    * paced by a model of the printer: bytes cross the wire at ``baudrate / 10`` per
+      second, wait in its ``buffer_bytes`` buffer, and a line leaves the buffer once it
+      has been printed (``dots x line_ms x (1 + pace_margin)``).
+
+    The first job after the link is made (a start of the companion) first lets the
+    printer finish what an earlier, killed run may have left in its buffer.
     """
 
     def __init__(self, settings: PrinterSettings, port: str | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], bool] | None = None):
         self.settings = settings
+        self.profile = settings.profile
         self.port = port or settings.port
         self.clock = clock
         self.sleeper = sleep or (lambda s: bool(time.sleep(s)))   # True: stop waiting, abort
         self._serial = None
         self._backlog = (0.0, 0)     # (seconds, bytes) a stopped job left in the printer
+        self._unanswered = 0         # in-order queries sent whose answers have not come
+        self._born = clock()
+        self.drained = False        # the first job waits for what a killed run left
+        query = {"gs-r": escpos.QUERY_GS_R, "esc-v": escpos.QUERY_ESC_V}
+        self._query = query.get(self.profile.sync or self.profile.status, b"")
+        self.line_s = settings.line_ms / 1000.0 * (1.0 if self.profile.sync else 1.0 + self.profile.pace_margin)
 
     def open(self) -> None:
         if self._serial is not None:
@@ -175,36 +263,122 @@ class SerialLink:
             self.close()
             raise fault_unplugged(self.port) from exc
 
+    def _read(self, timeout: float) -> bytes:
+        def read(port):
+            port.timeout = max(0.0, timeout)
+            return port.read(1)
+        return self._io(read)
+
+    # -- status -----------------------------------------------------------------------
+
+    def status(self) -> PrinterState:
+        """Ask the printer with the status commands of its profile."""
+        self.open()
+        kind = self.profile.status
+        if kind == "none":
+            return PrinterState(answers=False, online=None, paper="unknown")
+        if kind == "dle-eot":
+            def ask(port):
+                port.timeout = self.settings.status_timeout_s
+                port.reset_input_buffer()
+                port.write(escpos.STATUS_PRINTER)
+                printer = port.read(1)
+                port.write(escpos.STATUS_PAPER)
+                paper = port.read(1)
+                cause = b""
+                if len(printer) == 1 and realtime_reply(printer[0]) and printer[0] & 0x08:
+                    port.write(escpos.STATUS_OFFLINE)
+                    cause = port.read(1)
+                return printer, paper, cause
+            printer, paper, cause = self._io(ask)
+            if len(printer) != 1 or not realtime_reply(printer[0]):
+                return PrinterState(answers=False, online=None, paper=paper_state(paper))
+            online = not printer[0] & 0x08
+            return PrinterState(True, online, paper_state(paper),
+                                cause[0] if len(cause) == 1 and realtime_reply(cause[0]) else None)
+        # an in-order query: answered once the printer has done what it holds
+        self._settle_unanswered()
+
+        def ask_in_order(port):
+            port.reset_input_buffer()
+            port.write(self._query)
+        self._io(ask_in_order)
+        reply = self._read(self.settings.status_timeout_s)
+        if not reply:
+            self._unanswered += 1
+            return PrinterState(answers=False, online=None, paper="unknown")
+        return PrinterState(True, None, in_order_paper(reply))
+
     def paper(self) -> str:
         """The paper sensor: "ok", "low", "out" or "unknown" (no answer in time)."""
-        self.open()
+        return self.status().paper
 
-        def ask(port):
-            port.reset_input_buffer()
-            port.write(escpos.STATUS_PAPER)
-            return port.read(1)
-        return paper_state(self._io(ask))
-
-    def ready(self) -> str:
-        """``paper()``, raising the fault when the printer cannot print (out or silent)."""
-        paper = self.paper()
-        if paper == "out":
+    def ready(self) -> PrinterState:
+        """``status()``, raising the fault when the printer cannot print (offline, paper
+        out, not answering). A printer whose profile has no status is taken as ready."""
+        state = self.status()
+        if self.profile.status == "none":
+            return state
+        if not state.answers:
+            if state.paper == "out":
+                raise fault_paper_out()
+            raise fault_silent(self.profile)
+        if state.online is False:
+            raise fault_offline(state.cause)
+        if state.paper == "out":
             raise fault_paper_out()
-        if paper == "unknown":
-            raise fault_silent()
-        return paper
+        if state.paper == "unknown":
+            raise fault_silent(self.profile)
+        return state
 
-    def print_job(self, chunks: list[tuple[bytes, int]], check_every_s: float = 0.25) -> str:
-        """Write ``chunks`` (bytes, dot lines) paced, wait until the printer has printed
-        them and return the paper state then ("ok" or "low"). The paper sensor is read
-        every ``check_every_s`` so a printer that stops is not fed into overflow; a fault
-        raises PrinterFault.
+    def _settle_unanswered(self) -> None:
+        """Before a new in-order query: wait for the answers a stopped job still owes
+        (the printer answers them once it gets going again), so they are not taken for
+        the new one. Gives up after ``status_timeout`` without a byte."""
+        while self._unanswered > 0:
+            if not self._read(self.settings.status_timeout_s):
+                return
+            self._unanswered -= 1
 
-        If the job stops on a fault, what the printer still holds is remembered and the
-        next job waits for it (a printer prints its buffer once paper is back)."""
-        self.open()
+    # -- printing ---------------------------------------------------------------------
+
+    def drain_s(self) -> float:
+        """The longest a full buffer can take to print (see DOTS_PER_BYTE)."""
         s = self.settings
-        byte_s, line_s, room = 10.0 / s.baudrate, s.line_ms / 1000.0, s.buffer_bytes
+        return s.buffer_bytes * (10.0 / s.baudrate + DOTS_PER_BYTE * self.line_s)
+
+    def _first_job(self) -> None:
+        """Once per link: a killed run may have left a buffer full of its job in the
+        printer. With an in-order query, wait for the printer to reach it; without, wait
+        until a full buffer would have printed since the link was made."""
+        if self.drained:
+            return
+        if self._query:
+            self._settle_unanswered()
+            self._io(lambda port: (port.reset_input_buffer(), port.write(self._query)))
+            deadline = self.clock() + self.drain_s() * 3 + self.settings.status_timeout_s
+            reply = self._await_in_order(deadline)
+            if reply == "out":
+                raise fault_paper_out()
+        else:
+            while (now := self.clock()) < self._born + self.drain_s():
+                self.sleep(min(0.25, self._born + self.drain_s() - now))
+        self.drained = True
+
+    def print_job(self, chunks: list[tuple[bytes, int]], check_every_s: float = 0.25) -> PrinterState:
+        """Write ``chunks`` (bytes, dot lines) without overflowing the printer, wait until
+        it has printed them and return its state then. A fault raises PrinterFault; what
+        the printer still holds is remembered so the next job does not overflow it."""
+        self.open()
+        self._first_job()
+        if self._query and self.profile.sync:
+            return self._print_synced(chunks, check_every_s)
+        return self._print_paced(chunks, check_every_s)
+
+    def _print_paced(self, chunks, check_every_s):
+        s = self.settings
+        checks = self.profile.status != "none"
+        byte_s, line_s, room = 10.0 / s.baudrate, self.line_s, s.buffer_bytes
         now = self.clock()
         left_s, left_bytes = self._backlog
         self._backlog = (0.0, 0)
@@ -229,17 +403,96 @@ class SerialLink:
                     engine_free = max(engine_free, wire_free) + (dots * line_s if last else 0.0)
                     held.append((engine_free, len(piece)))
                     in_buffer += len(piece)
-                if self.clock() - checked >= check_every_s:
+                if checks and self.clock() - checked >= check_every_s:
                     self.ready()
                     checked = self.clock()
-                    wire_free += len(escpos.STATUS_PAPER) * byte_s
+                    wire_free += 9 * byte_s        # the status queries and the cause, at most
             while (now := self.clock()) < engine_free:
                 self.sleep(min(check_every_s, engine_free - now))
-                self.ready()
+                if checks:
+                    self.ready()
             return self.ready()
         except PrinterFault:
             self._backlog = (max(0.0, engine_free - self.clock()), in_buffer)
             raise
+
+    def _print_synced(self, chunks, check_every_s):
+        """Send at most ``buffer_bytes`` beyond the last query the printer has answered."""
+        s = self.settings
+        room, query = s.buffer_bytes, self._query
+        every = max(len(query) + 1, room // 4)
+        piece_max = max(1, room // 2 - len(query))
+        marks: deque[int] = deque()        # bytes sent up to each unanswered query
+        sent = answered = since = 0
+        paper = "ok"
+        self._settle_unanswered()
+        self._io(lambda port: port.reset_input_buffer())
+
+        def send(data: bytes) -> None:
+            nonlocal sent
+            self._io(lambda port: port.write(data))
+            sent += len(data)
+
+        def mark() -> None:
+            nonlocal since
+            send(query)
+            marks.append(sent)
+            since = 0
+
+        def answer() -> None:           # wait for the oldest unanswered query
+            nonlocal answered, paper
+            deadline = self.clock() + self.drain_s() * 2 + s.status_timeout_s
+            paper = self._await_in_order(deadline)
+            answered = marks.popleft()
+            if paper == "out":
+                raise fault_paper_out()
+
+        try:
+            for data, _dots in chunks:
+                for start in range(0, len(data), piece_max):
+                    piece = data[start:start + piece_max]
+                    while sent + len(piece) + len(query) - answered > room:
+                        if not marks:
+                            mark()
+                        answer()
+                    send(piece)
+                    since += len(piece)
+                if since >= every:
+                    mark()
+            mark()
+            while marks:                    # the last answer: the printer has done the job
+                answer()
+        except PrinterFault:
+            self._unanswered += len(marks)
+            raise
+        state = self.ready() if self.profile.status == "dle-eot" else PrinterState(True, None, paper)
+        return state
+
+    def _await_in_order(self, deadline: float) -> str:
+        """The next answer to an in-order query (its paper state). Meanwhile a printer
+        with real-time status is asked every quarter second whether it went offline."""
+        polls = 0
+        while True:
+            now = self.clock()
+            if now >= deadline:
+                raise fault_silent(self.profile)
+            reply = self._read(min(0.25, deadline - now))
+            if reply and not realtime_reply(reply[0]):
+                return in_order_paper(reply)
+            if reply:                       # the answer to our DLE EOT 1 poll
+                polls -= 1
+                if reply[0] & 0x08:
+                    self._unanswered += 1   # the query we wait for is still in the printer
+                    raise fault_offline(None)
+                continue
+            if self.profile.status == "dle-eot" and polls < 2:
+                self._io(lambda port: port.write(escpos.STATUS_PRINTER))
+                polls += 1
+            if self._stopped():
+                raise _Stopped()
+
+    def _stopped(self) -> bool:
+        return self.sleeper(0) is True
 
     def sleep(self, seconds: float) -> None:
         if seconds > 0 and self.sleeper(seconds):
@@ -255,8 +508,10 @@ class SerialOutput:
 
     def print(self, receipt: Receipt, entry_id: str) -> str:
         self.link.ready()
-        paper = self.link.print_job(escpos.encode_lines(receipt, self.config))
-        return "Printer: paper low" if paper == "low" else "Printer ready"
+        state = self.link.print_job(escpos.encode_lines(receipt, self.config))
+        if not state.answers:
+            return "Printed (this printer gives no status)"
+        return "Printer: paper low" if state.paper == "low" else "Printer ready"
 
     def close(self) -> None:
         self.link.close()
@@ -403,21 +658,27 @@ class Printer:
 
 
 def check_printer(printer_config: Mapping, port: str | None = None) -> tuple[bool, str]:
-    """Open the [printer] port and read the paper sensor. Never raises: returns
-    ``(ok, message)``; a failed message names the fix."""
+    """Open the [printer] port and ask the printer how it is, with the status commands
+    of its model. Never raises: returns ``(ok, message)``: the printer as it reports
+    itself (online or offline, paper, whether it answers status queries) and the fix."""
     try:
         settings = printer_settings(printer_config)
     except ConfigError as exc:
         return False, str(exc)
     link = SerialLink(settings, port)
+    where = f"{link.port} at {settings.baudrate} baud ({settings.profile.name})"
     try:
-        paper = link.ready()
+        state = link.status()
+        if settings.profile.status == "none":
+            return True, (f"Printer port open on {where}: status = \"none\", so paper and cover are not "
+                          "checked; receipts are sent paced with a margin")
+        link.ready()
     except PrinterFault as fault:
-        return False, f"{fault.message} ({fault.fix})"
+        said = f"; it says: {state.describe()}" if "state" in locals() and state.answers else ""
+        return False, f"{fault.message} on {where}{said} ({fault.fix})"
     finally:
         link.close()
-    note = "paper low, keep a roll at hand" if paper == "low" else "paper loaded"
-    return True, f"Printer OK on {link.port} at {settings.baudrate} baud ({note})"
+    return True, f"Printer OK on {where}: {state.describe()}"
 
 
 def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, port: str | None = None, *,
@@ -438,8 +699,11 @@ def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, p
         return Printer(SerialOutput(SerialLink(settings, port), printer_config), spool, retry_s=settings.retry_s)
     if backend == "sim":
         from companion.devices.printer_sim import PrinterSim
+        from companion.devices.printer_sim import HARDWARE
+        model = settings.profile.name if settings.profile.name in HARDWARE else "generic-58mm"
         sim = PrinterSim(baudrate=settings.baudrate, buffer_bytes=settings.buffer_bytes, line_ms=settings.line_ms,
-                         width=settings.chars_per_line, path=port)
+                         width=settings.chars_per_line, path=port, model=model)
         link = SerialLink(settings, sim.path)
+        link.drained = True          # a fresh simulator holds no earlier job
         return Printer(SerialOutput(link, printer_config), spool, retry_s=settings.retry_s, sim=sim)
     raise ConfigError(None, "backend", f"unknown printer backend {backend!r}", "use " + ", ".join(BACKENDS))

@@ -8,9 +8,16 @@ simulator models what makes a real printer lose data or stall:
   counted in ``overflow``;
 - the paper speed: a printed line holds the print engine for ``dots x line_ms``
   (24 dot lines for font A, 48 at double height); the buffer drains only as it prints;
-- real-time status (``DLE EOT n``), answered on arrival; ``silent`` ignores it;
-- paper out (the engine stops, the sensor says so), unplugging (the pty closes and the
-  port's path disappears) and plugging back in (same path, a fresh pty).
+- real-time status (``DLE EOT n``), answered on arrival; in-order status (``GS r 1``,
+  ``ESC v 0``), answered when the engine reaches it; ``silent`` ignores every query;
+- the model's quirks (``model``, see ``HARDWARE``): which status commands it answers,
+  whether it knows ``ESC 7``, whether it starts in Kanji mode (two bytes >= 0x80 print one
+  Chinese character until ``FS .``);
+- a printer slower than its setting (``slow``: 1.25 = 25% slower) whose dark lines print
+  slower still (``dark``: extra time for a line full of ink, 0.3 = 30%);
+- paper out (the engine stops, the sensor says so), the cover open (offline: the data is
+  held, the paper sensor still says paper, ``DLE EOT 1`` says offline), unplugging (the
+  pty closes and the port's path disappears) and plugging back in (same path, a fresh pty).
 
 Time is accounted on the simulator's own clock: each byte gets an arrival time from the
 wire model and each line a finish time from the engine model, so ``jobs`` report how long
@@ -47,10 +54,34 @@ class PrintedLine:
     dots: int = LINE_DOTS
 
 
-# ESC/GS commands this printer knows, by their second byte, with their parameter count.
-_ESC_ARGS = {b"@": 0, b"7": 3, b"t": 1, b"3": 1, b"2": 0, b"a": 1, b"E": 1, b"d": 1, b"!": 1, b"-": 1, b"J": 1}
-_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1}
+# ESC/GS/FS commands this printer knows, by their second byte, with their parameter count.
+_ESC_ARGS = {b"@": 0, b"7": 3, b"t": 1, b"3": 1, b"2": 0, b"a": 1, b"E": 1, b"d": 1, b"!": 1, b"-": 1, b"J": 1,
+             b"v": 1}
+_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1, b"r": 1}
+_FS_ARGS = {b".": 0, b"&": 0}
 _ALIGNS = {0: "left", 1: "center", 2: "right", 48: "left", 49: "center", 50: "right"}
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """What one model of printer does with the commands it is sent."""
+    realtime: bool = True          # answers DLE EOT n
+    gs_r: bool = True              # answers GS r 1 (in order)
+    esc_v: bool = False            # answers ESC v 0 (in order)
+    heat: bool = True              # knows ESC 7
+    kanji_at_start: bool = False   # starts (and resets to) Kanji mode
+
+
+# The printers the profiles in companion/receipts/printers.py are written for.
+HARDWARE = {
+    "generic-58mm": Hardware(),
+    "epson": Hardware(heat=False),
+    "csn-a2": Hardware(realtime=False, esc_v=True),
+    "csn-a2-kanji": Hardware(realtime=False, esc_v=True, kanji_at_start=True),
+    "esc-v": Hardware(realtime=False, gs_r=False, esc_v=True),
+    "mute": Hardware(realtime=False, gs_r=False, esc_v=False),
+}
+KANJI_GLYPH = "\u6f22"   # what a two-byte character prints as, for the tests
 
 
 class Decoder:
@@ -60,17 +91,30 @@ class Decoder:
     know are kept in ``unknown``; every ``ESC @`` counts in ``resets``.
     """
 
-    def __init__(self, width: int = 32):
+    def __init__(self, width: int = 32, hardware: Hardware = Hardware(), on_query=None):
         self.width = width
+        self.hardware = hardware
+        self.on_query = on_query       # called with the query bytes when an in-order query is reached
         self.lines: list[PrintedLine] = []
         self.unknown: list[bytes] = []
         self.resets = 0
         self._cmd = b""
+        self._lead = b""               # the first byte of a Kanji character
         self._reset_state()
 
     def _reset_state(self) -> None:
         self._text = []
         self._bold, self._wide, self._tall, self._align, self._spacing = False, 1, 1, "left", 30
+        self.kanji = self.hardware.kanji_at_start
+        self._lead = b""
+
+    def _knows(self, prefix: bytes, name: bytes) -> bool:
+        hw = self.hardware
+        if prefix == b"\x1b":
+            return name in _ESC_ARGS and (name != b"7" or hw.heat) and (name != b"v" or hw.esc_v)
+        if prefix == b"\x1d":
+            return name in _GS_ARGS and (name != b"r" or hw.gs_r)
+        return name in _FS_ARGS
 
     def feed(self, data: bytes) -> int:
         dots = 0
@@ -82,14 +126,23 @@ class Decoder:
         if self._cmd:
             self._cmd += b
             return self._command()
-        if b in (b"\x1b", b"\x1d", b"\x10"):
+        if b in (b"\x1b", b"\x1d", b"\x10", b"\x1c"):
             self._cmd = b
+            self._lead = b""
             return 0
         if b == b"\n":
             return self._print_line()
         if b == b"\r" or b < b" ":
             return 0
-        self._text.append(b.decode("cp437"))
+        if self.kanji and (self._lead or b >= b"\x80"):
+            if not self._lead:
+                self._lead = b
+                return 0
+            self._lead = b""
+            char = KANJI_GLYPH
+        else:
+            char = b.decode("cp437")
+        self._text.append(char)
         if len(self._text) > self.width // self._wide:   # the printer wraps a full line
             extra = self._text.pop()
             dots = self._print_line()
@@ -109,9 +162,9 @@ class Decoder:
             if cmd[1:2] not in (b"\x04", b"\x05"):
                 self.unknown.append(cmd)
             return 0
-        table = _ESC_ARGS if prefix == b"\x1b" else _GS_ARGS
+        table = _ESC_ARGS if prefix == b"\x1b" else _GS_ARGS if prefix == b"\x1d" else _FS_ARGS
         name = cmd[1:2]
-        if name not in table:
+        if not self._knows(prefix, name):
             self._cmd = b""
             self.unknown.append(cmd)
             return 0
@@ -119,6 +172,13 @@ class Decoder:
             return 0
         self._cmd = b""
         arg = cmd[2] if len(cmd) > 2 else 0
+        if prefix == b"\x1c":
+            self.kanji = name == b"&"
+            return 0
+        if (prefix, name) in ((b"\x1d", b"r"), (b"\x1b", b"v")):
+            if self.on_query is not None:
+                self.on_query(cmd)
+            return 0
         if prefix == b"\x1d":
             if name == b"!":
                 self._wide, self._tall = (arg >> 4) + 1, (arg & 15) + 1
@@ -131,7 +191,8 @@ class Decoder:
         elif name == b"2":
             self._spacing = 30
         elif name == b"a":
-            self._align = _ALIGNS.get(arg, "left")
+            if not self._text:      # Epson: alignment takes effect only at the start of a line
+                self._align = _ALIGNS.get(arg, "left")
         elif name == b"E":
             self._bold = bool(arg & 1)
         elif name == b"!":
@@ -154,9 +215,10 @@ class Decoder:
         return height
 
 
-def decode(data: bytes, width: int = 32) -> Decoder:
-    """Interpret a whole byte stream; the result's ``lines`` are what the paper shows."""
-    decoder = Decoder(width)
+def decode(data: bytes, width: int = 32, model: str = "generic-58mm") -> Decoder:
+    """Interpret a whole byte stream as the printer ``model`` would (see ``HARDWARE``);
+    the result's ``lines`` are what the paper shows."""
+    decoder = Decoder(width, HARDWARE[model])
     decoder.feed(data)
     return decoder
 
@@ -193,15 +255,19 @@ class Job:
 class Engine:
     """The timing model: wire, input buffer, print engine. Times are in seconds."""
 
-    def __init__(self, *, baudrate: int, buffer_bytes: int | None, line_ms: float, width: int = 32):
+    def __init__(self, *, baudrate: int, buffer_bytes: int | None, line_ms: float, width: int = 32,
+                 hardware: Hardware = Hardware(), slow: float = 1.0, dark: float = 0.0, on_query=None):
         self.byte_s = 10.0 / baudrate
-        self.line_s = line_ms / 1000.0
+        self.line_s = line_ms / 1000.0 * slow
+        self.dark = dark
+        self.width = width
         self.capacity = buffer_bytes
-        self.decoder = Decoder(width)
+        self.decoder = Decoder(width, hardware, on_query)
         self.queue: deque[tuple[float, int]] = deque()
         self.wire_free = float("-inf")
         self.engine_free = float("-inf")
         self.paper = True
+        self.online = True             # False: cover open (the engine holds what it has)
         self.overflow = 0
         self.jobs: list[Job] = []
         self._last_arrival = 0.0
@@ -224,7 +290,8 @@ class Engine:
     def advance(self, t: float) -> None:
         """Let the engine consume and print what it can up to time ``t``."""
         dec = self.decoder
-        while self.queue and self.paper:
+        self._idle_queries(t)
+        while self.queue and self.paper and self.online:
             arrival, b = self.queue[0]
             start = max(self.engine_free, arrival)
             if start > t:
@@ -236,7 +303,7 @@ class Engine:
                 self.jobs.append(Job(started=self._last_arrival - self.byte_s, first_line=len(dec.lines)))
                 self.jobs[-1].nbytes = 1             # the ESC before the "@"
             self._last_arrival = arrival
-            self.engine_free = start + dots * self.line_s
+            self.engine_free = start + dots * self.line_s * (1 + self.dark * self._ink(dots))
             if self.jobs:
                 job = self.jobs[-1]
                 job.nbytes += 1
@@ -245,9 +312,30 @@ class Engine:
                     job.finished = self.engine_free
                     job.lines = dec.lines[job.first_line:]
 
+    def _idle_queries(self, t: float) -> None:
+        """Out of paper but online, the interpreter still reaches a status query with
+        nothing to print ahead of it (that is how an owner's printer says "paper out")."""
+        hw, dec = self.decoder.hardware, self.decoder
+        while not self.paper and self.online and len(self.queue) >= 3 and not dec._cmd and not dec._text:
+            head = bytes(b for _, b in list(self.queue)[:3])
+            if not ((head == b"\x1dr\x01" and hw.gs_r) or (head == b"\x1bv\x00" and hw.esc_v)):
+                return
+            if self.queue[2][0] > t:
+                return
+            for _ in range(3):
+                dec.feed(bytes([self.queue.popleft()[1]]))
+
+    def _ink(self, dots: int) -> float:
+        """How dark the line just printed is, 0..1 (bold counts twice)."""
+        if not dots or not self.decoder.lines:
+            return 0.0
+        line = self.decoder.lines[-1]
+        ink = sum(ch != " " for ch in line.text) * line.width * (2 if line.bold else 1)
+        return min(1.0, ink / self.width)
+
     def idle_at(self) -> float | None:
         """When everything received will have been printed (None: never, paper out)."""
-        if self.queue and not self.paper:
+        if self.queue and not (self.paper and self.online):
             return None
         return self.engine_free if not self.queue else float("inf")
 
@@ -267,9 +355,13 @@ class PrinterSim:
     ``close()``. ``path`` stays the same across ``unplug()``/``plug()``."""
 
     def __init__(self, *, baudrate: int = 9600, buffer_bytes: int = 256, line_ms: float = 12,
-                 width: int = 32, path: str | os.PathLike | None = None):
+                 width: int = 32, path: str | os.PathLike | None = None, model: str = "generic-58mm",
+                 slow: float = 1.0, dark: float = 0.0):
         self.baudrate, self.buffer_bytes, self.line_ms, self.width = baudrate, buffer_bytes, line_ms, width
-        self.engine = Engine(baudrate=baudrate, buffer_bytes=buffer_bytes, line_ms=line_ms, width=width)
+        self.model = model
+        self.hardware = HARDWARE[model]
+        self.engine = Engine(baudrate=baudrate, buffer_bytes=buffer_bytes, line_ms=line_ms, width=width,
+                             hardware=self.hardware, slow=slow, dark=dark, on_query=self._in_order)
         self.silent = False
         self.received = bytearray()
         self.status_queries = 0
@@ -328,6 +420,17 @@ class PrinterSim:
     def load_paper(self) -> None:
         with self._lock:
             self.engine.paper = True
+            self.engine.engine_free = max(self.engine.engine_free, time.monotonic())
+
+    def open_cover(self) -> None:
+        """Offline: the engine stops and holds its data; the paper sensor still sees paper."""
+        with self._lock:
+            self.engine.advance(time.monotonic())
+            self.engine.online = False
+
+    def close_cover(self) -> None:
+        with self._lock:
+            self.engine.online = True
             self.engine.engine_free = max(self.engine.engine_free, time.monotonic())
 
     @property
@@ -418,7 +521,8 @@ class PrinterSim:
         stream, realtime = bytearray(), 0
         for b in data:                 # real-time commands are answered on arrival
             self._rt += bytes([b])
-            if self._rt[:1] != b"\x10" or self._rt[1:2] not in (b"", b"\x04"):
+            if (not self.hardware.realtime or self._rt[:1] != b"\x10"
+                    or self._rt[1:2] not in (b"", b"\x04")):
                 stream += self._rt
                 self._rt = b""
             elif len(self._rt) == 3:
@@ -431,10 +535,25 @@ class PrinterSim:
             self.unplug()
 
     def _answer(self, n: int) -> None:
+        """DLE EOT n: 1 printer (bit 3 offline), 2 offline cause (bit 2 cover open, bit 5
+        stopped at paper end), 4 paper sensor (bits 5-6 paper end)."""
         self.status_queries += 1
         if self.silent or self._master is None:
             return
-        paper = self.engine.paper
-        reply = {1: 0x12 if paper else 0x1A, 2: 0x12 if paper else 0x32, 4: 0x12 if paper else 0x72}.get(n)
+        paper, online = self.engine.paper, self.engine.online
+        offline = not (paper and online)
+        reply = {1: 0x12 | (0x08 if offline else 0),
+                 2: 0x12 | (0 if online else 0x04) | (0 if paper else 0x20),
+                 4: 0x12 if paper else 0x72}.get(n)
         if reply is not None:
             os.write(self._master, bytes([reply]))
+
+    def _in_order(self, query: bytes) -> None:
+        """GS r 1 / ESC v 0 reached by the engine: the paper sensor, bits 2-3 paper end."""
+        self.status_queries += 1
+        if self.silent or self._master is None:
+            return
+        try:
+            os.write(self._master, b"\x00" if self.engine.paper else b"\x0c")
+        except OSError:
+            pass

@@ -18,11 +18,16 @@ from typing import Mapping
 from companion.core.config import ConfigError, require
 from companion.receipts.model import Columns, Feed, Line, Receipt, Rule, format_columns
 
-ESC, GS, DLE, EOT, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\n"
+ESC, GS, DLE, EOT, FS, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\x1c", b"\n"
 
 INIT = ESC + b"@"
 CODEPAGE_437 = ESC + b"t\x00"
-STATUS_PAPER = DLE + EOT + b"\x04"   # real-time query: paper sensor status
+CANCEL_KANJI = FS + b"."
+STATUS_PRINTER = DLE + EOT + b"\x01"   # real-time query: online / offline
+STATUS_OFFLINE = DLE + EOT + b"\x02"   # real-time query: why offline (cover, feed button, error)
+STATUS_PAPER = DLE + EOT + b"\x04"     # real-time query: paper sensor status
+QUERY_GS_R = GS + b"r\x01"             # in-order query: paper sensor (answered when reached)
+QUERY_ESC_V = ESC + b"v\x00"           # in-order query: paper sensor (older TTL printers)
 
 LINE_DOTS = 24        # font A is 24 dots tall; line spacing is set to match (ESC 3 24)
 END_FEED = 4          # lines fed after a receipt so it clears the tear bar
@@ -53,9 +58,10 @@ class PrintLine:
 
 
 def to_cp437(text: str) -> str:
-    """``text`` with every character printable in code page 437 (controls dropped)."""
+    """``text`` with every character printable in code page 437 (controls dropped).
+    Decomposed accents (NFD, as some keyboards and files give them) are composed first."""
     out = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
         if ch < " " or ch == "\x7f":
             continue
         if _encodable(ch):
@@ -84,8 +90,10 @@ def layout(receipt: Receipt, chars: int = 32) -> list[PrintLine]:
             size = 2 if item.size == 2 else 1
             align = item.align if item.align in ALIGN else "left"
             lines.append(PrintLine(to_cp437(item.text)[:chars // size], item.bold, size, size, align))
-        elif isinstance(item, Columns):
-            lines.append(PrintLine(to_cp437(format_columns(item)).rstrip()[:chars], item.bold))
+        elif isinstance(item, Columns):   # cells made printable first: "Œ" -> "OE" is padded, not pushed
+            cells = Columns(tuple(to_cp437(str(cell)) for cell in item.cells), item.widths, item.bold,
+                            item.right_last)
+            lines.append(PrintLine(format_columns(cells).rstrip()[:chars], item.bold))
         elif isinstance(item, Rule):
             lines.append(PrintLine((to_cp437(item.char)[:1] or "-") * chars))
         elif isinstance(item, Feed):
@@ -104,11 +112,26 @@ def heat_command(printer_config: Mapping) -> bytes:
     return ESC + b"7" + bytes(values)
 
 
+def setup(printer_config: Mapping) -> bytes:
+    """What starts every job, as the printer's profile (``[printer] model``) allows:
+    reset, Kanji mode off (FS .) and heat settings (ESC 7) only for the models that know
+    them, the code page and the line spacing."""
+    from companion.receipts.printers import of_config
+    profile = of_config(printer_config)
+    heat = heat_command(printer_config)     # checked for every model: a typo is said at once
+    out = INIT
+    if profile.cancel_kanji:
+        out += CANCEL_KANJI
+    if profile.heat:
+        out += heat
+    return out + ESC + b"t" + bytes([profile.codepage]) + ESC + b"3" + bytes([LINE_DOTS])
+
+
 def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes, int]]:
     """``receipt`` as chunks ``(bytes, dot lines fed)``: a setup chunk, one chunk per line,
     then the end feed. Style commands are sent only when the style changes."""
     chars = printer_config.get("chars_per_line", 32)
-    chunks = [(INIT + heat_command(printer_config) + CODEPAGE_437 + ESC + b"3" + bytes([LINE_DOTS]), 0)]
+    chunks = [(setup(printer_config), 0)]
     align, bold, size = "left", False, 0          # the state ESC @ leaves
     for line in layout(receipt, chars):
         out = b""

@@ -28,12 +28,82 @@ def _font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
+# Code page 437 above U+00FF, which the Latin-1 bitmap font lacks, drawn here so the
+# preview shows every character the printer can be sent (escpos.to_cp437 keeps them).
+# Box drawing: (up, down, left, right) strokes, 1 single, 2 double.
+_BOX = {
+    "│": (1, 1, 0, 0), "┤": (1, 1, 1, 0), "╡": (1, 1, 2, 0), "╢": (2, 2, 1, 0), "╖": (0, 2, 1, 0),
+    "╕": (0, 1, 2, 0), "╣": (2, 2, 2, 0), "║": (2, 2, 0, 0), "╗": (0, 2, 2, 0), "╝": (2, 0, 2, 0),
+    "╜": (2, 0, 1, 0), "╛": (1, 0, 2, 0), "┐": (0, 1, 1, 0), "└": (1, 0, 0, 1), "┴": (1, 0, 1, 1),
+    "┬": (0, 1, 1, 1), "├": (1, 1, 0, 1), "┼": (1, 1, 1, 1), "╞": (1, 1, 0, 2), "╟": (2, 2, 0, 1),
+    "╚": (2, 0, 0, 2), "╔": (0, 2, 0, 2), "╩": (2, 0, 2, 2), "╦": (0, 2, 2, 2), "╠": (2, 2, 0, 2),
+    "╬": (2, 2, 2, 2), "╧": (1, 0, 2, 2), "╨": (2, 0, 1, 1), "╤": (0, 1, 2, 2), "╥": (0, 2, 1, 1),
+    "╙": (2, 0, 0, 1), "╘": (1, 0, 0, 2), "╒": (0, 1, 0, 2), "╓": (0, 2, 0, 1), "╫": (2, 2, 1, 1),
+    "╪": (1, 1, 2, 2), "┘": (1, 0, 1, 0), "┌": (0, 1, 0, 1),
+}
+# Blocks and shades: filled rectangles (x0, y0, x1, y1) in the 6x12 cell, or a dot pattern.
+_BLOCKS = {"█": (0, 0, 5, 11), "▄": (0, 6, 5, 11), "▀": (0, 0, 5, 5), "▌": (0, 0, 2, 11), "▐": (3, 0, 5, 11),
+           "■": (1, 3, 4, 8)}
+_SHADES = {"░": lambda x, y: x % 2 == 0 and y % 2 == 0, "▒": lambda x, y: (x + y) % 2 == 0,
+           "▓": lambda x, y: not (x % 2 == 0 and y % 2 == 0)}
+# The rest as 5x7 bitmaps (rows top to bottom), drawn from the font's cap line (y=2).
+_BITMAPS = {
+    "₧": "##... #.#.. ##.#. #.### #..#. #..#. #...#", "ƒ": "..##. .#... ###.. .#... .#... .#... #....",
+    "⌐": "..... ..... ##### #.... #.... ..... .....", "α": "..... .##.# #..#. #..#. #..#. .##.# .....",
+    "Γ": "##### #.... #.... #.... #.... #.... #....", "π": "..... ##### .#.#. .#.#. .#.#. .#.#. .....",
+    "Σ": "##### .#... ..#.. ...#. ..#.. .#... #####", "σ": "..... .#### #..#. #..#. #..#. .##.. .....",
+    "τ": "..... ##### ..#.. ..#.. ..#.. ...#. .....", "Φ": "..#.. .###. #.#.# #.#.# .###. ..#.. .....",
+    "Θ": ".###. #...# #...# ##### #...# #...# .###.", "Ω": ".###. #...# #...# #...# .#.#. .#.#. ##.##",
+    "δ": "..##. .#... ..#.. .###. #...# #...# .###.", "∞": "..... ..... .#.#. #.#.# .#.#. ..... .....",
+    "φ": "..#.. ..#.. .###. #.#.# .###. ..#.. ..#..", "ε": "..... .###. #.... ###.. #.... .###. .....",
+    "∩": "..... .###. #...# #...# #...# #...# .....", "≡": "..... ##### ..... ##### ..... ##### .....",
+    "≥": "#.... .##.. ...## .##.. #.... ..... #####", "≤": "....# ..##. ##... ..##. ....# ..... #####",
+    "⌠": "...#. ..#.# ..#.. ..#.. ..#.. ..#.. ..#..", "⌡": "..#.. ..#.. ..#.. ..#.. ..#.. #.#.. .#...",
+    "≈": "..... .#..# #.##. ..... .#..# #.##. .....", "∙": "..... ..... ..... ..#.. ..... ..... .....",
+    "√": "..### ..#.. ..#.. #.#.. .##.. ..#.. .....", "ⁿ": "###.. #..#. #..#. ..... ..... ..... .....",
+}
+_CX, _CY = 2, 5    # where box strokes meet in the cell
+
+
 def _drawable(ch: str) -> str:
-    """A character the Latin-1 bitmap font has, for one CP437 character."""
-    if ch in _BARS or ord(ch) < 256:
+    """A character the Latin-1 bitmap font has, for one CP437 character (those drawn
+    here by hand are kept as they are)."""
+    if ch in _BARS or ord(ch) < 256 or ch in _BOX or ch in _BLOCKS or ch in _SHADES or ch in _BITMAPS:
         return ch
     plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128 and not unicodedata.combining(c))
     return plain[:1] or "?"
+
+
+def _draw_box(draw: ImageDraw.ImageDraw, x: int, strokes: tuple[int, int, int, int]) -> None:
+    up, down, left, right = strokes
+    for weight, offsets, is_vertical, span in ((up, None, True, (0, _CY)), (down, None, True, (_CY, CELL_H - 1)),
+                                               (left, None, False, (0, _CX)), (right, None, False, (_CX, CELL_W - 1))):
+        if not weight:
+            continue
+        for off in ((0,) if weight == 1 else (-1, 1)):
+            if is_vertical:
+                draw.line((x + _CX + off, span[0], x + _CX + off, span[1]), fill=255)
+            else:
+                draw.line((x + span[0], _CY + off, x + span[1], _CY + off), fill=255)
+
+
+def _draw_char(draw: ImageDraw.ImageDraw, x: int, ch: str) -> None:
+    ch = _drawable(ch)
+    if ch in _BARS:
+        draw.rectangle((x, 5, x + CELL_W - 1, 6 if ch == "─" else 7), fill=255)
+    elif ch in _BOX:
+        _draw_box(draw, x, _BOX[ch])
+    elif ch in _BLOCKS:
+        x0, y0, x1, y1 = _BLOCKS[ch]
+        draw.rectangle((x + x0, y0, x + x1, y1), fill=255)
+    elif ch in _SHADES:
+        draw.point([(x + dx, dy) for dx in range(CELL_W) for dy in range(CELL_H) if _SHADES[ch](dx, dy)], fill=255)
+    elif ch in _BITMAPS:
+        rows = _BITMAPS[ch].split()
+        draw.point([(x + dx, 2 + dy) for dy, row in enumerate(rows) for dx, c in enumerate(row) if c == "#"],
+                   fill=255)
+    else:
+        draw.text((x, 0), ch, font=_font(), fill=255)
 
 
 def _line_image(line: PrintLine) -> Image.Image:
@@ -41,12 +111,7 @@ def _line_image(line: PrintLine) -> Image.Image:
     small = Image.new("1", (max(1, len(line.text)) * CELL_W, CELL_H), 0)
     draw = ImageDraw.Draw(small)
     for i, ch in enumerate(line.text):
-        ch = _drawable(ch)
-        x = i * CELL_W
-        if ch in _BARS:
-            draw.rectangle((x, 5, x + CELL_W - 1, 6 if ch == "─" else 7), fill=255)
-        else:
-            draw.text((x, 0), ch, font=_font(), fill=255)
+        _draw_char(draw, i * CELL_W, ch)
     size = (small.width * SCALE * line.width, CELL_H * SCALE * line.height)
     big = small.resize(size, Image.NEAREST)
     if line.bold:

@@ -1,5 +1,5 @@
 """A stand-in for the system commands install.sh calls (apt-get, dpkg-query, getent,
-groupadd, useradd, usermod, python3 -m venv, pip), installed on PATH under each name.
+groupadd, useradd, usermod, python3 -m venv, pip, the venv's python), installed on PATH under each name.
 
 Every call is appended to ``$SHIM_STATE/calls.log`` (one JSON list per line). The commands
 keep their state in the same directory, in the formats of the real files: ``installed``
@@ -102,8 +102,14 @@ def pip(args):
     return 0
 
 
+def python(args):
+    assert args == ["-m", "companion.bytecode"], args
+    return 0
+
+
 COMMANDS = {"dpkg-query": dpkg_query, "apt-get": apt_get, "getent": getent, "groupadd": groupadd,
-            "useradd": useradd, "usermod": usermod, "python3": python3, "pip": pip}
+            "useradd": useradd, "usermod": usermod, "python3": python3, "pip": pip,
+            "python": python}
 
 if __name__ == "__main__":
     name = Path(sys.argv[0]).name

@@ -163,6 +163,10 @@ def test_install_sets_everything_up(pi):
     pip = [call for call in calls(pi) if call[0] == "pip"]
     assert pip == [["pip", "install", "--disable-pip-version-check", "--quiet", "--editable",
                     f"{APP_DIR}[pi]"]]
+    # the bytecode is compiled at install, where the service looks for it (first-start memory)
+    assert [call for call in calls(pi) if call[0] == "python"] == [["python", "-m", "companion.bytecode"]]
+    assert f"+ env PYTHONPYCACHEPREFIX={pi.root}/var/cache/race-companion/pycache " in done.stdout
+    assert "Environment=PYTHONPYCACHEPREFIX=%C/race-companion/pycache" in unit   # the same folder
 
 
 def test_second_run_changes_nothing(pi):

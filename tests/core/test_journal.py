@@ -90,12 +90,6 @@ def test_unwritable_state_dir_is_a_clear_error(tmp_path):
         Journal(blocker / "state")
 
 
-def test_not_a_database_is_a_clear_error(state_dir):
-    (state_dir / Journal.FILENAME).write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(JournalError, match="move a damaged file aside"):
-        Journal(state_dir)
-
-
 def test_torn_last_write_leaves_the_previous_committed_event(state_dir, tmp_path):
     """Cut the write-ahead log in the middle of the last transaction: on reopen the
     journal holds every event before it, and still accepts new ones."""

@@ -192,7 +192,7 @@ def test_headless_without_a_folder_keeps_the_last_frame_only(tmp_path):
     display = HeadlessDisplay()
     display.show(roll_screen("6"))
     assert display.last_image.tobytes() == roll_screen("6").tobytes()
-    assert display.written == []
+    assert list(display.written) == []
 
 
 # -- terminal ---------------------------------------------------------------------------------
@@ -272,3 +272,17 @@ def test_desktop_window_shows_frames(monkeypatch):
     finally:
         display.close()
         display.close()
+
+
+def test_headless_keeps_a_bounded_number_of_frames(tmp_path):
+    """A long headless run keeps the newest frames only (it used to write every one)."""
+    HeadlessDisplay(tmp_path, keep=10).show(roll_screen("0"))            # one from an earlier run
+    display = HeadlessDisplay(tmp_path, keep=10)
+    for n in range(1, 40):
+        display.show(roll_screen(str(n)))
+    names = sorted(p.name for p in tmp_path.glob("frame-*.png"))
+    assert len(names) == 10 and names[-1] == "frame-00040.png" and names[0] == "frame-00031.png"
+    assert len(display.written) == 10
+    assert HeadlessDisplay.KEEP == 500
+    HeadlessDisplay(tmp_path, keep=3)                                    # a smaller bound trims at start
+    assert len(list(tmp_path.glob("frame-*.png"))) == 3

@@ -224,14 +224,24 @@ def test_png_backend_saves_preview_and_bytes(config, tmp_path):
 def test_check_printer_messages(config, tmp_path):
     with PrinterSim() as sim:
         ok, message = check_printer(config, port=sim.path)
-        assert ok and message == f"Printer OK on {sim.path} at 9600 baud (paper loaded)"
+        assert ok and message == (f"Printer OK on {sim.path} at 9600 baud (generic-58mm): "
+                                  "online, paper loaded, answers status queries")
+        sim.open_cover()
+        assert check_printer(config, port=sim.path) == (
+            False, f"Printer offline: cover open on {sim.path} at 9600 baud (generic-58mm); it says: offline, "
+                   "paper loaded, answers status queries (close the printer's cover; the receipt prints then)")
+        sim.close_cover()
         sim.paper_out()
-        assert check_printer(config, port=sim.path) == (False, "Printer: paper out (load a paper roll; the receipt prints then)")
+        assert check_printer(config, port=sim.path) == (
+            False, f"Printer: paper out on {sim.path} at 9600 baud (generic-58mm); it says: offline, "
+                   "paper out, answers status queries (load a paper roll; the receipt prints then)")
         sim.silent = True
         ok, message = check_printer(config, port=sim.path)
-        assert not ok and message.startswith("Printer not answering (check the printer's power")
+        assert not ok and message.startswith(f"Printer not answering on {sim.path} at 9600 baud (generic-58mm) "
+                                             "(check the printer's power")
+        assert message.endswith('set [printer] model to its model, or status = "none")')
     ok, message = check_printer(config, port=str(tmp_path / "ttyNONE"))
-    assert not ok and message.startswith(f"Printer not found: {tmp_path / 'ttyNONE'} (check the cable")
+    assert not ok and message.startswith(f"Printer not found: {tmp_path / 'ttyNONE'} on ")
     ok, message = check_printer({**config, "baudrate": "fast"})
     assert not ok and "printer.baudrate" in message and "\n" not in message
 

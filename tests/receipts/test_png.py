@@ -80,3 +80,22 @@ def test_bold_text_at_the_right_edge_leaves_no_ink_at_the_left():
     top = TOP_MARGIN + 2 * LINE_DOTS
     left, right = _ink_box(render(receipt), top, top + LINE_DOTS)
     assert left >= 24 and right == WIDTH    # the two blank cells stay blank
+
+
+def test_every_code_page_437_character_is_drawn_not_a_question_mark():
+    """The preview shows what the printer gets: CP437 above U+00FF (box drawing, blocks,
+    Greek, maths) used to be drawn as "?" though the printer prints them."""
+    from PIL import Image, ImageDraw
+
+    from companion.receipts.png import CELL_H, CELL_W, _draw_char
+
+    def cell(ch):
+        image = Image.new("1", (CELL_W, CELL_H), 0)
+        _draw_char(ImageDraw.Draw(image), 0, ch)
+        return image.tobytes()
+
+    question = cell("?")
+    chars = [bytes([b]).decode("cp437") for b in range(0x21, 0x100) if b not in (0x7F, 0xFF)]
+    drawn_as_question = [ch for ch in chars if ch != "?" and cell(ch) == question]
+    assert drawn_as_question == []
+    assert len({cell(ch) for ch in chars if ord(ch) > 0xFF}) == len([ch for ch in chars if ord(ch) > 0xFF])

@@ -1,0 +1,30 @@
+"""Run under Python 3.13 with emupos installed (not imported by the test suite itself):
+interpret ESC/POS bytes read from stdin with emupos's printer and print JSON with the text
+of each receipt it rendered and the commands it did not know.
+
+    python3.13 tests/receipts/emupos_runner.py PROFILE.yaml < job.bin
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from emupos.config import _parse_profile
+from emupos.events import EventType
+from emupos.printer.printer import Printer
+
+
+def main() -> None:
+    profile = _parse_profile(Path(sys.argv[1]).read_text(encoding="utf-8"), sys.argv[1])
+    printer = Printer("p", profile, sensor_open_level="high", job_idle_timeout_ms=1000)
+    data = sys.stdin.buffer.read()
+    out = printer.open_connection("c", 0.0)
+    out += printer.receive("c", data, 0.0)
+    out += printer.close_connection("c", 0.0)
+    unknown = [e.data for e in out.events if e.type == EventType.PRINTER_COMMAND_UNKNOWN]
+    json.dump({"receipts": [r.text for r in out.receipts], "unknown": unknown,
+               "widths": [r.width_dots for r in out.receipts]}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
