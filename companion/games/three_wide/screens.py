@@ -182,6 +182,8 @@ def view(state: R.State) -> View:
         return _over(state)
     if p in (R.ROLL, R.CHOOSE, R.PLACE):
         return _racing(state)
+    if p == R.DEAL and state.fill and state.grid:
+        return _grid_view(state)
     if p == R.DEAL:
         body = [_line(x) for x in news_lines(state)[-2:]]
         fill = "hands to 5" if state.fill else "1 card each"
@@ -255,6 +257,33 @@ EFFECT_WORDS = {
     "debris": "yellow at check",
 }
 """What a tactic does, after the car number (16 characters at most)."""
+
+
+def grid_lines(state: R.State, grid, width: int = LINE_CHARS) -> list[str]:
+    """Car numbers in grid order, as many to a line as fit."""
+    lines, line = [], ""
+    for c in grid:
+        word = str(state.cars[c].number)
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return lines + ([line] if line else [])
+
+
+def _grid_view(state: R.State) -> View:
+    """The grid the table lines up on: the start, or the latest restart, pole first."""
+    if state.restarts:
+        grid, waved = state.restarts[-1]
+        head = f"Restart {len(state.restarts)}, pole first"
+    else:
+        grid, waved, head = state.grid, (), "Grid, pole first"
+    body = [_line(head)] + [_line(x) for x in grid_lines(state, grid)]
+    if waved:
+        body.append(_line("Waved round " + " ".join(str(state.cars[c].number) for c in waved)))
+    body.append(_line("GO: deal, hands to 5"))
+    return _view("Line up", body[:4] if len(body) > 4 else body, state)
 
 
 def _tactics(state: R.State) -> View:
