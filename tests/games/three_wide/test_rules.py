@@ -290,11 +290,10 @@ def test_equal_pit_times_line_up_in_pit_box_order(data):
     for c in (2, 3):
         state, _ = perform(state, "pit", car=c)
     state, _ = perform(state, "stay")
-    state, _ = perform(state, "stop", stop="splash", extra=False)     # 3 + 1 = 4
-    state = evolve(state, times=((2, 5, 1),))                           # say it took 5
-    state, _ = perform(state, "stop", stop="splash", extra=False)     # 3 + 2 = 5: a tie
+    state, _ = perform(state, "stop", stop="one-side", extra=False)                  # 7 + box 1 = 8
+    state, _ = perform(state, "stop", Scripted(ints=[6]), stop="splash", extra=True)  # 3 + 3 + box 2 = 8
     grid, _ = state.restarts[-1]
-    assert grid[-2:] == (2, 3)
+    assert grid[-2:] == (2, 3)          # box 1 finished its stop first
 
 
 def test_cars_on_their_roofs_must_pit_after_the_others(data):
