@@ -390,12 +390,30 @@ def _tactics_moves(state: State) -> list[Move]:
             continue
         seen.add(cd.name)
         for c in mine:
-            if cd.effect == "move-now" and not state.cars[c].face_up:
+            if not playable(state, cd, c):
                 continue
             out.append(make_move("play", label(f"{cd.short}>#{state.cars[c].number}"), player=who, card=i, car=c))
     if p not in state.redrawn and state.hands[p] and not any(state.cars[c].owner == p for _, c in state.played):
         out.append(make_move("redraw", "New hand", player=who))
     return out
+
+
+NEEDS_FRONT = ("push", "bump-draft", "bump-and-run", "draft-front", "slingshot")
+NEEDS_BEHIND = ("block", "draft-behind")
+
+
+def playable(state: State, cd: tables.Card, c: int) -> bool:
+    """A tactic's requirement (appendix A): a car directly in front (Push, Bump Draft,
+    Bump and Run, In the Draft, Slingshot) or directly behind (Block, Lead the Draft),
+    a face-up lap marker (Move Now)."""
+    if cd.effect == "move-now":
+        return state.cars[c].face_up
+    if cd.effect in NEEDS_FRONT or cd.effect in NEEDS_BEHIND:
+        cars = on_track(state)
+        if c not in cars:
+            return False
+        return track.directly(cars[c], cars, state.settings.rows, -1 if cd.effect in NEEDS_FRONT else 1) is not None
+    return True
 
 
 def _can_resolve(state: State) -> bool:

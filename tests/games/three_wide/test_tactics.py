@@ -102,10 +102,11 @@ def test_block_discards_the_unresolved_tactic_behind_and_bumps_that_car(data):
     assert state.phase == rules.ROLL
 
 
-def test_block_with_nothing_behind_bumps_the_blocker(data):
+def test_block_when_the_car_behind_played_nothing_bumps_the_blocker(data):
     state = started(3, racing=False)
     block = card_index(state, name="Block")
     state = with_car(state, 0, space=31)
+    state = with_car(state, 4, space=34)           # behind, with no tactic
     state = dealt(state, [[block], [], []])
     state = _play(state, {0: [(block, 0)]})
     state, _ = perform(state, "resolve")
@@ -195,3 +196,16 @@ def test_an_incident_check_with_no_card_left_forgives_every_marker(data):
     state = with_car(state, 0, markers=("Incident",))
     state, event = perform(state, "check", random.Random(1))
     assert event["cards"] == [] and state.cars[0].markers == () and state.phase == rules.LEADER
+
+
+def test_a_tactic_is_offered_only_when_its_requirement_holds(data):
+    state = started(3, racing=False)
+    push = card_index(state, name="Push")
+    block = card_index(state, name="Block")
+    state = dealt(state, [[push, block], [], []])
+    state, _ = perform(state, "show")
+    state = with_car(state, 0, space=34)
+    state = with_car(state, 5, space=31)           # in front of car 0, nobody behind it
+    offered = {(m.arg("card"), m.arg("car")) for m in rules.moves(state) if m.kind == "play"}
+    assert (push, 0) in offered and (block, 0) not in offered
+    assert (block, 5) not in offered               # not a Red car
