@@ -342,7 +342,8 @@ def _moves(state: State) -> list[Move]:
     if p == CAUTION:
         return [make_move("caution", "Caution pace", primary=True)]
     if p == PITS:
-        forced = [c for c in race_order(state, _with_stuck(state)) if must_pit(state, c) and c not in state.pitted]
+        forced = [c for c in race_order(state, _with_stuck(state))
+                  if must_pit(state, c) and c not in state.pitted and not state.cars[c].roof]
         out = [] if forced else [make_move("done", "No more pits", primary=True)]
         for c in (forced or race_order(state)):
             if c not in state.pitted and not state.cars[c].roof:

@@ -216,7 +216,7 @@ def view(state: R.State) -> View:
         return _view("Caution", body, state)
     if p == R.PITS:
         forced = [num(state, c) for c in R.race_order(state, R._with_stuck(state))
-                  if R.must_pit(state, c) and c not in state.pitted]
+                  if R.must_pit(state, c) and c not in state.pitted and not state.cars[c].roof]
         body = [_line(x) for x in news_lines(state)[-2:]]
         body.append(_line("Must pit: " + " ".join(forced)) if forced else _line("Green-flag pit stops?"))
         body.append(_line("Pick a car or none"))
