@@ -118,7 +118,7 @@ class State:
     pitted: tuple[int, ...] = ()       # cars that stopped in this green pit phase
     car: int = -1                      # the car being serviced (green)
     stayed: tuple[int, ...] = ()       # yellow: cars that stay out
-    boxes: tuple[int, ...] = ()        # yellow: pit boxes 1.. in order
+    boxes: tuple[int, ...] = ()        # yellow: pit boxes 1.. in order; green: the service order
     times: tuple[tuple[int, int, int], ...] = ()   # yellow: (car, time, box) of finished stops
     grid: tuple[int, ...] = ()         # the starting grid
     restarts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()   # (grid, waved around)
@@ -344,7 +344,8 @@ def _moves(state: State) -> list[Move]:
     if p == PITS:
         forced = [c for c in race_order(state, _with_stuck(state))
                   if must_pit(state, c) and c not in state.pitted and not state.cars[c].roof]
-        out = [] if forced else [make_move("done", "No more pits", primary=True)]
+        done = "Service pits" if state.pitted else "No pit stops"
+        out = [] if forced else [make_move("done", done, primary=True)]
         for c in (forced or race_order(state)):
             if c not in state.pitted and not state.cars[c].roof:
                 out.append(make_move("pit", label(f"Pit #{state.cars[c].number}"), player=_owner(state, c),
@@ -1028,8 +1029,8 @@ def _apply_pit(state: State, e) -> State:
     c = int(e["car"])
     if state.phase == PITS:
         if c in state.pitted or state.cars[c].out:
-            raise RuleError("this car has already stopped")
-        return evolve(state, phase=SERVICE, car=c, pitted=state.pitted + (c,), news=(("to-pit", c),))
+            raise RuleError("this car has already declared its stop")
+        return evolve(state, pitted=state.pitted + (c,), news=(("to-pit", c),))
     if state.phase == YPIT:
         if c in state.stayed or c in state.boxes or not state.cars[c].running:
             raise RuleError("this car has already chosen")
@@ -1040,7 +1041,12 @@ def _apply_pit(state: State, e) -> State:
 def _apply_done(state: State, e) -> State:
     if state.phase != PITS:
         raise RuleError("no green-flag pit stops now")
-    return _new_turn(evolve(state, news=()))
+    if not state.pitted:
+        return _new_turn(evolve(state, news=()))
+    # the declared cars are serviced one by one, in race position order
+    order = race_order(state, _with_stuck(state))
+    queue = tuple(c for c in order if c in state.pitted)
+    return evolve(state, phase=SERVICE, boxes=queue, car=queue[0])
 
 
 def _apply_stay(state: State, e) -> State:
@@ -1098,7 +1104,11 @@ def _apply_stop(state: State, e) -> State:
             space, lost = track.back(car.space, time, state.settings.rows, taken(state, c))
             state = _set_car(state, c, space=space, lap=car.lap - 1 - lost)
             news.append(("back", c, time, space, 1 + lost))
-        return evolve(state, phase=PITS, car=-1, news=tuple(news))
+        state = evolve(state, news=tuple(news))
+        at = state.boxes.index(c) + 1
+        if at < len(state.boxes):
+            return evolve(state, car=state.boxes[at])
+        return _new_turn(state)
     box = state.boxes.index(c) + 1
     times = state.times + (((c, time + box, box),) if not stuck else ())
     state = evolve(state, times=times, news=tuple(news))

@@ -219,7 +219,8 @@ def view(state: R.State) -> View:
                   if R.must_pit(state, c) and c not in state.pitted and not state.cars[c].roof]
         body = [_line(x) for x in news_lines(state)[-2:]]
         body.append(_line("Must pit: " + " ".join(forced)) if forced else _line("Green-flag pit stops?"))
-        body.append(_line("Pick a car or none"))
+        declared = " ".join(num(state, c) for c in state.pitted)
+        body.append(_line(f"Pitting: {declared}" if declared else "Declare in race order"))
         return _view("Pit stops", body, state)
     if p == R.YPIT:
         left = [num(state, c) for c in R.race_order(state)
@@ -231,7 +232,8 @@ def view(state: R.State) -> View:
         return _view("Caution", body, state)
     if p in (R.SERVICE, R.YSERVICE):
         c = state.car
-        where = f"box {state.boxes.index(c) + 1}" if p == R.YSERVICE else "green"
+        where = (f"box {state.boxes.index(c) + 1}" if p == R.YSERVICE
+                 else f"green {state.boxes.index(c) + 1}/{len(state.boxes)}")
         body = dashboard(state, c) + [_line(f"Pit stop, {where}")]
         news = news_lines(state)
         body.append(_line(news[-1]) if news else _line("Choose the stop"))

@@ -216,13 +216,14 @@ def test_green_flag_pit_stop_timing(data):
     state = with_car(state, 0, space=31, lap=10, tires=(3, 3, 2, 1), fuel=1, damage=1)
     state, _ = perform(state, "pace", Scripted(ints=[1]))     # [1, 0, 2]: lap 12, fuel 0
     state, _ = perform(state, "pit", car=0)
+    state, _ = perform(state, "done")
     state, event = perform(state, "stop", Scripted(ints=[1, 4]), stop="full", extra=True)
     car = state.cars[0]
     assert event["rolls"] == [1, 4]
     assert car.tires == (0, 0, 0, 0) and car.fuel == 10 and car.damage == 0
     # time 12 + 3: 15 rows back from row 10 crosses the line backwards: lap 12 - 1 - 1
     assert car.lap == 10 and car.space == track_space(10 + 15 - 20, 0)
-    assert state.phase == rules.PITS
+    assert state.phase == rules.DEAL
 
 
 def track_space(r, ln):
@@ -235,6 +236,7 @@ def test_three_damage_after_adjustments_stay_in_the_pits(data):
     state = with_car(state, 0, damage=4, roof=False)
     state, _ = perform(state, "pace", Scripted(ints=[1]))
     state, _ = perform(state, "pit", car=0)
+    state, _ = perform(state, "done")
     state, _ = perform(state, "stop", Scripted(ints=[6]), stop="full", extra=False)
     assert state.cars[0].stuck and not state.cars[0].running
     # next time it must pit, with three adjustment attempts
@@ -412,3 +414,17 @@ def test_the_table_adds_a_movement_incident_the_companion_did_not_see(data):
     state = with_car(state, 0, markers=())
     state = with_car(state, 8, markers=("3-Str",))
     assert all(m.arg("marker") != "3-Str" for m in rules.moves(state))
+
+
+def test_green_stops_are_declared_then_serviced_in_race_order(data):
+    state = evolve(started(3), phase=rules.LEADER)
+    state, _ = perform(state, "pace", Scripted(ints=[1]))
+    for c in (7, 2, 5):
+        state, _ = perform(state, "pit", car=c)
+    assert state.phase == rules.PITS
+    state, _ = perform(state, "done")
+    served = []
+    while state.phase == rules.SERVICE:
+        served.append(state.car)
+        state, _ = perform(state, "stop", stop="splash", extra=False)
+    assert served == [2, 5, 7] and state.phase == rules.DEAL

@@ -26,6 +26,7 @@ def test_points_buy_tokens_at_their_cost(data):
 def _green_stop(state, c):
     state = evolve(state, phase=rules.PITS, pitted=())
     state, _ = perform(state, "pit", car=c)
+    state, _ = perform(state, "done")
     return state
 
 
