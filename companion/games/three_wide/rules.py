@@ -1244,8 +1244,13 @@ def summary(state: State) -> dict[str, Any]:
 
 def describe(event: Mapping[str, Any]) -> str:
     kind = event.get("kind")
-    if kind == "roll":
+    if kind in ("roll", "experience"):
         return " ".join(event.get("faces", []))
+    if kind == "wreck":
+        n = len(event.get("cars", []))
+        return f"{n} car{'s' if n != 1 else ''}"
+    if kind == "deal":
+        return f"{sum(len(h) for h in event.get('cards', []))} cards"
     if kind in ("pace", "caution"):
         return f"d6 {event.get('face')}"
     if kind == "land":
