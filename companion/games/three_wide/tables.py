@@ -205,6 +205,7 @@ def _faces(data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
 
 def settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
     """Everything the rules need for the chosen race, checked."""
+    _numbers(data)
     ids = [k for k, _ in races(data)]
     if not ids:
         raise DataError(("races",), "no race is described", "restore [races.*] from the built-in data.toml")
@@ -283,6 +284,22 @@ def _skills(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"costs": tuple(out),
             "fast_pit": _int(table.get("fast_pit", 2), ("skills", "fast_pit"), 0, 20, "time taken off"),
             "major_time": _int(table.get("major_repair_time", 16), ("skills", "major_repair_time"), 0, 40, "time")}
+
+
+def _numbers(data: Mapping[str, Any]) -> None:
+    car = _table(data, ("car",))
+    for key in ("numbers", "associated"):
+        value = car.get(key)
+        if value is None:
+            continue
+        rows = value if key == "numbers" else [value]
+        if not isinstance(value, list) or not all(isinstance(r, list) for r in rows):
+            raise DataError(("car", key), "must be a list of car numbers" + (" per team" if key == "numbers" else ""),
+                            "e.g. numbers = [[11, 12, 13, 14], [21, 22, 23, 24]]")
+        for i, r in enumerate(rows):
+            for j, n in enumerate(r):
+                _int(n, ("car", key, str(i), str(j)) if key == "numbers" else ("car", key, str(j)), 0, 999,
+                     "a car number")
 
 
 def check(data: Mapping[str, Any]) -> None:

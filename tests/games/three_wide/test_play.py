@@ -116,6 +116,7 @@ def test_the_program_prints_the_starting_grid(data):
     (("pit", "stops"), "fast", "pit.stops"),
     (("car", "tank"), 0, "car.tank"),
     (("dice", "tire-red", "faces"), ["1!", "two"], "dice.tire-red.faces.1"),
+    (("car", "numbers"), [[11, "twelve"]], "car.numbers.0.1"),
 ])
 def test_an_owners_nonsense_is_a_data_error_naming_the_key(data, path, value, key):
     node = data
