@@ -19,7 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.games import data as game_data
 
-from companion.core import gamedata  # noqa: E402
 from companion.core.dice import plain  # noqa: E402
 from companion.core.fairness import die_check, shuffle_checks  # noqa: E402
 from companion.core.rng import make_rng  # noqa: E402

@@ -30,11 +30,10 @@ GAMES = ("top-speed", "laps")
 
 def top_speed_race() -> tuple[dict, dict, list[dict]]:
     """(options, data, events) of the longest Top Speed race."""
-    from companion.core import gamedata
     from companion.games import data as game_data
     from companion.core.rng import make_rng
     from companion.games.top_speed import autoplay, rules
-    from companion.ui.flow import finish_options
+    from companion.ui.wizard import finish_options
 
     options = finish_options(rules.OPTIONS, {"players": 8, "race": "normal", "laps": 99, "grid": "qualifying",
                                              "fastest_lap": True, "kers": True})

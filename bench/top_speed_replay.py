@@ -15,7 +15,6 @@ import collections
 import sys
 import time
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.rng import make_rng

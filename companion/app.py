@@ -65,7 +65,6 @@ class App:
         return data.title(slug, self.data_dir)
 
     def game_data(self, slug: str) -> dict:
-        from companion.core import gamedata
         from companion.games import data as game_data
         return game_data.load(slug, override_dir=self.data_dir)
 
@@ -142,8 +141,8 @@ class App:
         if not self._has_program:
             self._has_program = self.print_receipt("program")
         if runner.finished():
-            self.print_receipt("results")
             runner.finish()
+            self.print_results()
 
     def undo(self) -> None:
         if self.runner is None:
@@ -184,16 +183,34 @@ class App:
         return self.runner.history()
 
     def end_session(self) -> None:
-        """End the race early: results as they stand are kept and printed."""
-        if self.runner is None:
+        """End the race early: the results as they stand are kept (the championship counts
+        them), printed, and shown until OK leaves for the main menu. A session without
+        standings (a dice or deck session) just closes."""
+        runner = self.runner
+        if runner is None:
             return
-        if self.runner.session.finished is None:
-            self.print_receipt("results")
-            self.runner.finish()
-        self.go_home()
+        if runner.session.finished is None:
+            results = {**runner.results(), "ended_early": True}   # the receipts say so
+            self.journal.finish_session(runner.session.id, results)
+            runner.session = self.journal.session(runner.session.id)
+            self.print_results()
+        if runner.session.results and runner.session.results.get("standings"):
+            self.stack = [flow.Home(), flow.Final()]
+        else:
+            self.go_home()
+
+    def final_view(self) -> View:
+        """The ended session's standings as they stood, for the results screen."""
+        from companion.ui import screens as ui
+        rows = (self.runner.session.results or {}).get("standings", []) if self.runner else []
+        return ui.standings("Results", rows)
 
     def close_session(self) -> None:
-        """Leave a finished race for the home menu."""
+        """Leave a race that is over for the home menu. A session with nothing left to do
+        (a deck shuffler with no deck) is closed too, so none is left behind to continue."""
+        runner = self.runner
+        if runner is not None and runner.session.finished is None and not runner.moves():
+            runner.finish()
         self.go_home()
 
     # -- printing ---------------------------------------------------------------------
@@ -202,7 +219,17 @@ class App:
         """Print the running game's ``kind`` receipt; False if the game has none now."""
         if self.runner is None:
             return False
+        from companion import results as res
         receipt = self.runner.receipts().get(kind)
+        if receipt is not None:
+            self.submit(res.stamp(self.journal, self.runner.session, receipt))
+        return receipt is not None
+
+    def print_results(self) -> bool:
+        """Print the session's results (dated, numbered in its championship): the
+        activity's own receipt, else its standings as they stand."""
+        from companion import results as res
+        receipt = res.results_receipt(self.journal, self.runner) if self.runner else None
         if receipt is not None:
             self.submit(receipt)
         return receipt is not None
@@ -223,6 +250,14 @@ class App:
             self.toast = self._printer_error or "No printer configured"
             return
         self.printer.submit(receipt)
+
+    def finish_printing(self, timeout: float) -> int:
+        """Wait up to ``timeout`` seconds for the receipts handed to the printer to print
+        (a scripted run's last receipt); the number still waiting in the spool."""
+        if self.printer is None:
+            return 0
+        self.printer.wait_idle(timeout=timeout)
+        return self.printer_pending()
 
     def close(self) -> None:
         if self.printer is not None:

@@ -19,7 +19,6 @@ import importlib.util
 import pkgutil
 import py_compile
 import sys
-from pathlib import Path
 
 # Loaded lazily by the device paths, the receipts and the demo (not by importing companion.*).
 LIBRARIES = (

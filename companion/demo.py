@@ -129,15 +129,15 @@ class Driver:
         self.press("OK")
 
     def answer_wizard(self, answers: dict[str, Any]) -> None:
-        from companion.ui import flow
+        from companion.ui import wizard
         from companion.ui.players import Players
         cars = answers.get("cars", [])
-        while isinstance(self.app.screen, (flow.Wizard, Players, flow.SplitEntry)):
+        while isinstance(self.app.screen, (wizard.Wizard, Players, wizard.SplitEntry)):
             screen = self.app.screen
             if isinstance(screen, Players):
                 self.press("GO")  # the cars keep their colours as names
                 continue
-            if isinstance(screen, flow.SplitEntry):
+            if isinstance(screen, wizard.SplitEntry):
                 self.press("GO")  # the split as the wizard offered it
                 continue
             question = screen.current(self.app)

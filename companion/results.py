@@ -7,6 +7,7 @@ game's slug).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from companion.core import scoring
@@ -69,21 +70,89 @@ def championship_lines(journal: Journal) -> list[str]:
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 
-def championship_receipt(journal: Journal, championship: str | None = None):
+def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):
     from companion.receipts import layouts
+    from companion.receipts.model import stamped
 
     key, rows = standings(journal, championship)
     if not rows:
         return None
-    return layouts.championship(f"Championship {title(key)}", rows)
+    return stamped(layouts.championship(f"Championship {title(key)}", rows),
+                   [f"Printed {when(now if now is not None else time.time())}"])
 
 
 def last_results_receipt(journal: Journal):
-    """The results receipt of the newest finished race, rebuilt from its journal."""
+    """The results receipt of the newest finished race, rebuilt from its journal: the
+    activity's own, or (a race ended early before the game had one) its standings as
+    they stood when it ended, as the championship counts them."""
     from companion.session import SessionRunner
 
     session = last_finished(journal)
     if session is None:
         return None
     runner = SessionRunner.resume(journal, session)
-    return runner.receipts().get("results")
+    return results_receipt(journal, runner)
+
+
+def results_receipt(journal: Journal, runner):
+    """The running (or just ended) session's results receipt, dated and numbered: the
+    activity's own when it has one now, else one built from its standings (a race
+    ended early from the pause menu). None when there are no standings (a dice session)."""
+    from companion.receipts import layouts
+
+    receipt = runner.receipts().get("results")
+    if receipt is None:
+        rows = (runner.session.results or {}).get("standings") or runner.results()["standings"]
+        if not rows:
+            return None
+        head = [activity_title(runner.session.activity, runner.session.options)]
+        receipt = layouts.standings_results("Results", rows, head)
+    return stamp(journal, runner.session, receipt)
+
+
+def activity_title(slug: str, options: dict) -> str:
+    """What a session is called on paper: its game's title (a tool set up for a game: the
+    tool's title and the game's)."""
+    from companion.games.registry import GAMES
+    from companion.games.data import title as activity_title_of
+
+    game = options.get("game") if isinstance(options, dict) else None
+    if slug not in GAMES and game in GAMES:
+        return f"{activity_title_of(slug)}, {activity_title_of(game)}"
+    return activity_title_of(slug)
+
+
+# -- dates and race numbers on paper ------------------------------------------------------
+
+PAPER_CHARS = 32   # a receipt line (companion.receipts.layouts.WIDTH)
+
+def when(ts: float) -> str:
+    """A date and time as the receipts print it: ``Mon 23 Nov 2026 14:05``."""
+    return time.strftime("%a %d %b %Y %H:%M", time.localtime(ts))
+
+
+def race_number(journal: Journal, session: Session) -> int:
+    """The race's number in its championship: 1 + the finished races of that championship
+    that were started before it."""
+    return 1 + sum(1 for s in finished(journal, session.championship) if s.id < session.id)
+
+
+def stamp_lines(journal: Journal, session: Session) -> list[str]:
+    """The lines every receipt of a session starts with: its date, that it was ended
+    early (from the pause menu), and its number in the championship."""
+    lines = [when(session.started)]
+    if session.results and session.results.get("ended_early"):
+        lines.append("Ended early, as it stood")
+    if session.championship:
+        from companion.kit.text import first_fitting
+        n = race_number(journal, session)
+        lines.append(first_fitting(f"{title(session.championship)} championship, race {n}",
+                                   f"Championship race {n}", limit=PAPER_CHARS))
+    return lines
+
+
+def stamp(journal: Journal, session: Session, receipt):
+    """``receipt`` with the session's date and race number at the top."""
+    from companion.receipts.model import stamped
+
+    return None if receipt is None else stamped(receipt, stamp_lines(journal, session))

@@ -25,7 +25,7 @@ from companion.kit.standings import is_standings
 from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
 from companion.receipts.model import Receipt, overflows
 from companion.session import SessionRunner
-from companion.ui.flow import finish_options
+from companion.ui.wizard import finish_options
 from companion.ui.render import cut_texts, render
 
 ACTIVITIES = [e.slug for e in registry.playable()]

@@ -5,7 +5,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 from PIL import Image
 
 from companion.cli import main

@@ -7,7 +7,6 @@ import random
 import sqlite3
 
 from companion import session as session_module
-from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.journal import Journal
 from companion.session import SNAPSHOT_EVERY, SessionRunner
@@ -91,12 +90,11 @@ def test_snapshots_survive_reopening_the_file(state_dir):
 
 def test_every_activity_state_can_be_snapshotted():
     """A state that cannot be pickled would silently replay in full at every boot."""
-    import importlib
     import pickle
 
     from companion.demo import demo_target
     from companion.games.registry import activity
-    from companion.ui.flow import finish_options
+    from companion.ui.wizard import finish_options
 
     for game in ("top-speed", "street-illegal", "laps", "dice", "deck"):
         slug, extra = demo_target(game)

@@ -48,17 +48,29 @@ def show(args) -> int:
             }, indent=2, ensure_ascii=False))
             return 0
         if open_session:
-            print(f"A race is running: {open_session.activity} (started {_when(open_session.started)})")
+            print(f"A {_noun(open_session.activity)} is running: {results.title(open_session.activity)} "
+                  f"(started {_when(open_session.started)})")
         if last is None:
             print("No finished race yet.")
             return 0
-        print(f"Last race: {last.results.get('game', last.activity)} ({_when(last.finished)})")
+        number = results.race_number(journal, last)
+        print(f"Last race: {results.title(last.results.get('game', last.activity))}, "
+              f"race {number} of its championship ({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        print(f"Championship {key}: {len(results.finished(journal, key))} race(s)")
+        print(f"Championship {results.title(key)}: {len(results.finished(journal, key))} race(s)")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0
+
+
+def _noun(slug: str) -> str:
+    """What a session of ``slug`` is called ("race", "session")."""
+    from companion.games import registry
+    try:
+        return registry.activity(slug).session
+    except LookupError:
+        return "race"
 
 
 def _when(ts: float | None) -> str:

@@ -7,6 +7,9 @@ import sys
 from companion.commands import CommandError
 
 HARDWARE = ("auto", "pi", "desktop", "terminal", "headless")
+PRINT_WAIT_S = 30.0
+"""A scripted run waits this long at most for its last receipts (a real printer prints a
+results receipt in a few seconds; paper out would otherwise hold the exit forever)."""
 
 
 def register(sub) -> None:
@@ -18,7 +21,11 @@ def register(sub) -> None:
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--keys", metavar="GESTURES",
                    help='feed button gestures, e.g. "OK DOWN GO HOLD:BACK", then exit when used up')
-    p.add_argument("--out", metavar="DIR", help="headless: where frames and receipts go (default STATE/frames)")
+    p.add_argument("--out", metavar="DIR", help="headless: where the frames go (default STATE/frames); "
+                                                "receipts go to STATE/receipts")
+    p.add_argument("--print-wait", type=float, default=PRINT_WAIT_S, metavar="SECONDS",
+                   help=f"with --keys: how long to wait for the last receipts to print before exiting "
+                        f"(default {PRINT_WAIT_S:g}); what has not printed waits in the spool")
     p.add_argument("--seed", type=int, help="seed the dice and decks (for tests; default: the OS generator)")
     p.set_defaults(func=run)
 
@@ -37,6 +44,11 @@ def run(args) -> int:
             print(f"companion: no screen or terminal here, so it ran headless: the first frame is in {where}. "
                   "Try --hardware terminal, or --keys \"OK GO\" to press buttons.", file=sys.stderr)
         runtime.app.run(runtime.board.buttons)
+        if args.keys is not None:  # the keys are used up: let the last receipts print
+            waiting = runtime.app.finish_printing(args.print_wait)
+            if waiting:
+                print(f"companion: {waiting} receipt(s) still waiting for the printer; they print at the "
+                      "next start, or with `companion print waiting`", file=sys.stderr)
     for problem in runtime.problems():
         print(f"companion: {problem}", file=sys.stderr)
     return 0

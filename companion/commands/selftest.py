@@ -60,7 +60,6 @@ def _check_state(state_dir) -> tuple[bool, str]:
 
 
 def _check_game_data(state_dir) -> tuple[bool, str]:
-    from companion.core import gamedata
     from companion.games import data as game_data
     from companion.core.config import ConfigError
     from companion.games.registry import GAMES

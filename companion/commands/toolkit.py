@@ -21,9 +21,9 @@ def register(sub) -> None:
     _state_option(p)
     p.set_defaults(func=games)
 
-    p = sub.add_parser("roll", help="roll a game's die (GAME 'any' for a plain dN such as d6, d20)")
+    p = sub.add_parser("roll", help="roll a game's die or dice set (GAME 'any' for a plain dN such as d6, d20)")
     p.add_argument("game", metavar="GAME", help="a game (see `companion games`) or 'any'")
-    p.add_argument("die", metavar="DIE", help="a die of that game, or dN (d2..d1000)")
+    p.add_argument("die", metavar="DIE", help="a die or dice set of that game (3-wide tires), or dN (d2..d1000)")
     _common(p, "rolls")
     p.set_defaults(func=roll)
 
@@ -82,9 +82,15 @@ def roll(args) -> int:
     from companion.core.rng import make_rng
 
     data = _data(args.game, args.state)
+    dice = gamedata.dice_of(data)
+    sets = gamedata.dice_sets_of(data)
+    if args.die in sets and args.die not in dice:
+        return _roll_set(args, dice, args.die, sets[args.die])
     try:
-        die = lookup(gamedata.dice_of(data), args.die, args.game)
+        die = lookup(dice, args.die, args.game)
     except DiceError as exc:
+        if sets:  # the sets are offered too: "tires" is as good a name as "tire-black"
+            raise CommandError(f"{exc}; dice sets: {', '.join(sets)}") from None
         raise CommandError(str(exc)) from None
     rng = make_rng(args.seed)
     faces = [roll_die(die, rng) for _ in range(args.n)]
@@ -92,6 +98,22 @@ def roll(args) -> int:
         _print_json({"game": args.game, "die": die.id, "rolls": faces})
     else:
         print(f"{die.label}: {' '.join(str(f) for f in faces)}")
+    return 0
+
+
+def _roll_set(args, dice: dict, set_id: str, dice_set: dict) -> int:
+    """Roll every die of a dice set together, ``-n`` times (3-Wide's four tire dice)."""
+    from companion.core.dice import lookup, roll as roll_die
+    from companion.core.rng import make_rng
+
+    members = [lookup(dice, d, args.game) for d in dice_set["dice"]]
+    rng = make_rng(args.seed)
+    rolls = [[roll_die(d, rng) for d in members] for _ in range(args.n)]
+    if args.json:
+        _print_json({"game": args.game, "set": set_id, "dice": [d.id for d in members], "rolls": rolls})
+    else:
+        for faces in rolls:
+            print(f"{dice_set['label']}: {' '.join(str(f) for f in faces)}")
     return 0
 
 

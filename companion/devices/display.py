@@ -365,10 +365,41 @@ def quadrant_blocks(image: Image.Image) -> list[str]:
                     for x in range(0, w, 2)) for y in range(0, h, 2)]
 
 
+_BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
+                 (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+
+
+def braille_blocks(image: Image.Image) -> list[str]:
+    """A quarter as tall as wide blocks: one Braille character per 2x4 pixels, so the
+    128x64 screen takes 64 columns and 16 lines (an 80x24 terminal holds it framed)."""
+    w, h = image.size
+    px = image.load()
+
+    def cell(x, y):
+        return chr(0x2800 + sum(bit for dx, dy, bit in _BRAILLE_DOTS
+                                if x + dx < w and y + dy < h and px[x + dx, y + dy] > 0))
+
+    return ["".join(cell(x, y) for x in range(0, w, 2)) for y in range(0, h, 4)]
+
+
+TERMINAL_DETAIL = (
+    (half_blocks, "full detail"),
+    (quadrant_blocks, "2x2 pixels a character"),
+    (braille_blocks, "Braille, 2x4 pixels a character"),
+)
+"""The drawings of the terminal display, finest first. Half blocks draw two pixel rows
+per line, so full detail needs 130 columns and 35 lines (the frame and the key help
+around 128x32 characters); quadrants 66x35; Braille 66x21, which an 80x24 terminal holds."""
+
+FULL_DETAIL = (WIDTH + 2, HEIGHT // 2 + 3)
+SMALLEST = (WIDTH // 2 + 2, HEIGHT // 4 + 5)   # the help on two lines and the note
+
+
 class TerminalDisplay:
     """The frame drawn with block characters in the terminal (alternate screen), framed,
-    with the key help under it. Full detail needs 130 columns; narrower terminals get
-    2x2 pixels per character."""
+    with the key help under it: the finest drawing the terminal's size holds
+    (TERMINAL_DETAIL). A terminal too small for any says the size it needs instead of
+    scrolling the title away."""
 
     def __init__(self, stream=None, help_line: str = ""):
         self.stream = stream or sys.stdout
@@ -378,22 +409,42 @@ class TerminalDisplay:
         self.stream.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hide cursor
         self.stream.flush()
 
-    def render(self, image: Image.Image, columns: int) -> str:
-        rows = half_blocks(image) if columns >= WIDTH + 2 else quadrant_blocks(image)
-        width = len(rows[0])
-        lines = ["\u250c" + "\u2500" * width + "\u2510"]
-        lines += ["\u2502" + row + "\u2502" for row in rows]
-        lines.append("\u2514" + "\u2500" * width + "\u2518")
-        if self.help_line:
-            lines.append(self.help_line[:max(columns - 1, 20)])
-        return "\x1b[H" + "\x1b[K\n".join(lines) + "\x1b[K\x1b[J"
+    def lines_for(self, image: Image.Image, columns: int, lines: int | None = None) -> list[str]:
+        """The text lines that show ``image`` in a terminal of ``columns`` x ``lines``
+        (``lines`` None: as many as needed): the finest drawing that fits whole."""
+        import textwrap
+
+        for draw, name in TERMINAL_DETAIL:
+            rows = draw(image)
+            width = len(rows[0])
+            if columns < width + 2:
+                continue
+            out = ["\u250c" + "\u2500" * width + "\u2510"]
+            out += ["\u2502" + row + "\u2502" for row in rows]
+            out.append("\u2514" + "\u2500" * width + "\u2518")
+            if self.help_line:
+                out += textwrap.wrap(self.help_line, max(columns - 1, 20))
+            if draw is not half_blocks:
+                out.append(f"({name}: {FULL_DETAIL[0]}x{FULL_DETAIL[1]} shows full detail)"[:max(columns - 1, 1)])
+            if lines is None or len(out) <= lines:
+                return out
+        return [t[:max(columns - 1, 1)] for t in (
+            f"Terminal {columns}x{lines}: too small for the screen.",
+            f"Make it at least {SMALLEST[0]}x{SMALLEST[1]} "
+            f"({FULL_DETAIL[0]}x{FULL_DETAIL[1]} for full detail).",
+            "q quits")]
+
+    def render(self, image: Image.Image, columns: int, lines: int | None = None) -> str:
+        """The escape sequences that draw ``image`` (see :meth:`lines_for`)."""
+        return "\x1b[H" + "\x1b[K\n".join(self.lines_for(image, columns, lines)) + "\x1b[K\x1b[J"
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
         if same_frame(self._last, image):
             return
         self._last = image.copy()
-        self.stream.write(self.render(image, shutil.get_terminal_size().columns))
+        size = shutil.get_terminal_size()
+        self.stream.write(self.render(image, size.columns, size.lines))
         self.stream.flush()
 
     def close(self) -> None:

@@ -30,7 +30,7 @@ States are frozen dataclasses; events are plain dicts so the journal stores them
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 

@@ -27,7 +27,7 @@ MIN_NAME = 8
 
 
 def format_seconds(seconds: float | None) -> str:
-    """A lap time: ``42.3``, ``4:05.2`` or ``1:04:05``; ``-`` when unknown."""
+    """A lap time with its unit: ``42.3s``, ``4:05.2`` or ``1:04:05``; ``-`` when unknown."""
     if seconds is None:
         return "-"
     tenths = int(round(seconds * 10))
@@ -35,7 +35,7 @@ def format_seconds(seconds: float | None) -> str:
     if minutes >= 60:
         hours, minutes = divmod(minutes, 60)
         return f"{hours}:{minutes:02d}:{t // 10:02d}"
-    return f"{minutes}:{t // 10:02d}.{t % 10}" if minutes else f"{t // 10}.{t % 10}"
+    return f"{minutes}:{t // 10:02d}.{t % 10}" if minutes else f"{t // 10}.{t % 10}s"
 
 
 def _plain(value: Any) -> str:
@@ -118,13 +118,15 @@ def bonus_lines(rows: Sequence[Mapping[str, Any]]) -> list[Line]:
 
 
 def results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = (),
-            columns: Sequence[Col] = RESULT_COLUMNS, notes: Sequence[str] = ()) -> Receipt:
+            columns: Sequence[Col] = RESULT_COLUMNS, notes: Sequence[str] = (),
+            more: Sequence[Item] = ()) -> Receipt:
     """Race results: ``title``, ``lines``, the classification and what earned points.
 
     ``rows`` are standings dicts (``companion.core.scoring.standings``), winner first: each
     with ``position`` and ``name``, the keys of ``columns``, and optionally ``bonus``
     ({bonus name: points}), ``fastest_lap`` and ``best_lap`` (seconds). Under the table come
-    the bonuses earned, the fastest lap, then ``notes`` (free text, wrapped).
+    the bonuses earned, the fastest lap, then ``notes`` (free text, wrapped), then
+    ``more`` (a lap chart: :func:`lap_chart_items`).
     """
     items: list[Item] = [*_head(lines), *table(rows, columns), Rule()]
     items.extend(bonus_lines(rows))
@@ -132,7 +134,23 @@ def results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] 
         if row.get("fastest_lap") and row.get("best_lap") is not None:
             items.extend(wrapped(f"Fastest lap: {row['name']} {format_seconds(row['best_lap'])}"))
     items.extend(_text(notes))
+    if more:
+        items.extend((Rule(), *more, Rule()))
     return Receipt("results", title, (*items, Feed(2)))
+
+
+def standings_columns(rows: Sequence[Mapping[str, Any]]) -> tuple[Col, ...]:
+    """The ready columns that ``rows`` have values for (laps, laps led, best lap, points)."""
+    return tuple(c for c in (LAPS, LED, BEST, POINTS)
+                 if any(r.get(c.key) is not None for r in rows))
+
+
+def standings_results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = (),
+                      notes: Sequence[str] = ()) -> Receipt:
+    """A results receipt from any activity's standings (the ``results.json`` shape), with
+    the columns the rows have: what prints for a race ended early when its game has no
+    results receipt of its own yet."""
+    return results(title, rows, lines, standings_columns(rows), notes)
 
 
 MAX_RACE_COLUMNS = 5
@@ -156,10 +174,6 @@ def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[
                    (*_head(head), *table(shown, [*cols, POINTS], "Driver"), Rule(), Feed(2)))
 
 
-CHART_LAP = 3           # " 12" then the cars
-CHART_CAR = 3           # " RE"
-
-
 def car_codes(names: Sequence[str]) -> dict[str, str]:
     """A distinct code of at most two characters per name: ``Red`` -> ``RE``,
     ``Blue`` -> ``BL``, then ``Black`` -> ``BA`` (first letter + a later one)."""
@@ -175,35 +189,100 @@ def car_codes(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _packed(words: Sequence[str], gap: str = "  ") -> list[Line]:
-    """``words`` side by side, as many as fit in a line, never broken."""
-    out: list[str] = []
-    for word in words:
-        if out and len(out[-1]) + len(gap) + len(word) <= WIDTH:
-            out[-1] += gap + word
+CHART_NAME = 8          # "Yellow  ": a car's name (7 characters) and a space
+CHART_CELL = 3          # " 12": a position; laps from 100 on take 4
+
+
+def lap_positions(cars: Sequence[str], orders: Sequence[Sequence[str]]) -> list[tuple[str, list[int | None]]]:
+    """Each car's position at the end of every lap, from ``orders`` (for each lap, lap 1
+    first, the cars in the order they completed it): (name, [position or None where it
+    did not complete that lap]), the cars in their order at the end (most laps first,
+    then the better last position; a car that never completed a lap keeps its place in
+    ``cars``)."""
+    out = {name: [None] * len(orders) for name in cars}
+    for lap, order in enumerate(orders):
+        for position, name in enumerate(order, start=1):
+            out.setdefault(str(name), [None] * len(orders))[lap] = position
+    grid = {name: i for i, name in enumerate(out)}
+
+    def finish(item):
+        name, positions = item
+        done = [i for i, p in enumerate(positions) if p is not None]
+        return (-(done[-1] + 1), positions[done[-1]], grid[name]) if done else (1, 0, grid[name])
+
+    return sorted(out.items(), key=finish)
+
+
+def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
+                    laps: Sequence[Mapping[str, Any]] = ()) -> list[Item]:
+    """The lap chart as receipt lines: one row per car with its position at the end of
+    every lap (``-``: it did not complete that lap), the laps wrapped into blocks as wide
+    as the paper (8 laps a block; 6 from lap 100 on), for any number of laps and up to
+    12 cars (more work too: a row per car). Then, when ``laps`` is given, a table of each
+    car's fastest lap and its gap at the end: dicts with ``name``, ``best_lap`` (seconds),
+    ``best_lap_no`` and ``gap`` (text such as ``+3.4s`` or ``+1 lap``); left out when
+    it would say nothing (no times, nobody behind)."""
+    rows = lap_positions(cars, orders)
+    items: list[Item] = [] if orders else [Line("No lap completed yet.")]
+    first = 0
+    while first < len(orders):
+        short = first + (WIDTH - CHART_NAME) // CHART_CELL < 100   # the block's laps have 2 digits
+        cell = CHART_CELL if short else CHART_CELL + 1
+        block = range(first, min(len(orders), first + (WIDTH - CHART_NAME) // cell))
+        widths = (CHART_NAME, *([cell] * len(block)))
+        if items:
+            items.append(Line(""))
+        items.append(Columns(("Lap", *(str(k + 1).rjust(cell) for k in block)), widths, bold=True,
+                             right_last=False))
+        for name, positions in rows:
+            cells = (_plain(positions[k]).rjust(cell) for k in block)
+            items.append(Columns((name[:CHART_NAME - 1], *cells), widths, right_last=False))
+        first = block.stop
+    if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
+        items.append(Rule())
+        items.append(Line("Fastest laps and gaps", bold=True))
+        items.extend(table(laps, (BEST, Col("best_lap_no", "Lap", 4), Col("gap", "Gap", 8))))
+    return items
+
+
+def lap_chart(title: str, cars: Sequence[str], orders: Sequence[Sequence[str]],
+              lines: Sequence[str] = (), laps: Sequence[Mapping[str, Any]] = ()) -> Receipt:
+    """A lap chart any lap-based game can print: ``cars`` (their names), ``orders`` (for
+    each lap, lap 1 first, the names in the order they completed it, which is their
+    position at the end of that lap), ``lines`` under the title, and optionally the
+    fastest laps and gaps (see :func:`lap_chart_items`). Fits 32 columns whatever the
+    number of laps."""
+    return Receipt("lap-chart", title, (*_head(lines), *lap_chart_items(cars, orders, laps), Rule(), Feed(2)))
+
+
+def race_lap_chart(race, title: str = "Lap chart", lines: Sequence[str] = ()) -> Receipt:
+    """:func:`lap_chart` of a ``companion.core.race.RaceState``."""
+    return lap_chart(title, [c.name for c in race.cars], racing.lap_orders(race), lines, lap_facts(race))
+
+
+def lap_facts(race) -> list[dict[str, Any]]:
+    """For a ``companion.core.race.RaceState``: each car's fastest lap (time and lap
+    number) and its gap at the end to the leader (time when both crossed that lap with
+    a time, else laps behind), in race order; [] when no lap was completed."""
+    if not race.crossings:
+        return []
+    times = racing.lap_times(race)
+    order = racing.race_order(race)
+    leader = order[0].name
+    crossed = {(x.car, x.lap): x.at for x in race.crossings}
+    lead_laps = racing.laps_of(race, order[0])
+    out = []
+    for car in order:
+        laps = racing.laps_of(race, car)
+        timed = [(t, k) for k, t in enumerate(times[car.name], start=1) if t is not None]
+        best, best_no = min(timed, key=lambda tk: (tk[0], tk[1])) if timed else (None, None)
+        if car.name == leader:
+            gap = "leader"
+        elif laps < lead_laps:
+            behind = lead_laps - laps
+            gap = f"+{behind} lap{'s' if behind != 1 else ''}"
         else:
-            out.append(word[:WIDTH])
-    return [Line(t) for t in out]
-
-
-def lap_chart(race, title: str = "Lap chart", lines: Sequence[str] = ()) -> Receipt:
-    """Who crossed the line in which order, lap by lap, for a
-    ``companion.core.race.RaceState``: a key of car codes, then one row per lap with the
-    cars in the order they completed it (nine cars a line, the rest on the next)."""
-    codes = car_codes([c.name for c in race.cars])
-    key = _packed([f"{codes[c.name]} {c.name}" for c in race.cars])
-    per_line = (WIDTH - CHART_LAP) // CHART_CAR
-
-    def rows(first: str, cells: Sequence[str], bold: bool = False) -> list[Columns]:
-        out = []
-        for k in range(0, max(len(cells), 1), per_line):
-            chunk = tuple(c.rjust(CHART_CAR) for c in cells[k:k + per_line])
-            out.append(Columns((first if k == 0 else "", *chunk),
-                               (CHART_LAP, *([CHART_CAR] * len(chunk))), bold=bold))
-        return out
-
-    items: list[Item] = [*_text(lines), *key, Rule()]
-    items.extend(rows("Lap", [str(p) for p in range(1, len(race.cars) + 1)], bold=True))
-    for lap, order in enumerate(racing.lap_orders(race), start=1):
-        items.extend(rows(f"{lap:>3}", [codes[name] for name in order]))
-    return Receipt("lap-chart", title, (*items, Rule(), Feed(2)))
+            mine, theirs = crossed.get((car.name, laps)), crossed.get((leader, laps))
+            gap = "-" if mine is None or theirs is None else "+" + format_seconds(max(0.0, mine - theirs))
+        out.append({"name": car.name, "best_lap": best, "best_lap_no": best_no, "gap": gap})
+    return out

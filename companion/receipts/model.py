@@ -66,6 +66,16 @@ class Receipt:
         return out
 
 
+def stamped(receipt: Receipt, lines, width: int = 32) -> Receipt:
+    """``receipt`` with ``lines`` (its date, its race number) at the top, each wrapped to
+    ``width`` characters between words."""
+    import textwrap
+    from dataclasses import replace
+
+    head = tuple(Line(t) for text in lines for t in (textwrap.wrap(text, width) or [""]))
+    return replace(receipt, items=head + tuple(receipt.items))
+
+
 def format_columns(row: Columns) -> str:
     parts = []
     last = len(row.cells) - 1

@@ -7,17 +7,17 @@ moves its rules allow; the wizard asks the questions the activity declares.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Callable
 
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
+from companion.ui.wizard import Wizard
 from companion.ui.view import Menu, View
 
 if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
     # used, not for the first frame
-    from companion.games.api import CarOption, Option
     from companion.ui.host import Host
 
 
@@ -57,233 +57,6 @@ class Home(Screen):
                 app.push(Wizard(key))
 
 
-# -- setup wizard -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Question:
-    """One step of the wizard: a question of the race, or a per-car question of car ``car``."""
-    option: Any                  # Option or CarOption
-    car: int | None = None
-
-
-@dataclass
-class Wizard(Screen):
-    """The activity's questions in order; after the number of players, the cars are named;
-    then every per-car question, car by car. The answers stay when a step is refused."""
-    slug: str
-    step: int = 0
-    values: dict[str, Any] = field(default_factory=dict)
-    names: dict[str, str] | None = None           # colour -> player's name (None: not asked yet)
-    cars: dict[int, dict[str, Any]] = field(default_factory=dict)   # car -> per-car answers
-
-    def options(self, app: Host) -> tuple[Option, ...]:
-        return app.activity(self.slug).options
-
-    def car_options(self, app: Host) -> tuple[CarOption, ...]:
-        return app.activity(self.slug).car_options
-
-    def car_count(self, app: Host) -> int:
-        count = next((o for o in self.options(app) if o.kind == "players"), None)
-        return 0 if count is None else int(self.value(count))
-
-    def colours(self, app: Host) -> tuple[str, ...]:
-        from companion.kit.cars import colours
-        return colours(self.car_count(app))
-
-    def questions(self, app: Host) -> list[Question]:
-        out = [Question(o) for o in self.options(app)]
-        for option in self.car_options(app):
-            out += [Question(option, i) for i in range(self.car_count(app)) if option.applies(self.car(option, i))]
-        return out
-
-    def car(self, option: CarOption | None, i: int) -> dict[str, Any]:
-        """Car ``i``'s answers so far (each per-car question at its first answer)."""
-        return self.cars.setdefault(i, {})
-
-    def current(self, app: Host) -> Question | None:
-        qs = self.questions(app)
-        return qs[self.step] if self.step < len(qs) else None
-
-    def value(self, option, car: int | None = None) -> Any:
-        if car is not None:
-            answers = self.cars.setdefault(car, {})
-            if option.key not in answers:
-                answers[option.key] = option.initial()
-            return answers[option.key]
-        if option.key not in self.values:
-            return option.initial()
-        return self.values[option.key]
-
-    def set(self, question: Question, value: Any) -> None:
-        if question.car is None:
-            self.values[question.option.key] = value
-        else:
-            self.cars.setdefault(question.car, {})[question.option.key] = value
-
-    def view(self, app: Host) -> View:
-        q = self.current(app)
-        if q is None:
-            return ui.message(app.title_of(self.slug), "Starting...")
-        count = len(self.questions(app))
-        title = None
-        if q.car is not None:
-            title = f"{self.name_of(app, q.car)}: {q.option.label}"
-        return replace(ui.options_wizard(q.option, self.value(q.option, q.car), self.step, count, title=title),
-                       footer="OK: next  BACK: back")
-
-    def name_of(self, app: Host, car: int) -> str:
-        colour = self.colours(app)[car]
-        return (self.names or {}).get(colour) or colour
-
-    def handle(self, app: Host, gesture) -> None:
-        q = self.current(app)
-        if q is None:
-            return
-        step = _step(gesture)
-        if step and q.option.kind != "split":
-            self.set(q, adjust(q.option, self.value(q.option, q.car), step))
-        elif pressed(gesture, OK, GO):
-            self.set(q, self.value(q.option, q.car))
-            if q.option.kind == "players":
-                self.name_players(app, int(self.values[q.option.key]))
-            elif q.option.kind == "split":
-                app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
-                                    lambda answer: (self.set(q, answer), self.next(app))))
-            else:
-                self.next(app)
-        elif pressed(gesture, BACK):
-            if self.step == 0:
-                app.pop()
-            else:
-                self.step -= 1
-
-    def next(self, app: Host) -> None:
-        done = self.current(app)
-        self.step += 1
-        if done is not None and done.car is not None:
-            problem = self.problem(app, done.option)
-            if problem and not self._more_of(app, done.option):
-                self.step -= 1
-                app.toast = problem
-                return
-        if self.step < len(self.questions(app)):
-            return
-        try:
-            app.start_session(self.slug, finish_options(self.options(app), self.values, self.names,
-                                                        self.car_options(app), self.cars))
-        except ValueError as exc:  # a setup the game refuses, an owner's broken data file
-            self.step -= 1         # nothing was written: the answers stay, the message says why
-            app.toast = str(exc)
-
-    def _more_of(self, app: Host, option) -> bool:
-        """Whether the next step asks ``option`` of another car."""
-        q = self.current(app)
-        return q is not None and q.option is option
-
-    def problem(self, app: Host, option: CarOption) -> str:
-        cars = [i for i in range(self.car_count(app)) if option.applies(self.car(option, i))]
-        return option.problem([self.value(option, i) for i in cars])
-
-    def name_players(self, app: Host, count: int) -> None:
-        """The cars' list to name them (the last race's names offered), then on."""
-        from companion.kit.cars import colours as colours_of
-        from companion.ui.players import Players, clash
-
-        if self.names is None:
-            self.names = app.recent_names()
-        colours = colours_of(count)
-        for colour in colours:  # an offered name another car of this race is called by
-            if colour in self.names and clash(self.names, colours, colour, self.names[colour]):
-                del self.names[colour]
-        app.push(Players(colours, self.names, lambda: self.next(app)))
-
-
-def adjust(option, value: Any, step: int) -> Any:
-    """The next value of ``option`` after one UP (-1) or DOWN (+1)."""
-    if option.kind == "choice":
-        keys = [v for v, _ in option.choices]
-        i = keys.index(value) if value in keys else 0
-        return keys[(i + step) % len(keys)]
-    # numbers and player counts: DOWN lowers, UP raises, within bounds
-    new = int(value) - step * (option.step or 1)
-    return max(option.low, min(option.high, new))
-
-
-def finish_options(options: tuple[Option, ...], values: dict[str, Any],
-                   names: dict[str, str] | None = None, car_options: tuple[CarOption, ...] = (),
-                   cars: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The options dict ``setup`` receives: every key, and the players as dicts of name,
-    colour and their per-car answers (``names``: colour -> name; a car without one is
-    called by its colour; a per-car question a car was not asked keeps its default)."""
-    from companion.kit.cars import colours
-    out = dict(values)
-    for option in options:
-        if option.kind == "players":
-            count = int(values.get(option.key, option.default or option.low))
-            out[option.key] = count
-            players = []
-            for i, c in enumerate(colours(count)):
-                car = {"name": (names or {}).get(c) or c, "colour": c}
-                answers = (cars or {}).get(i, {})
-                for co in car_options:
-                    car[co.key] = answers.get(co.key, co.initial())
-                players.append(car)
-            out["players"] = players
-    return out
-
-
-@dataclass
-class SplitEntry(Screen):
-    """Points shared among parts (a car's wear points per zone): UP/DOWN pick a part, OK
-    edits it (UP/DOWN change it, OK again done), GO keeps the split once it adds up."""
-    car: str
-    option: Any
-    answer: dict[str, int]
-    on_done: Callable[[dict[str, int]], None]
-    selected: int = 0
-    editing: bool = False
-
-    def left(self) -> int:
-        return self.option.total - sum(int(self.answer.get(k, 0)) for k, *_ in self.option.parts)
-
-    def view(self, app: Host) -> View:
-        from companion.kit.text import fit, row
-        items = []
-        for i, (key, label, _, _) in enumerate(self.option.parts):
-            value = str(self.answer.get(key, 0))
-            if self.editing and i == self.selected:
-                value = f"<{value}>"
-            items.append(row(label, value, MENU_CHARS))
-        status = f"{self.left()} left"
-        return View(title=fit(f"{self.car}: {self.option.label}", LINE_CHARS - 1 - len(status)), status=status,
-                    body=(Menu(tuple(items), self.selected),),
-                    footer="\u2191\u2193 change OK done" if self.editing else "OK edit  GO keep")
-
-    def handle(self, app: Host, gesture) -> None:
-        step = _step(gesture)
-        key, _, low, high = self.option.parts[self.selected]
-        if step and self.editing:
-            value = int(self.answer.get(key, low)) - step
-            room = int(self.answer.get(key, low)) + self.left()
-            self.answer[key] = max(low, min(high, room, value))
-        elif step:
-            self.selected = (self.selected + step) % len(self.option.parts)
-        elif pressed(gesture, OK):
-            self.editing = not self.editing
-        elif pressed(gesture, BACK):
-            if self.editing:
-                self.editing = False
-            else:
-                app.pop()
-        elif pressed(gesture, GO):
-            problem = self.option.problem([self.answer])
-            if problem:
-                app.toast = problem
-                return
-            app.pop()
-            self.on_done(dict(self.answer))
-
-
 # -- the race -----------------------------------------------------------------------
 
 @dataclass
@@ -309,9 +82,9 @@ class Race(Screen):
             move = moves[self.highlighted]
             arrows = len(moves) > 1
             footer = f"< {move.label} >" if arrows else move.label
-        else:
+        else:  # the race is over: one word for it in every pack's title bar
             footer = "OK: main menu"
-            view, self.highlighted = _scrolled(view, self.highlighted)
+            view, self.highlighted = _scrolled(replace(view, status=ui.END_STATUS), self.highlighted)
         return replace(view, footer=footer)
 
     def handle(self, app: Host, gesture) -> None:
@@ -396,6 +169,22 @@ class Pause(Screen):
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
         elif key == "home":
             app.go_home()
+
+
+@dataclass
+class Final(Screen):
+    """A race ended early: its results as they stood, scrollable; OK goes to the main menu."""
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        view, self.selected = _scrolled(app.final_view(), self.selected)
+        return replace(view, footer="OK: main menu")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = max(0, self.selected + _step(gesture))
+        elif pressed(gesture, OK, GO, BACK):
+            app.close_session()
 
 
 @dataclass

@@ -41,10 +41,12 @@ class Players(Screen):
     names: dict[str, str]
     on_done: Callable[[], None]
     selected: int = 0
+    title: str = "Players"      # the setup question's label ("Cars")
+    status: str = ""            # the setup step ("2/5"); "" shows the number of cars
 
     def view(self, app) -> View:
         entries = [{"name": self.names.get(c) or c, "colour": c} for c in self.colours]
-        return ui.players(entries, self.selected)
+        return ui.players(entries, self.selected, title=self.title, status=self.status)
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):

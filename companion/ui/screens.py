@@ -30,14 +30,14 @@ def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
     """One question of the setup wizard; ``step_index`` counts from 0. ``title``: the
     question's own label unless given (a per-car question names the car)."""
     last = step_index >= step_count - 1
-    status = f"{step_index + 1}/{step_count}"
+    status = f"{step_index + 1}/{step_count}" if step_count > 1 else ""   # no "1/1"
     footer = "\u2191\u2193 change  OK " + ("start" if last else "next")
     if option.kind == "choice":
         values = [v for v, _ in option.choices]
         selected = values.index(value) if value in values else 0
         body: tuple = (Menu(tuple(label for _, label in option.choices), selected),)
     else:
-        what = "players " if option.kind == "players" else ""
+        what = f"{option.label.lower()} " if option.kind == "players" else ""   # "cars 2-12"
         body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)
     return View(title=title or option.label, status=status, body=body, footer=footer)
 
@@ -56,15 +56,38 @@ def history(entries: list[str], undone: set[int] = frozenset()) -> View:
                 body=(Menu(items, len(items) - 1),), footer="hold BACK to undo")
 
 
+END_STATUS = "END"
+"""The title bar's status once a race is over, on every results screen."""
+
+
+def standings(title: str, rows: Iterable[Mapping[str, Any]]) -> View:
+    """A race's standings, one line a car (``1 Red        12 pts``; laps when nothing was
+    scored), a menu to scroll; status ``END``."""
+    from companion.kit.standings import result_line
+    from companion.profile import MENU_CHARS
+
+    rows = list(rows)
+    scored = any(r.get("points") for r in rows)
+    lines = []
+    for r in rows:
+        value = f"{r.get('points', 0)} pts" if scored else f"L{r['laps']}" if r.get("laps") is not None else ""
+        lines.append(result_line(r.get("position", len(lines) + 1), str(r.get("name", "?")), value, MENU_CHARS))
+    if not lines:
+        return message(title, "No standings.")
+    return View(title=title, status=END_STATUS, body=(Menu(tuple(lines), 0),), footer="OK: main menu")
+
+
 def message(title: str, text: str) -> View:
     """A title and a few lines of wrapped text."""
     return View(title=title, body=_paragraph(text, "left"), footer="OK continue")
 
 
-def players(entries: list[Mapping[str, str]], selected: int = 0) -> View:
-    """The players of a race ({"name", "colour"} dicts) to pick one to edit."""
+def players(entries: list[Mapping[str, str]], selected: int = 0, title: str = "Players",
+            status: str = "") -> View:
+    """The players of a race ({"name", "colour"} dicts) to pick one to edit; ``title``
+    and ``status`` as the setup step that asked how many (``Cars``, ``2/5``)."""
     items = tuple(_player_label(p) for p in entries)
-    return View(title="Players", status=str(len(items)), body=(Menu(items, selected),),
+    return View(title=title, status=status or str(len(items)), body=(Menu(items, selected),),
                 footer="OK edit  GO done")
 
 

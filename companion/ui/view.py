@@ -11,7 +11,7 @@ and a footer line (10 px) at the bottom with the selected move ("< DRAW >").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

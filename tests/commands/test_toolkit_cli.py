@@ -1,13 +1,11 @@
 import json
 import os
 import subprocess
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
-from companion.core import gamedata
 from companion.games import data as game_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,3 +156,19 @@ def test_the_roll_command_stays_light(isolated_state):
                             env={**os.environ, "COMPANION_STATE": str(isolated_state)}, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == ""
+
+
+def test_roll_a_dice_set_as_companion_games_lists_it(capsys):
+    code, out, _ = cli(capsys, "roll", "3-wide", "tires", "-n", "50", "--json", "--seed", "2")
+    assert code == 0
+    data = json.loads(out)
+    assert data["set"] == "tires" and data["dice"] == ["tire-black"] * 4
+    assert len(data["rolls"]) == 50 and all(len(r) == 4 for r in data["rolls"])
+    assert {f for r in data["rolls"] for f in r} <= {"5x", "5xs", "6xx", "7xx", "8xxx"}
+    code, out, _ = cli(capsys, "roll", "3-wide", "tires", "--seed", "2")
+    assert code == 0 and out.startswith("Tire dice: ") and len(out.split()) == 6
+
+
+def test_an_unknown_die_names_the_dice_sets_too(capsys):
+    code, _, err = cli(capsys, "roll", "3-wide", "tire")
+    assert code == 2 and "dice sets: tires" in err and len(err.strip().splitlines()) == 1

@@ -5,7 +5,6 @@ middle, the file emptied, the write-ahead log removed after a kill."""
 
 import random
 import shutil
-import sqlite3
 
 from companion.core.journal import PROBLEMS_FILE, Journal
 

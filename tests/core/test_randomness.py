@@ -2,7 +2,6 @@
 
 import pytest
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.dice import Die, plain

@@ -6,41 +6,21 @@ assertions do not depend on how busy the test machine is.
 
 import json
 import os
-import time
-from pathlib import Path
 
 import pytest
 import serial
 
-from companion.core.config import ConfigError, load_toml
+from companion.core.config import ConfigError
 from companion.devices.printer import SerialLink, check_printer, open_printer, paper_state, printer_settings
 from companion.devices.printer_sim import PrinterSim, decode, fastest_time, paper_text
 from companion.devices.spool import Spool, receipt_from_json, receipt_to_json
-from companion.receipts.escpos import END_FEED, encode
+from companion.receipts.escpos import encode
 from companion.receipts.model import Receipt
 from tests.receipts.samples import results_receipt
 
-PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
+from tests.devices.printing import expected_paper, wait_for
 
 
-@pytest.fixture
-def config():
-    """The shipped [printer] table, with a faster paper speed and quick retries for tests."""
-    table = load_toml(PINOUT)["printer"]
-    return {**table, "baudrate": 9600, "line_ms": 3, "buffer_bytes": 256, "status_timeout_ms": 200, "retry_s": 0.05}
-
-
-def expected_paper(receipt):
-    return receipt.text_lines() + [""] * END_FEED
-
-
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def test_results_receipt_paced_to_paper_speed(config, tmp_path):

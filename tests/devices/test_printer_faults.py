@@ -6,37 +6,20 @@ the models' command quirks (ESC 7, Kanji mode).
 
 import math
 import time
-from pathlib import Path
 
 import pytest
 
-from companion.core.config import ConfigError, load_toml
+from companion.core.config import ConfigError
 from companion.devices.printer import open_printer, printer_settings
 from companion.devices.printer_sim import KANJI_GLYPH, PrinterSim, decode, paper_text
 from companion.receipts.escpos import END_FEED, encode
 from companion.receipts.model import Columns, Line, Receipt
 from tests.receipts.samples import results_receipt
 
-PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
+from tests.devices.conftest import PINOUT
+from tests.devices.printing import expected_paper, wait_for
 
 
-@pytest.fixture
-def config():
-    table = load_toml(PINOUT)["printer"]
-    return {**table, "baudrate": 9600, "line_ms": 3, "buffer_bytes": 256, "status_timeout_ms": 200, "retry_s": 0.05}
-
-
-def expected_paper(receipt):
-    return receipt.text_lines() + [""] * END_FEED
-
-
-def wait_for(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def print_on(sim, config, tmp_path, receipt, timeout=60):

@@ -4,7 +4,6 @@ from collections import Counter
 import pytest
 
 from companion.profile import LINE_CHARS
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.deck import DeckError
@@ -226,3 +225,29 @@ def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
         runner.perform(move(runner.state, "shuffle"), rng)
         assert [e.label for e in runner.history()] == [
             f"Draw: {first}", f"Draw: {second}", f"Discard all 2: {first}, {second}", "Shuffle all"]
+
+
+def test_only_games_with_decks_are_offered():
+    offered = dict(rules.OPTIONS[0].choices)
+    assert set(offered) == {"street-illegal", "lacorsa", "top-speed"}
+    assert rules.OPTIONS[0].default in offered
+    for slug in offered:
+        assert rules.moves(start(slug))
+
+
+def test_leaving_a_session_with_no_deck_leaves_nothing_behind(state_dir):
+    """A journal from before: a deck session of a game without decks."""
+    import random
+
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    from companion.devices.gestures import Gesture
+    from companion.ui import flow
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    app.start_session("deck", {"game": "formula-de"})
+    assert app.frame().footer == "OK: main menu"
+    app.step(Gesture("OK", "press"))
+    assert isinstance(app.screen, flow.Home) and app.journal.open_session() is None
+    assert app.screen.items(app)[0][0] != "continue" and app.championship_lines() == []

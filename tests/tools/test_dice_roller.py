@@ -2,7 +2,6 @@ import json
 
 import pytest
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.journal import Journal
@@ -161,10 +160,22 @@ def test_the_rolls_before_the_last_are_on_the_line_under_it():
                                         Text("before: 17 \u00b7 9", align="center"))
 
 
-def test_before_the_first_roll_the_screen_says_what_go_rolls():
+def test_before_the_first_roll_the_screen_points_at_the_footer():
+    """UP/DOWN may pick another die before the first roll: the body never names one the
+    footer (and GO) no longer does."""
     view = screens.view(start("lacorsa"))
     assert view.title == "Lacorsa dice"
-    assert [w.text for w in view.body][1:] == ["Press GO to roll", "Tie die"]
+    assert [w.text for w in view.body][1:] == ["Press GO to roll", "the dice named below", "\u2191\u2193 pick another"]
+    for game in ("any", "formula-de", "3-wide"):
+        texts = [w.text for w in screens.view(start(game)).body]
+        assert not {m.label for m in rules.moves(start(game))} & set(texts)
+
+
+def test_the_plain_choice_says_it_offers_every_plain_die():
+    label = dict(rules.OPTIONS[0].choices)["any"]
+    assert label == "Plain dice d4-d100"
+    plain = [m.label for m in rules.moves(start("any")) if m.kind == "roll"]
+    assert plain[0] == "d6" and plain[-1] == "d100"
     assert screens.view(start("any")).title == "Dice"
     assert screens.receipts(start("any")) == {}
 

@@ -4,7 +4,6 @@ import time
 import pytest
 
 from companion.kit.cars import COLOURS
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.race import RaceError
@@ -13,7 +12,9 @@ from companion.core.rng import make_rng
 from companion.games import api
 from companion.games.registry import activity, entry
 from companion.tools.lap_counter import rules, screens
-from companion.ui.view import Menu, Text
+from companion.profile import MENU_CHARS
+from companion.receipts.model import overflows
+from companion.ui.view import Menu
 
 TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
          "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
@@ -202,8 +203,8 @@ def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve()
         state = rules.apply(state, {"kind": "cross", "car": car, "at": 130.0 + k})
     (order,) = screens.view(state).body
     assert len(order.items) == 12 and order.selected == 11
-    assert order.items[11] == "12 Silver    L1 41.0"
-    assert all(len(line) == screens.ROW_CHARS for line in order.items)
+    assert order.items[11] == "12 Silver   L1 41.0s"
+    assert all(len(line) == MENU_CHARS for line in order.items)
 
 
 def test_view_marks_the_chequered_flag():
@@ -250,9 +251,16 @@ def test_receipts_program_results_and_lap_chart():
         "+3 won the race: Red",
         "+1 led a lap: Red",
         "+1 most laps led: Red",
+        "-" * 32,
+        "           Lap chart",
+        "Lap       1",
+        "Red       1",
+        "Blue      2",
+        "-" * 32,
         "", "",
     ]
-    assert printed["lap-chart"].text_lines()[3:7] == ["RE Red  BL Blue", "-" * 32, "Lap  1  2", "  1 RE BL"]
+    assert printed["lap-chart"].text_lines()[3:7] == ["-" * 32, "Lap       1", "Red       1", "Blue      2"]
+    assert not overflows(printed["results"])
 
 
 def test_results_show_best_laps_when_timed_and_names_when_they_differ_from_colours():

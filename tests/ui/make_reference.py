@@ -12,7 +12,7 @@ from pathlib import Path
 
 from companion.games.api import Option
 from companion.ui import screens
-from companion.ui.view import Bar, Big, Menu, Row, Text, View
+from companion.ui.view import Bar, Big, Row, Text, View
 
 REFERENCE = Path(__file__).parent / "reference"
 

@@ -10,7 +10,7 @@ from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
 from companion.devices.display import HeadlessDisplay
 from companion.games import registry
-from companion.ui import flow
+from companion.ui import wizard
 from companion.ui.render import cut_texts
 
 
@@ -30,7 +30,7 @@ def press(app, keys):
 def to_wizard(app):
     keys = [k for k, _ in app.screen.items(app)]
     press(app, "DOWN " * keys.index("cartest") + "OK")
-    assert isinstance(app.screen, flow.Wizard)
+    assert isinstance(app.screen, wizard.Wizard)
 
 
 def test_each_car_is_asked_its_questions_and_setup_gets_the_answers(app):
@@ -44,12 +44,12 @@ def test_each_car_is_asked_its_questions_and_setup_gets_the_answers(app):
     press(app, "UP OK")                          # level 2
     assert app.frame().title == "Red: Wear points"
     press(app, "OK")                             # the split: keep the default
-    assert isinstance(app.screen, flow.SplitEntry)
+    assert isinstance(app.screen, wizard.SplitEntry)
     press(app, "GO")
     assert app.frame().title == "Blue: Wear points"
     press(app, "OK OK DOWN OK")                  # edit Tires: DOWN lowers it to 13; OK: done
     press(app, "GO")                             # 19 of 20: refused with a message
-    assert isinstance(app.screen, flow.SplitEntry) and "19 of 20" in app.toast
+    assert isinstance(app.screen, wizard.SplitEntry) and "19 of 20" in app.toast
     press(app, "DOWN OK UP OK GO")               # Brakes +1: 20 again
     players = app.runner.session.options["players"]
     assert [p["driver"] for p in players] == ["human", "auto"]
@@ -62,7 +62,7 @@ def test_a_split_never_goes_past_its_total_or_a_part_limit(app):
     to_wizard(app)
     press(app, "OK GO OK OK OK")                 # both human; Red's wear points
     split = app.screen
-    assert isinstance(split, flow.SplitEntry)
+    assert isinstance(split, wizard.SplitEntry)
     press(app, "OK " + "UP " * 5)                # Tires up: already at 14 of 20 in all
     assert split.answer["tires"] == 14 and split.left() == 0
     press(app, "OK DOWN DOWN OK " + "DOWN " * 10)  # Engine down: not below 1

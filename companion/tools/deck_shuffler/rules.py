@@ -18,11 +18,26 @@ from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
-from companion.tools.labels import fit, short_name
+from companion.kit.text import label as fit, short_name
+from companion.kit.update import replace_at
 
+def games_with_decks() -> tuple[tuple[str, str], ...]:
+    """(slug, name) of the games whose data file has a deck: the wizard offers only these
+    (a game's decks are in its built-in data; an owner's file adds to a game listed here,
+    and ``companion draw`` reaches any game's)."""
+    out = []
+    for slug, name in game_data.game_choices():
+        try:
+            if game_data.load(slug, check=False).get("decks"):
+                out.append((slug, name))
+        except ValueError:  # a broken built-in file: `companion selftest` names it
+            continue
+    return tuple(out)
+
+
+_CHOICES = games_with_decks()
 OPTIONS = (
-    Option("game", "Deck of", choices=game_data.game_choices(),
-           default=next(iter(game_data.game_choices()), (None,))[0]),
+    Option("game", "Deck of", choices=_CHOICES, default=next(iter(_CHOICES), (None,))[0]),
 )
 
 
@@ -133,7 +148,7 @@ def apply(state: State, event: dict) -> State:
 
 
 def _put(state: State, index: int, deck: Deck) -> State:
-    return replace(state, decks=state.decks[:index] + (deck,) + state.decks[index + 1:])
+    return replace(state, decks=replace_at(state.decks, index, deck))
 
 
 def finished(state: State) -> bool:

@@ -20,7 +20,7 @@ from companion.games import data as game_data
 from companion.core.dice import Die, lookup, roll
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
-from companion.tools.labels import fit
+from companion.kit.text import label as fit
 
 HISTORY = 20
 ANY_DICE = ("d6", "d20", "d4", "d8", "d10", "d12", "d100")
@@ -29,7 +29,7 @@ EXTRA_DICE = ("d6", "d20")
 """Plain dice every game's roller offers too, unless the game has a die with the same faces."""
 
 OPTIONS = (
-    Option("game", "Dice of", choices=((gamedata.ANY, "Any (d6, d20)"), *game_data.game_choices()),
+    Option("game", "Dice of", choices=((gamedata.ANY, "Plain dice d4-d100"), *game_data.game_choices()),
            default=gamedata.ANY),
 )
 

@@ -17,9 +17,12 @@ def view(state: rules.State) -> View:
     if state.changed is not None:
         return _set_view(state, status)
     if not state.history:
-        primary = next(m for m in rules.moves(state) if m.primary)
+        # UP/DOWN may already have picked another die: the footer names what GO rolls
+        # (it starts on kit.turns.primary's move), so the body points at it, never names one
+        more = len([m for m in rules.moves(state) if m.kind in ("roll", "roll-set")]) > 1
         return View(title, (Text(""), Text("Press GO to roll", align="center"),
-                            Text(primary.label, align="center")))
+                            Text("the dice named below", align="center"),
+                            *((Text("\u2191\u2193 pick another", align="center"),) if more else ())))
     last = state.history[-1]
     body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
     earlier = state.history[-1 - BEFORE:-1][::-1]

@@ -23,9 +23,10 @@ from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core import race as racing
 from companion.core import scoring
-from companion.kit.cars import COLOURS
+from companion.kit.cars import entries as cars_of
 from companion.games.api import Move, Option, make_move
-from companion.tools.labels import LABEL, fit
+from companion.kit.text import fit
+from companion.profile import LABEL_CHARS
 
 GAMES = (("none", "No points"), *game_data.game_choices())
 """Whose points table scores the race (slug, label); "none" scores nothing."""
@@ -57,7 +58,8 @@ def _option(options: dict[str, Any], key: str) -> Any:
 def setup(options: dict[str, Any], data: dict | None = None) -> LapCounter:
     """``data`` is the chosen game's data (with the owner's overrides): its first points
     table scores the race."""
-    players = options.get("players") or [{"name": c, "colour": c} for c in COLOURS[:_option(options, "players")]]
+    players = cars_of(options, low=racing.MIN_CARS, high=racing.MAX_CARS, game="the lap counter",
+                      default=_option(options, "players"), what="cars")
     cars = [racing.Car(str(p["name"]), str(p["colour"])) for p in players]
     game = _option(options, "game")
     if game not in dict(GAMES):
@@ -73,7 +75,7 @@ def moves(state: LapCounter) -> list[Move]:
         return [make_move("start", "Start race", primary=True)]
     if racing.is_over(state.race):
         return [make_move("finish", "Show results", primary=True)]
-    crossings = [make_move("cross", f"{fit(car.name, LABEL - len(' crossed'))} crossed", player=car.name, car=car.name)
+    crossings = [make_move("cross", f"{fit(car.name, LABEL_CHARS - len(' crossed'))} crossed", player=car.name, car=car.name)
                  for car in racing.next_to_cross(state.race)]
     tick = [make_move("tick", "New round: -1")] if state.race.countdown else []
     return [*crossings, *tick, make_move("finish", "End race early")]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from companion.core import race as racing
+from companion.kit.text import row
+from companion.profile import MENU_CHARS
 from companion.receipts import layouts
 from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
-from companion.receipts.model import Receipt
+from companion.receipts.model import Line, Receipt
 from companion.tools.lap_counter.rules import GAMES, LapCounter, standings
 from companion.ui.view import Menu, Text, View
-
-ROW_CHARS = 20          # characters of one race-order line (a Menu line on 128 px)
 
 
 def _length_text(race: racing.RaceState) -> str:
@@ -55,9 +55,9 @@ def _order(race: racing.RaceState):
 
 
 def _line(pos: int, name: str, right: str) -> str:
-    """One race-order line of ROW_CHARS: position and name at the left, ``right`` at the right."""
-    left = f"{pos} {name}"[:max(1, ROW_CHARS - len(right) - 1)]
-    return left.ljust(ROW_CHARS - len(right)) + right
+    """One race-order line (a menu line of the display profile): position and name at the
+    left, ``right`` at the right."""
+    return row(f"{pos} {name}", right, MENU_CHARS)
 
 
 def _results_view(state: LapCounter) -> View:
@@ -82,10 +82,21 @@ def receipts(state: LapCounter) -> dict[str, Receipt]:
     grid = [{"name": c.name, "colour": c.colour} for c in race.cars]
     named = any(c.name != c.colour for c in race.cars)
     out = {"program": layouts.race_program("Race program", head, grid, (COLOUR,) if named else ())}
+    chart = layouts.race_lap_chart(race, "Lap chart", head) if race.crossings else None
     if state.started:
         timed = any(x.at is not None for x in race.crossings)
         out["results"] = layouts.results("Results", standings(state), head,
-                                         result_columns(timed, state.table is not None))
-    if race.crossings:
-        out["lap-chart"] = layouts.lap_chart(race, "Lap chart", head)
+                                         result_columns(timed, state.table is not None),
+                                         more=_chart_body(chart))
+    if chart is not None:
+        out["lap-chart"] = chart
     return out
+
+
+def _chart_body(chart: Receipt | None) -> tuple:
+    """The lap chart's own lines (without its heading) for the foot of the results."""
+    if chart is None:
+        return ()
+    items = list(chart.items)
+    start = next(i for i, item in enumerate(items) if type(item).__name__ == "Rule") + 1
+    return (Line("Lap chart", bold=True, align="center"), *items[start:-2])

@@ -3,13 +3,12 @@
 import json
 import random
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.journal import Journal
 from companion.games.street_illegal import autoplay, rules
 from companion.session import SessionRunner
-from companion.ui.flow import finish_options
+from companion.ui.wizard import finish_options
 
 
 def test_race_in_the_journal_resumes_and_reports(state_dir):

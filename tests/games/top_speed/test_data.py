@@ -4,7 +4,6 @@ from collections import Counter
 
 import pytest
 
-from companion.core import gamedata
 
 from companion.games import data as game_data
 from companion.core.config import ConfigError

@@ -6,7 +6,7 @@ from companion.core.rng import make_rng
 from companion.games.top_speed import rules as R
 from companion.games.top_speed import screens as S
 from companion.ui.view import Row
-from tests.games.top_speed.helpers import act, draws, finish_round, kinds, new_race, next_round, stacked_start
+from tests.games.top_speed.helpers import act, draws, kinds, new_race, next_round, stacked_start
 
 RED, BLUE, YELLOW = 0, 1, 2
 

@@ -1,6 +1,7 @@
 import pytest
 
-from companion.tools.labels import LABEL, fit, short_name
+from companion.kit.text import fit, label, short_name
+from companion.profile import LABEL_CHARS as LABEL
 
 
 @pytest.mark.parametrize("text, limit, expected", [
@@ -20,3 +21,7 @@ def test_short_name_drops_the_note_in_brackets():
     assert short_name("Suit (1 car)") == "Suit"
     assert short_name("Team deck (72 cards)") == "Team deck"
     assert short_name("(only a note)") == "(only a note)"
+
+
+def test_label_is_fit_to_the_profile():
+    assert label("Die 1 > Yellow tire") == fit("Die 1 > Yellow tire", LABEL) == "Die 1 > Yellow"

@@ -1,0 +1,146 @@
+"""Automated drivers, for solo play or to fill a grid. The written policy:
+
+1. After the roll, a driver brakes the number of spaces that costs it least, counting a
+   brake WP as 1, a tire WP as 2 (3 for the careful driver), an elimination as 1000:
+   so it brakes to stop in a corner it would overshoot whenever its brakes allow.
+2. Before the roll, for each gear it may pick (up one at most; the gearing-down costs
+   counted as above) it works out every true face of the die with that braking rule:
+   the expected spaces moved and the expected cost. It never takes a gear with any
+   chance of elimination when one without exists, and picks the gear with the most
+   expected spaces less ``WEIGHT`` x the expected cost (Careful: 6, Racer: 2). The cost
+   counts half the next move's too: from where this move ends, the cheapest gear it
+   could pick next, every face of that die held by the brakes it will have left.
+3. It stops in the pit at the end of a lap when its tires are down to half, fitting
+   rain tires in rain, hard tires in the dry. It never slipstreams and steers round
+   damage markers (the table puts it in a free lane); a car beside or ahead is taken as
+   the companion sees it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from companion.games.formula_de import driving
+from companion.games.formula_de import rules as R
+from companion.games.formula_de import tables as T
+
+WEIGHT = {1: 6, 2: 2}
+TIRE_COST = {1: 3, 2: 2}
+OUT_COST = 1000
+LOOKAHEAD = Fraction(1, 2)
+"""How much the next move's expected cost weighs against this one's."""
+
+
+def _cost(plan: driving.Plan, level: int) -> int:
+    if plan.out:
+        return OUT_COST
+    return sum(n * (TIRE_COST[level] if z == T.TIRES else 1) for z, n, _ in plan.losses)
+
+
+def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int) -> tuple[int, driving.Plan]:
+    """The braking (spaces) that costs the driver least after rolling ``face``."""
+    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
+
+    def plan(b: int) -> driving.Plan:
+        return driving.plan(state.settings.circuit, R._driving_car(car), driving.Report(gear, face, brake=b),
+                            state.rain, laps=state.settings.laps, others=others, markers=state.markers)
+
+    best = plan(0)
+    best_b, best_cost = 0, _cost(best, level)
+    if best_cost == 0:
+        return 0, best
+    for b in range(1, min(car.zone_wp(T.BRAKES), best.moved - 1) + 1):
+        p = plan(b)
+        cost = _cost(p, level)
+        if cost < best_cost:
+            best_b, best_cost, best = b, cost, p
+    return best_b, best
+
+
+def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> Fraction:
+    """What ending this move costs on the next one, looked at one move ahead: for each
+    gear the car could pick next (gearing-down costs paid from what it has left then),
+    every face of its die with the brakes it has left; the cheapest of those gears. A
+    roll its brakes cannot hold inside a corner it owes 2 or more stops in costs an
+    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space."""
+    if p.out or p.finish or p.pit:
+        return Fraction(0)
+    circuit = state.settings.circuit
+    here = circuit.corner_at(p.final)
+    if here and p.corner == here[0].number and p.stops < here[0].stops:
+        corner, first, last = here
+        owed = corner.stops - p.stops
+    else:
+        corner, first, last = circuit.next_corner(here[2] + 1 if here else p.final)
+        owed = corner.stops
+    room = last - p.final
+    wp = dict(zip(T.ZONES, car.wp))
+    for zone, n, _ in p.losses:
+        wp[zone] -= n
+    best: Fraction | None = None
+    for g2 in T.GEARS:
+        cost = T.gear_down_cost(gear, g2)
+        if cost is None or any(wp[z] < n for z, n in cost.items()):
+            continue
+        brakes = wp[T.BRAKES] - cost.get(T.BRAKES, 0)
+        faces = state.settings.faces[g2 - 1]
+        total = Fraction(sum(cost.values()))
+        for f in faces:
+            past = f - room
+            if past <= 0:
+                continue
+            held = min(brakes, past, f - 1)
+            total += Fraction(held, len(faces))
+            over = past - held
+            if over > 0:
+                tire = over * TIRE_COST[level]
+                out = owed >= 2 or over > wp[T.TIRES]
+                total += Fraction(OUT_COST if out else tire, len(faces))
+        best = total if best is None else min(best, total)
+    return best if best is not None else Fraction(OUT_COST)
+
+
+def choose_gear(state: R.State, c: int) -> tuple[int, str]:
+    """The gear the automated car ``c`` picks, and why in a few words."""
+    car = state.cars[c]
+    level = car.level if car.level in WEIGHT else 2
+    scored = []
+    for gear, cost in R.gear_choices(state, c):
+        wp = list(car.wp)
+        for zone, n in cost.items():
+            wp[T.ZONES.index(zone)] -= n
+        geared = R.evolve(car, wp=tuple(wp), gear=gear)
+        faces = state.settings.faces[gear - 1]
+        share = Fraction(1, len(faces))
+        spaces = risk = Fraction(0)
+        out = Fraction(0)
+        for face in faces:
+            _, p = best_brake(state, c, geared, gear, face, level)
+            spaces += share * p.moved
+            if p.out:
+                out += share
+            risk += share * (_cost(p, level) + LOOKAHEAD * _approach(state, geared, gear, p, level))
+        risk += sum(cost.values())
+        scored.append((gear, spaces, risk, out))
+    safe = [s for s in scored if s[3] == 0] or [min(scored, key=lambda s: s[3])]
+    gear, spaces, risk, out = max(safe, key=lambda s: (s[1] - WEIGHT[level] * s[2], -s[0]))
+    if out:
+        why = f"safest: {round(100 * out)}% out"
+    elif risk:
+        why = f"~{float(spaces):.0f} sp, risk {float(risk):.1f}"
+    else:
+        why = f"~{float(spaces):.0f} sp, no wear"
+    return gear, why
+
+
+def report(state: R.State, c: int) -> driving.Report:
+    """What the automated car does after its roll (the state has the gear engaged)."""
+    car = state.cars[c]
+    level = car.level if car.level in WEIGHT else 2
+    r = state.report
+    brake, _ = best_brake(state, c, car, r.gear, r.roll, level)
+    report = driving.Report(r.gear, r.roll, brake=brake)
+    full = car.full[0]
+    if R.can_pit(state, c, report) and car.zone_wp(T.TIRES) * 2 <= full:
+        report = driving.Report(r.gear, r.roll, pit=T.RAIN if state.rain else T.HARD)
+    return report

@@ -1,0 +1,67 @@
+"""Scripted players for the demo race: the table's humans as the demo plays them.
+
+The humans drive like the automated Racer (the same written policy, automaton.py) but
+report through the buttons as a table would: the gear, then what happened (braking,
+a pit stop) and OK. One human in three drives flat out (it takes one gear more than
+the policy when it may: the demo needs an elimination or two). Every human with half
+its tires gone pits when it reaches the pit lane, fitting rain tires in rain, and the
+first human to reach the pit lane pits while nobody has (every demo shows a pit stop).
+"""
+
+from __future__ import annotations
+
+from companion.games.api import Move
+from companion.games.formula_de import automaton
+from companion.games.formula_de import rules as R
+from companion.games.formula_de import tables as T
+
+DEMO_OPTIONS = {
+    "players": 6, "laps": 2, "weather": "rain", "team": False,
+    "cars": [{"driver": "human", "tires": T.RAIN}, {"driver": "auto", "level": 2, "tires": T.RAIN},
+             {"driver": "human", "tires": T.HARD}, {"driver": "human", "tires": T.RAIN},
+             {"driver": "auto", "level": 1, "tires": T.RAIN}, {"driver": "human", "tires": T.SOFT}],
+}
+"""Six cars, two automated, in the rain: hard and soft tires slide in the corners."""
+DEMO_SEED = 1
+
+
+def demo_script(state: R.State) -> Move | None:
+    options = R.moves(state)
+    if not options:
+        return None
+    primary = next((m for m in options if m.primary), options[0])
+    if state.phase == R.GEAR and primary.kind == "gear":
+        c = state.car_on
+        gear, _ = automaton.choose_gear(state, c)
+        if c % 3 == 2:
+            gear += 1
+        gears = {m.arg("gear"): m for m in options if m.kind == "gear"}
+        return gears.get(gear) or gears.get(gear - 1) or primary
+    if state.phase == R.REPORT:
+        c = state.car_on
+        want = automaton.report(state, c)
+        r = state.report
+        for m in options:
+            if m.kind != "adjust":
+                continue
+            what = m.arg("what")
+            if what == "brake" and r.brake < want.brake:
+                return m
+            if what == "pit" and want.pit and m.arg("value") == want.pit:
+                return m
+            if what == "pit" and m.arg("value") == T.RAIN and not any(car.pits for car in state.cars):
+                return m
+        return primary
+    return primary
+
+
+def play(state: R.State, rng, script=demo_script, limit: int = 20_000):
+    events = []
+    for _ in range(limit):
+        move = script(state)
+        if move is None:
+            return state, events
+        event = R.resolve(state, move, rng)
+        events.append(event)
+        state = R.apply(state, event)
+    raise RuntimeError(f"the scripted race did not end within {limit} moves")

@@ -1,0 +1,13 @@
+"""Formula Dé as the companion plays it: the activity the registry loads."""
+
+from companion.games.api import Activity, Demo
+from companion.games.formula_de import autoplay, circuit, rules, screens
+
+ACTIVITY = Activity(
+    slug="formula-de", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
+    setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
+    finished=rules.finished, standings=rules.standings, summary=rules.summary,
+    describe=rules.describe, view=screens.view, receipts=screens.receipts,
+    decisions=screens.decisions, check_data=circuit.check,
+    demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
+)

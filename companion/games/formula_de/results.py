@@ -1,0 +1,92 @@
+"""A race's results as the platform sees them: the classification, standings with the
+results.json shape, team points, the summary and the history's words for an event."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from companion.games.formula_de import rules as R
+from companion.games.formula_de import tables as T
+from companion.kit.standings import standing
+
+
+def classification(state: R.State) -> list[int]:
+    """Finishers in order, then the cars still racing (leader first), then the eliminated
+    (the last out first)."""
+    running = [i for i in R.race_order(state) if i not in state.finish]
+    out = sorted((i for i, c in enumerate(state.cars) if c.out),
+                 key=lambda i: (-state.cars[i].out_round, -state.cars[i].dist))
+    return list(state.finish) + running + out
+
+
+def standings(state: R.State) -> list[dict[str, Any]]:
+    s = state.settings
+    rows = []
+    length = s.circuit.length
+    for k, i in enumerate(classification(state)):
+        car = state.cars[i]
+        pts = s.points[k] if not car.out and k < len(s.points) else 0
+        status = "finished" if car.place else (f"out: {car.out}" if car.out else "running")
+        extra = {"colour": car.colour, "laps": min(s.laps, max(0, car.dist) // length), "status": status,
+                 "pit_stops": car.pits, "wp": dict(zip(T.ZONES, car.wp)), "tires": car.tires,
+                 "driver": car.driver}
+        if car.out:
+            extra["out_lap"] = car.out_lap
+            extra["cause"] = car.out
+        if s.team:
+            extra["team"] = car.team + 1
+        rows.append(standing(k + 1, car.name, pts, **extra))
+    return rows
+
+
+def team_standings(state: R.State) -> list[dict[str, Any]]:
+    totals: dict[int, int] = {}
+    for row in standings(state):
+        totals[row["team"]] = totals.get(row["team"], 0) + row["points"]
+    ranked = sorted(totals.items(), key=lambda kv: -kv[1])
+    return [standing(k + 1, f"Team {t}", p) for k, (t, p) in enumerate(ranked)]
+
+
+def summary(state: R.State) -> dict[str, Any]:
+    s = state.settings
+    out = {
+        "circuit": s.circuit.label, "laps": s.laps, "rounds": state.round,
+        "weather": [T.WEATHER_LINES[line] for _, _, line in state.weather_log],
+        "eliminations": [{"name": c.name, "cause": c.out, "lap": c.out_lap} for c in state.cars if c.out],
+        "pit_stops": {c.name: c.pits for c in state.cars},
+        "wp_left": {c.name: dict(zip(T.ZONES, c.wp)) for c in state.cars},
+        "grid": [state.cars[i].name for i in state.grid],
+    }
+    if s.team:
+        out["teams"] = team_standings(state)
+    return out
+
+
+def describe(event: Mapping[str, Any]) -> str:
+    kind = event.get("kind")
+    if kind in ("gear", "auto"):
+        text = f"gear {event.get('gear')}: {event.get('roll')}"
+        rolls = event.get("rolls") or {}
+        return text + (f", black {_rolls_text(rolls)}" if rolls else "")
+    if kind == "done":
+        rolls = event.get("rolls") or {}
+        return f"black {_rolls_text(rolls)}" if rolls else ""
+    if kind == "start":
+        if event.get("qualifying"):
+            return f"weather {event.get('weather')}" if event.get("weather") else ""
+        grid = event.get("grid") or ()
+        return " ".join(filter(None, (f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
+                                      f"start {' '.join(str(r) for r in event.get('starts', ()))}")))
+    if kind == "adjust" and event.get("what") == "ace":
+        return f"rolled again: {event.get('value')}"
+    return ""
+
+
+def _rolls_text(rolls: Mapping[str, Any]) -> str:
+    parts = []
+    for key, v in rolls.items():
+        if isinstance(v, list):
+            parts += [str(x[1] if isinstance(x, list) else x) for x in v]
+        else:
+            parts.append(str(v))
+    return " ".join(parts)

@@ -1,0 +1,40 @@
+"""``companion results`` and ``companion print results`` after races on the device."""
+
+import random
+
+from companion.app import App
+from companion.cli import main
+from companion.core.journal import Journal
+from companion.devices.display import HeadlessDisplay
+
+
+def race(state_dir, game="formula-de", end_early=False):
+    with Journal(state_dir) as journal:
+        app = App(journal=journal, display=HeadlessDisplay(), rng=random.Random(1),
+                  printer_factory=lambda: None)
+        players = [{"name": c, "colour": c} for c in ("Red", "Blue")]
+        app.start_session("laps", {"game": game, "players": players, "length": 2, "count": "up", "timing": "off"})
+        app.perform(app.moves()[0])                               # start
+        app.perform(next(m for m in app.moves() if m.kind == "cross"))
+        if end_early:
+            app.end_session()
+        else:
+            while not app.runner.finished():
+                app.perform(app.moves()[0])
+
+
+def test_results_name_the_game_as_the_screens_do(state_dir, capsys):
+    race(state_dir)
+    race(state_dir)
+    assert main(["results", "--state", str(state_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "Last race: Formula Dé, race 2 of its championship" in out
+    assert "Championship Formula Dé: 2 race(s)" in out and "formula-de" not in out
+
+
+def test_print_results_finds_a_race_ended_early(state_dir, capsys, tmp_path):
+    race(state_dir, end_early=True)
+    out_dir = tmp_path / "png"
+    assert main(["print", "results", "--state", str(state_dir), "--to", "png", "--out", str(out_dir)]) == 0
+    assert "Printed 1 receipt(s)" in capsys.readouterr().out
+    assert [p.name.split("-", 2)[-1] for p in out_dir.glob("*.png")] == ["results.png"]

@@ -1,0 +1,48 @@
+"""The terminal display in the sizes terminals come in: 80x24 holds the whole screen."""
+
+import io
+
+import pytest
+
+from companion.devices.buttons import TERMINAL_HELP
+from companion.devices.display import TerminalDisplay, braille_blocks
+from companion.ui import screens
+from companion.ui.render import render
+
+
+def frame():
+    return render(screens.main_menu(["Dice roller", "Deck shuffler", "Lap counter"], 1))
+
+
+@pytest.mark.parametrize("columns, lines", [(80, 24), (100, 30), (66, 21)])
+def test_the_whole_screen_and_the_keys_fit_a_small_terminal(columns, lines):
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), columns, lines)
+    assert len(out) <= lines and all(len(line) <= columns for line in out)
+    assert out[0].startswith("\u250c") and any("q quit" in line for line in out)
+    assert "130x35 shows full detail" in out[-1]
+
+
+def test_full_detail_when_the_terminal_holds_it():
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), 130, 35)
+    assert len(out[1]) == 130 and len(out) <= 35 and "full detail" not in out[-1]
+
+
+def test_a_terminal_too_small_says_the_size_it_needs():
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), 60, 20)
+    assert "too small" in out[0] and "66x21" in out[1] and "130x35" in out[1]
+
+
+def test_braille_keeps_every_pixel():
+    image = frame()
+    rows = braille_blocks(image)
+    assert len(rows) == 16 and len(rows[0]) == 64
+    back = image.copy()
+    back.paste(0, (0, 0, 128, 64))
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            bits = ord(ch) - 0x2800
+            for dx, dy, bit in ((0, 0, 1), (0, 1, 2), (0, 2, 4), (1, 0, 8), (1, 1, 16), (1, 2, 32),
+                                (0, 3, 64), (1, 3, 128)):
+                if bits & bit:
+                    back.putpixel((2 * c + dx, 4 * r + dy), 1)
+    assert back.tobytes() == image.convert("1").tobytes()

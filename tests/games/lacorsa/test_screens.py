@@ -1,0 +1,158 @@
+"""What the table sees (128x64) and what the printer prints; whole races by random legal
+moves (JSON round trip, replay, undo) and the demo through the whole stack."""
+
+import json
+import pickle
+import random
+
+import pytest
+
+from companion.kit.standings import is_standings
+from companion.profile import LABEL_CHARS, LINE_CHARS, MENU_CHARS
+from companion.ui import fonts
+from companion.ui.render import render
+from companion.ui.view import Menu, Row, Text
+from companion.games.lacorsa import autoplay as A, rules as R, screens as S
+
+from tests.games.lacorsa.helpers import COLOURS, act, challenge, data, race
+
+BODY = 126
+
+
+def fits(view) -> list[str]:
+    """Every text of ``view`` the renderer would have to cut."""
+    bad = []
+    if len(view.title) + len(view.status) > MENU_CHARS:
+        bad.append(f"title {view.title!r} {view.status!r}")
+    for w in view.body:
+        if isinstance(w, Text) and (len(w.text) > LINE_CHARS or fonts.text_width(w.text, w.size) > BODY):
+            bad.append(w.text)
+        if isinstance(w, Row) and len(w.left) + len(w.right) + 1 > LINE_CHARS:
+            bad.append(f"{w.left} | {w.right}")
+        if isinstance(w, Menu):
+            bad += [i for i in w.items if len(i) > MENU_CHARS]
+    return bad
+
+
+def _setups():
+    rng = random.Random(0)
+    for seed in range(24):
+        n = rng.randint(2, 6)
+        autos = set(rng.sample(range(n), rng.randint(0, n)))
+        names = [c if seed % 3 else f"Alexandra {c}" for c in COLOURS[:n]]
+        players = [{"name": name, "colour": c, "driver": "auto" if i in autos else "human",
+                    "level": "racer" if i % 2 else "steady"} for i, (name, c) in enumerate(zip(names, COLOURS))]
+        yield seed, {"players": players, "championship": seed % 8 == 0, "tie_crash": seed % 3 == 0}
+
+
+@pytest.mark.parametrize("seed, options", list(_setups()))
+def test_random_legal_play_reads_well_replays_and_undoes(seed, options):
+    state = start = R.setup(options, data())
+    rng = random.Random(seed)
+    events, states = [], [state]
+    for _ in range(3000):
+        view = S.view(state)
+        assert fits(view) == [] and fits(S.decisions(state)) == []
+        render(view)
+        for receipt in S.receipts(state).values():
+            assert all(len(line) <= 32 for line in receipt.text_lines())
+        if R.finished(state):
+            break
+        moves = R.moves(state)
+        assert moves and all(len(m.label) <= LABEL_CHARS for m in moves)
+        event = R.resolve(state, rng.choice(moves), rng)
+        event = json.loads(json.dumps(event))
+        state = R.apply(state, event)
+        events.append(event)
+        states.append(state)
+    assert R.finished(state)
+    replayed = start
+    for event in events:
+        replayed = R.apply(replayed, event)
+    assert replayed == state and pickle.loads(pickle.dumps(state)) == state
+    assert is_standings(R.standings(state))
+    json.dumps({"standings": R.standings(state), **R.summary(state)})
+    assert states[-2] == _replay(start, events[:-1])          # undo: the state before the last event
+
+
+def _replay(state, events):
+    for e in events:
+        state = R.apply(state, e)
+    return state
+
+
+def test_cards_left_is_one_press_away():
+    state = challenge(race(), ["R", "9"], ["10"])  # Green passes Yellow
+    state = act(state, 3, "discard", "Extend 2")
+    move = next(m for m in R.moves(state) if m.kind == "table")
+    shown = R.apply(state, R.resolve(state, move, random.Random(1)))
+    view = S.view(shown)
+    assert view.title == "Cards left"
+    items = view.body[0].items
+    assert next(i for i in items if "Green" in i).endswith("9 left")
+    assert next(i for i in items if "Yellow" in i).endswith("11 left")
+    assert " 8 R 9 E2" in items                   # Green: qualifying 8, R + 9, the discard
+    assert " 9 10" in items
+    back = R.apply(shown, {"kind": "table"})
+    assert back == state
+
+
+def test_the_challenge_screen_hides_an_automated_card_until_both_are_in():
+    state = race(autos={2: "steady"}, hands=None)
+    state = act(state, 3, "challenge")
+    state = R.apply(state, R.resolve(state, R.moves(state)[0], random.Random(1)))   # Yellow plays
+    texts = [w.text for w in S.view(state).body]
+    assert any(t.startswith("Yellow") and t.endswith("card down") for t in texts)
+    assert any("Green: card played?" in t for t in texts)
+    played = state.plays[0][1]
+    assert not any(S.card_text(state, n) in t.split() for n in played for t in texts)
+
+
+def test_the_outcome_is_on_the_next_screen():
+    state = challenge(race(), ["R", "9"], ["10"])
+    assert S.outcome_line(state, state.last[-1]) == "Green R+9 > Yellow 10"
+    assert S.outcome_line(state, state.last[-1]) in [w.text for w in S.view(state).body]
+
+
+def test_the_deal_screen_says_how_the_decks_are_split():
+    from tests.games.lacorsa.helpers import new
+    texts = [w.text for w in S.view(new(4, autos={1: "racer", 3: "steady"})).body]
+    assert texts[0] == "Table deck: 2 suits" and "Red Yellow" in texts and "Device: 2 auto hands" in texts
+
+
+def test_program_and_results_receipts():
+    state = race(tie_crash=True)
+    program = S.receipts(state)["program"].text_lines()
+    assert any("Table deck: 4 suits" in line for line in program)
+    assert "results" not in S.receipts(state)
+    state = challenge(state, ["9"], ["9"])
+    while not R.finished(state):                  # the first move on offer: challenge, highest card
+        state = R.apply(state, R.resolve(state, R.moves(state)[0], random.Random(1)))
+    lines = S.receipts(state)["results"].text_lines()
+    assert all(len(line) <= 32 for line in lines)
+    assert any(line.startswith("Crashed: Yellow, Green") for line in lines)
+
+
+def test_the_demo_script_finishes_the_race_with_every_move_on_offer():
+    state = R.setup(A.DEMO_OPTIONS, data())
+    rng = random.Random(A.DEMO_SEED)
+    for _ in range(500):
+        move = A.demo_script(state)
+        if move is None:
+            break
+        assert move in R.moves(state)
+        state = R.apply(state, R.resolve(state, move, rng))
+    assert R.finished(state)
+    assert [c.auto for c in state.cars] == [False, True, False, True]
+
+
+def test_demo_through_the_whole_stack(tmp_path):
+    from companion.cli import main
+    out = tmp_path / "lacorsa"
+    assert main(["demo", "--game", "lacorsa", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["game"] == "lacorsa" and results["printer_overflow"] == 0
+    assert results["receipts"] == ["program", "results"]
+    assert len(results["standings"]) == 4 and is_standings(results["standings"])
+    assert sorted(r["driver"] for r in results["standings"]) == ["auto", "auto", "human", "human"]
+    assert results["deal"] == {"table_suits": 2, "device_suits": 2}

@@ -1,0 +1,40 @@
+"""Every receipt of a session carries its date and its number in the championship."""
+
+import random
+
+from companion import results as res
+from companion.app import App
+from companion.core.journal import Journal
+from companion.devices.display import HeadlessDisplay
+from tests.test_end_race import PaperTray
+
+
+def race(app, game="formula-de"):
+    players = [{"name": c, "colour": c} for c in ("Red", "Blue")]
+    app.start_session("laps", {"game": game, "players": players, "length": 1, "count": "up", "timing": "off"})
+    while not app.runner.finished():
+        app.perform(app.moves()[0])
+
+
+def test_program_and_results_are_dated_and_numbered(state_dir):
+    tray = PaperTray()
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=tray, rng=random.Random(1))
+    race(app)
+    race(app)
+    sessions = app.journal.sessions()
+    kinds = [r.kind for r in tray.receipts]
+    assert kinds == ["program", "results", "program", "results"]
+    for receipt, session in zip(tray.receipts, [sessions[0]] * 2 + [sessions[1]] * 2):
+        lines = receipt.text_lines()
+        assert lines[1] == res.when(session.started)
+    assert tray.receipts[1].text_lines()[2] == "Formula Dé championship, race 1"
+    assert tray.receipts[2].text_lines()[2] == "Formula Dé championship, race 2"
+    assert tray.receipts[3].text_lines()[2] == "Formula Dé championship, race 2"
+
+
+def test_the_championship_says_when_it_was_printed(state_dir):
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(1))
+    race(app)
+    receipt = res.championship_receipt(app.journal, now=0.0)
+    assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
+    assert receipt.text_lines()[2] == "After 1 race"
