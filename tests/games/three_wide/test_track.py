@@ -1,0 +1,63 @@
+"""Race position order, landing, green-flag pit moves and the wreck rule (2.3, 2.4, 3.2)."""
+
+from companion.games.three_wide import track
+
+ROWS = 20
+
+
+def test_race_order_highest_lap_then_lowest_space():
+    cars = [(3, 30), (4, 50), (4, 12), (3, 2)]
+    assert track.order(cars) == (2, 1, 3, 0)
+
+
+def test_landing_keeps_the_lane_or_takes_the_nearest_free_one():
+    # space 31 is row 10, inside lane; 5 on is row 5: spaces 16-18
+    assert track.landing(31, 5, ROWS, set()) == (16, 0, 0)
+    assert track.landing(31, 5, ROWS, {16}) == (17, 0, 0)
+    assert track.landing(32, 5, ROWS, {17}) == (16, 0, 0)
+
+
+def test_a_full_row_holds_the_car_up_a_row_short():
+    assert track.landing(31, 5, ROWS, {16, 17, 18}) == (19, 0, 1)
+
+
+def test_crossing_the_line_gains_a_lap():
+    # space 4 is row 1; 3 rows on wraps to row 18 (spaces 55-57)
+    assert track.landing(4, 3, ROWS, set()) == (55, 1, 0)
+
+
+def test_green_pit_stop_moves_back_ignoring_cars_and_takes_the_next_free_space():
+    assert track.back(31, 4, ROWS, set()) == (43, 0)
+    assert track.back(31, 4, ROWS, {43}) == (44, 0)
+    # from row 18 back 4 rows crosses the line backwards: a lap lost
+    assert track.back(55, 4, ROWS, set()) == (7, 1)
+
+
+def test_three_wide_needs_all_three_lanes_of_the_row():
+    assert not track.three_wide(27, {27, 28, 29} - {27} | {26})
+    assert track.three_wide(30, {28, 29, 30})
+
+
+def test_wreck_adds_the_closest_car_to_the_last_wrecked():
+    # car 0 at 31 (row 10, lane 0); car 1 at 35 (row 11, lane 1) is adjacent diagonally;
+    # car 2 at 38 (row 12, lane 1) is adjacent to car 1 only
+    cars = {0: 31, 1: 35, 2: 38, 3: 60}
+    assert track.wreck(0, cars, 3, ROWS) == (0, 1, 2)
+
+
+def test_wreck_tie_goes_to_the_closest_space_number_then_the_largest():
+    # car 0 in the middle lane of row 10 (32): 31 and 33 both adjacent at distance 1 and
+    # both one space number away: the larger space number (33) first
+    cars = {0: 32, 1: 31, 2: 33}
+    assert track.wreck(0, cars, 2, ROWS) == (0, 2)
+    # 29 (row 9, lane 1) and 35 (row 11, lane 1): distance 1 both; 29 is 3 away, 35 is 3 away -> largest
+    cars = {0: 32, 1: 29, 2: 35}
+    assert track.wreck(0, cars, 2, ROWS) == (0, 2)
+    # 31 (1 space number away) beats 35 (3 away)
+    cars = {0: 32, 1: 31, 2: 35}
+    assert track.wreck(0, cars, 2, ROWS) == (0, 1)
+
+
+def test_a_wreck_stops_when_no_car_is_adjacent():
+    cars = {0: 31, 1: 40}
+    assert track.wreck(0, cars, 3, ROWS) == (0,)
