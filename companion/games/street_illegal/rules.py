@@ -23,9 +23,13 @@ from typing import Any, Mapping, Sequence
 from companion.core.deck import Card, Draw, Pile, apply_draw, discard, draw_plan, new_pile, reorder, shuffle_order
 from companion.core.config import ConfigError
 from companion.core.rng import shuffled
-from companion.kit.cars import COLOURS
+from companion.kit import cars as kit_cars
 from companion.kit.errors import RuleError
+from companion.kit.standings import standing
+from companion.kit.text import fit, first_fitting, label
+from companion.kit.update import bump
 from companion.games.api import Move, Option, make_move
+from companion.profile import LABEL_CHARS
 
 from companion.games.street_illegal import old_pro
 from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard, load_track, race_points, tempo_cards
@@ -33,7 +37,6 @@ from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard,
 FIELD = 7                     # cars in every race: players, the rest Old Pros
 HAND = 5                      # tempo cards in hand (the most chips a player may pay)
 FACE_UP = 3                   # face-up tempo cards: a speed is their sum
-NAME_CHARS = 9                # names in move labels ("Purple wins")
 TEAM = "Old Pros"
 
 OPTIONS = (
@@ -45,7 +48,8 @@ OPTIONS = (
 
 # phase 2 (and the drive before a second pass): what the player did about the limit
 WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
-DRIVE_LABELS = {WITHIN: "Within limit", PAID: "Paid chips", BRAKE: "Emerg. brake", DRIVEN: "Done"}
+DRIVE_LABELS = {WITHIN: label("Within limit"), PAID: label("Paid chips"),
+                BRAKE: first_fitting("Emergency brake", "Brake: -1 card", limit=LABEL_CHARS), DRIVEN: label("Done")}
 
 
 
@@ -159,19 +163,10 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
 
 
 def _players(options: Mapping[str, Any]) -> list[dict]:
-    given = options.get("players", 1)
-    players = [{"name": c, "colour": c} for c in COLOURS[:given]] if isinstance(given, int) else list(given)
-    if not 1 <= len(players) <= FIELD:
-        raise ConfigError(SOURCE, "players", f"{len(players)} players; Street Illegal takes 1 to {FIELD}")
-    seen = {TEAM, *(f"Old Pro {k}" for k in range(1, FIELD))}   # names the Old Pros use
-    out = []
-    for i, p in enumerate(players):
-        name = str(p.get("name") or f"Player {i + 1}").strip() or f"Player {i + 1}"
-        while name in seen:
-            name = f"{name}{i + 1}"
-        seen.add(name)
-        out.append({"name": name, "colour": str(p.get("colour", ""))})
-    return out
+    """The players' cars (kit.cars.entries): 1 to 7, each named, none called as the Old
+    Pros are."""
+    return kit_cars.entries(options, low=1, high=FIELD, game="Street Illegal", default=1,
+                            reserved=(TEAM, *(f"Old Pro {k}" for k in range(1, FIELD + 1))))
 
 
 # -- moves --------------------------------------------------------------------------
@@ -192,7 +187,7 @@ def moves(state: State) -> list[Move]:
 
 def _grid_moves(state: State) -> list[Move]:
     if state.grid_mode == "age":
-        return [make_move("seat", _short(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
+        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
     car = state.current_player
     return [make_move("bid", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values]
 
@@ -226,7 +221,7 @@ def _passing_moves(state: State) -> list[Move]:
     if state.cars[a].old_pro or state.cars[d].old_pro:
         out.append(make_move("old_pro", "Old Pro cards", primary=True))
     else:
-        out += [make_move("winner", f"{_short(state.name(c))} wins", car=c) for c in (a, d)]
+        out += [make_move("winner", _wins(state.name(c)), car=c) for c in (a, d)]
         if state.nitrous:
             out.append(make_move("tie", "Tie: nitrous"))
     if not state.cars[a].old_pro and not state.again:
@@ -251,8 +246,9 @@ def _speed_moves(state: State, car: int) -> list[Move]:
     return [make_move("speed", f"Speed {v}", player=state.name(car), car=car, speed=v) for v in ring]
 
 
-def _short(name: str) -> str:
-    return name[:NAME_CHARS]
+def _wins(name: str) -> str:
+    """"Purple wins", the name shortened so that the label keeps "wins"."""
+    return f"{fit(name, LABEL_CHARS - len(' wins'))} wins"
 
 
 def _may_pass_again(state: State) -> bool:
@@ -361,14 +357,7 @@ def _apply_drive(state: State, e) -> State:
 def _braked(state: State, car: int, choice) -> State:
     if choice != BRAKE:
         return state
-    return replace(state, hand=_bump(state.hand, car, -1, floor=0), brakes=_bump(state.brakes, car, 1))
-
-
-def _bump(values: tuple[int, ...], i: int, by: int, floor: int | None = None) -> tuple[int, ...]:
-    new = values[i] + by
-    if floor is not None:
-        new = max(floor, new)
-    return values[:i] + (new,) + values[i + 1:]
+    return replace(state, hand=bump(state.hand, car, -1, floor=0), brakes=bump(state.brakes, car, 1))
 
 
 def _start_passing(state: State) -> State:
@@ -456,7 +445,7 @@ def _apply_raise(state: State, e) -> State:
     car, value = int(e["car"]), int(e["card"])
     _expect(car == (duel.attacker if not duel.raised else duel.defender), "not this player's nitrous card")
     if value:   # a raised card is discarded without redrawing: one card fewer in hand
-        state = replace(state, hand=_bump(state.hand, car, -1, floor=0))
+        state = replace(state, hand=bump(state.hand, car, -1, floor=0))
     duel = replace(duel, raised=duel.raised + ((car, value),))
     state = replace(state, duel=duel)
     if len(duel.raised) < 2:
@@ -469,7 +458,7 @@ def _decide(state: State, winner: int) -> State:
     duel = replace(state.duel, winner=winner)
     a, d = duel.attacker, duel.defender
     loser = d if winner == a else a
-    state = replace(state, duel=duel, won=_bump(state.won, winner, 1), lost=_bump(state.lost, loser, 1),
+    state = replace(state, duel=duel, won=bump(state.won, winner, 1), lost=bump(state.lost, loser, 1),
                     out=state.out + (loser,))
     if winner == a:
         i = state.order.index(a)
@@ -536,10 +525,10 @@ def standings(state: State) -> list[dict]:
     for pos, car in enumerate(order, start=1):
         c = state.cars[car]
         points = (team if pos == best else 0) if c.old_pro else _points_for(state, pos)
-        rows.append({"position": pos, "name": c.name, "points": points, "old_pro": c.old_pro,
-                     "colour": c.colour or ("Grey" if c.old_pro else ""),
-                     "start": state.grid.index(car) + 1 if car in state.grid else None,
-                     "duels_won": state.won[car], "duels_lost": state.lost[car]})
+        rows.append(standing(pos, c.name, points, old_pro=c.old_pro,
+                             colour=c.colour or ("Grey" if c.old_pro else ""),
+                             start=state.grid.index(car) + 1 if car in state.grid else None,
+                             duels_won=state.won[car], duels_lost=state.lost[car]))
     return rows
 
 

@@ -8,35 +8,35 @@ arm's length: the speed limit, who attacks whom ("Red>OP4"), the Old Pro's cards
 
 from __future__ import annotations
 
+from companion.kit.standings import ordinal, result_line
+from companion.kit.text import first_fitting, fit
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Big, Menu, Row, Text, View
 
 from companion.games.street_illegal import old_pro
 from companion.games.street_illegal.rules import FIELD, TEAM, State, moves, standings, summary, team_points
 
 GAME = "Street Illegal"
-LINE = 21                      # characters in a size-1 line and in the title bar
+NAME_CHARS = LINE_CHARS // 2 - 1
+"""A car's name on a line it shares with another name and a sign ("Purple>Yellow")."""
 
 
 def short(state: State, car: int) -> str:
-    """A car's name for a 21-character line: Old Pros as ``OP2``."""
+    """A car's name for a line shared with another: Old Pros as ``OP2``."""
     c = state.cars[car]
-    return "OP" + c.name.rsplit(" ", 1)[-1] if c.old_pro else c.name[:9]
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+    return "OP" + c.name.rsplit(" ", 1)[-1] if c.old_pro else fit(c.name, NAME_CHARS)
 
 
 def _fit(*candidates: str) -> str:
-    """The first text that fits one line (the last one, cut, when none does)."""
-    return next((t for t in candidates if len(t) <= LINE), candidates[-1][:LINE])
+    """The first text that fits one line (the last one, fitted, when none does)."""
+    return first_fitting(*candidates, limit=LINE_CHARS)
 
 
 def _titled(title: str, body, status: str = "") -> View:
     """A view whose title keeps its whole text: the status goes when both do not fit."""
-    if status and len(title) + 1 + len(status) > LINE:
+    if status and len(title) + 1 + len(status) > LINE_CHARS:
         status = ""
-    return View(title, tuple(body), status=status)
+    return View(fit(title), tuple(body), status=status)
 
 
 def _card_status(state: State) -> str:
@@ -112,10 +112,9 @@ def _phase1(state: State) -> View:
     car = state.current_player
     card = state.track_card
     situation = card.situation
-    label = situation.label.upper()
-    if len(label) + 1 + len(card.limit_text) > LINE:
-        label = situation.short.upper()
-    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in situation.effect[:2]),
+    room = LINE_CHARS - len(card.limit_text) - 1
+    label = first_fitting(situation.label.upper(), situation.short.upper(), limit=room)
+    body = [Row(label, card.limit_text, invert=True), *(Text(fit(line)) for line in situation.effect[:2]),
             Text("2 chips/matching icon")]
     return _titled(_turn_title(state, car, "phase 1"), body, _card_status(state))
 
@@ -247,7 +246,8 @@ def _results(state: State) -> View:
     rows = standings(state)
     winner = TEAM if rows[0]["old_pro"] else rows[0]["name"]
     lines = [f"Winner: {winner}"]
-    lines += [f"{r['position']} {r['name'][:12]:<12}{r['points']:>3}" + ("*" if r["old_pro"] else "") for r in rows]
+    lines += [result_line(r["position"], r["name"], r["points"], MENU_CHARS - 1) + ("*" if r["old_pro"] else "")
+              for r in rows]
     if best:
         lines.append(f"*{TEAM} {team} pts")
     return View("Results", (Menu(tuple(lines), 0),), status="end")

@@ -12,13 +12,19 @@ from companion.games.top_speed import rules as R
 from companion.receipts import layouts
 from companion.receipts.layouts import COLOUR, LED, POINTS, Col
 from companion.receipts.model import Receipt
+from companion.kit.text import ELLIPSIS, fit
+from companion.profile import LINE_CHARS
 from companion.ui.view import Big, Row, Text, View
 
-LINE = 21                     # characters in a size-1 line
+LINE = LINE_CHARS
+CELL = LINE_CHARS // 2
+"""Characters in half a line: a car of the race order ("1 Yellow"), two a line."""
+NAME_CHARS = CELL - 2
+"""A name in a title or a headline beside what the car does ("YELLOW: move 7")."""
 
 
 def _name(state: R.State, car: int) -> str:
-    return state.name(car)[:R.NAME_CHARS].upper()
+    return fit(state.name(car), NAME_CHARS).upper()
 
 
 def _laps(state: R.State) -> str:
@@ -34,11 +40,11 @@ def view(state: R.State) -> View:
 
 def _start_view(state: R.State) -> View:
     s = state.settings
-    lines = [Text(f"{s.race_label} race, {s.laps} laps"[:LINE]), Text(s.circuit[:LINE])]
+    lines = [Text(fit(f"{s.race_label} race, {s.laps} laps")), Text(fit(s.circuit))]
     if state.qualified:
         ranked = sorted(range(len(state.cars)), key=lambda c: -state.cars[c].qual)
         lines.append(Text("Qualifying laps:"))
-        lines.append(Text(" ".join(f"{state.name(c)[:3]} {max(0, state.cars[c].qual)}" for c in ranked)[:LINE]))
+        lines.append(Text(fit(" ".join(f"{fit(state.name(c), CELL // 3)} {max(0, state.cars[c].qual)}" for c in ranked))))
     else:
         lines.append(Text("Grid: by qualifying" if s.grid == "qualifying" else "Grid: random"))
     return View(title="Top Speed", status=f"{len(state.cars)}P", body=tuple(lines))
@@ -49,7 +55,7 @@ def _start_view(state: R.State) -> View:
 def row_text(cards, width: int = LINE) -> str:
     """The cards of a row as the screen writes them, the newest kept when too long."""
     text = " ".join(_short(c) for c in cards)
-    return text if len(text) <= width else "…" + text[-(width - 1):]
+    return text if len(text) <= width else ELLIPSIS + text[-(width - 1):]
 
 
 def _turn_view(state: R.State) -> View:
@@ -108,7 +114,7 @@ def last_text(state: R.State, width: int = LINE) -> str:
     word = next((w for w in words if len(w) + 5 <= width), words[-1])
     name = _name(state, c)
     if len(name) + len(word) + 2 > width:
-        name = name[:3]
+        name = fit(name, CELL // 3)
     return f"{name}: {word}"
 
 
@@ -198,9 +204,6 @@ def _steps_view(state: R.State) -> View:
                 body=(Text(head, align="center"), Big(big, caption=caption)))
 
 
-CELL = 10                     # characters in half a line
-
-
 def order_rows(state: R.State, order) -> tuple[Row, ...]:
     """The race order two cars a line: "1 Red" ... "2 Blue -1L" (laps down)."""
     lead = state.cars[order[0]].distance
@@ -210,7 +213,7 @@ def order_rows(state: R.State, order) -> tuple[Row, ...]:
         down = circuit.laps_down(state.cars[c].distance, lead, spaces)
         tail = f" -{down}L" if down else ""
         room = CELL - len(str(k)) - 1 - len(tail)
-        return f"{k} {state.name(c)[:room]}{tail}"
+        return f"{k} {fit(state.name(c), room)}{tail}"
 
     cells = [cell(k, c) for k, c in enumerate(order, start=1)]
     return tuple(Row(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2))

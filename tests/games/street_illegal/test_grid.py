@@ -28,7 +28,7 @@ def test_solo_races_six_old_pros(data):
 def test_seven_players_no_old_pros(data):
     state = rules.setup({"players": 7}, data)
     assert not any(c.old_pro for c in state.cars) and len(state.cars) == 7
-    with pytest.raises(ConfigError):
+    with pytest.raises(rules.RuleError):
         rules.setup({"players": 8}, data)
 
 

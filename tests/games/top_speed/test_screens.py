@@ -1,5 +1,6 @@
 """What the players see (128x64) and what the printer prints, through a whole race."""
 
+from companion.kit.update import evolve
 from dataclasses import replace
 
 from companion.core.rng import make_rng
@@ -95,7 +96,7 @@ def test_round_end_lists_the_new_order_two_a_line():
     state = stacked_start(new_race(3), grid=[2, 0, 1])
     view = S.view(state)
     assert view.title == "YELLOW"
-    state = R._with(state, phase=R.ROUND_END)
+    state = evolve(state, phase=R.ROUND_END)
     rows = S.view(state).body
     assert rows == (Row("1 Yellow", "2 Red"), Row("3 Blue", ""))
 
