@@ -8,6 +8,6 @@ ACTIVITY = Activity(
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     championship_entries=rules.championship_entries, check_data=track.check_data,
-    view=screens.view, receipts=screens.receipts,
+    view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -44,7 +44,15 @@ OPTIONS = (
     Option("grid", "Start grid", choices=(("age", "By age"), ("tactical", "Tactical bids")), default="age"),
     Option("better_old_pros", "Better Old Pros", choices=((False, "Off"), (True, "On")), default=False),
     Option("nitrous", "Nitrous Oxide", choices=((False, "Off"), (True, "On")), default=False),
+    Option("track", "Track cards", choices=(("draw", "Companion draw"), ("hand", "Enter by hand")), default="draw"),
 )
+TRACK_MODES = ("draw", "hand")
+"""The 8 track cards: drawn by the companion, or drawn by the table and entered by hand."""
+
+# the steps of a race: start -> (enter: the track by hand) -> track (the 8 cards shown)
+# -> grid -> lineup (the starting grid shown) -> race -> done
+REVIEWS = ("track", "lineup")
+"""Steps that show what was decided until the table presses GO (a page at a time)."""
 
 # phase 2 (and the drive before a second pass): what the player did about the limit
 WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
@@ -83,7 +91,9 @@ class State:
     deck: tuple[TrackCard, ...]           # every track card of the data
     tempo: tuple[Card, ...]               # the Old Pros' tempo deck, unshuffled
     values: tuple[int, ...]               # the tempo cards' values, lowest first
-    step: str = "start"                   # start | grid | race | done
+    step: str = "start"                   # start | enter | track | grid | lineup | race | done
+    track_mode: str = "draw"              # "draw": the companion draws; "hand": entered
+    page: int = 0                         # track / lineup: the page of the review shown
     track: tuple[int, ...] = ()           # the race's track cards (indices into deck)
     card: int = 0                         # current track card (0-based)
     phase: int = 1
@@ -156,8 +166,11 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     grid = options.get("grid", "age")
     if grid not in ("age", "tactical"):
         raise ConfigError(SOURCE, "grid", f"unknown start grid {grid!r}", 'use "age" or "tactical"')
+    track_mode = options.get("track", "draw")
+    if track_mode not in TRACK_MODES:
+        raise RuleError(f"Street Illegal: unknown track option {track_mode!r}; use \"draw\" or \"hand\"")
     zero = (0,) * len(cars)
-    return State(cars=cars, grid_mode=grid, better=bool(options.get("better_old_pros", False)),
+    return State(cars=cars, grid_mode=grid, track_mode=track_mode, better=bool(options.get("better_old_pros", False)),
                  nitrous=bool(options.get("nitrous", False)), points=race_points(data), deck=deck,
                  tempo=tuple(tempo), values=tuple(sorted({old_pro.value(c) for c in tempo})), hand=(HAND,) * len(cars), won=zero, lost=zero, brakes=zero)
 
@@ -173,23 +186,66 @@ def _players(options: Mapping[str, Any]) -> list[dict]:
 
 def moves(state: State) -> list[Move]:
     if state.step == "start":
-        return [make_move("start", "Draw track", primary=True)]
+        if state.track_mode == "hand":
+            return [make_move("start", label("Enter track"), primary=True)]
+        return [make_move("start", label("Draw track"), primary=True)]
+    if state.step == "enter":
+        return _pick_moves(state)
+    if state.step in REVIEWS:
+        go = label("To the grid") if state.step == "track" else label("Start race")
+        out = [make_move("go", go, primary=True)]
+        if review_pages(state) > 1:
+            out.append(make_move("page", label("Next page"), page=(state.page + 1) % review_pages(state)))
+        return out
     if state.step == "grid":
         return _grid_moves(state)
     if state.step == "race":
         if state.phase == 1:
-            return [make_move("drive", "Done", player=state.name(state.current_player), choice=DRIVEN, primary=True)]
+            # phase 1 records nothing: one press for the whole table, or one per player
+            who = state.name(state.current_player)
+            return [make_move("all_done", label("All done"), primary=True),
+                    make_move("drive", label(f"{who} done"), player=who, choice=DRIVEN)]
         if state.phase == 2:
             return _drive_moves(state, state.current_player)
         return _passing_moves(state)
     return []
 
 
+def card_label(card: TrackCard) -> str:
+    """A track card as a move label: "70 Obst. left", "NL Uphill" (NL: no limit)."""
+    limit = str(card.limit) if card.limit else "NL"
+    word = card.situation.label.split()[-1].capitalize()
+    return first_fitting(f"{limit} {card.situation.label}", f"{limit} {card.situation.short}", f"{limit} {word}",
+                         limit=LABEL_CHARS)
+
+
+def _pick_moves(state: State) -> list[Move]:
+    """The next track card the table drew, among the cards left (identical cards once)."""
+    out, seen = [], set()
+    for i, card in enumerate(state.deck):
+        if i in state.track or (card.limit, card.situation.id) in seen:
+            continue
+        seen.add((card.limit, card.situation.id))
+        out.append(make_move("pick", card_label(card), card=i, primary=not out))
+    return out
+
+
+REVIEW_LINES = 4
+"""Lines of a review page (the body under the title)."""
+
+
+def review_pages(state: State) -> int:
+    """Pages of the review step: the 8 track cards take two; the grid one."""
+    if state.step == "track":
+        return -(-len(state.track) // REVIEW_LINES)
+    return 1
+
+
 def _grid_moves(state: State) -> list[Move]:
     if state.grid_mode == "age":
         return [make_move("seat", label(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
     car = state.current_player
-    return [make_move("bid", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values]
+    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values]
 
 
 def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
@@ -201,31 +257,31 @@ def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
 
 def _passing_moves(state: State) -> list[Move]:
     duel = state.duel
-    if state.stage == "redrive":
-        return _drive_moves(state, state.actor, "redrive")
+    if state.stage == "redrive":   # or back out: the phase is over for this car
+        return _drive_moves(state, state.actor, "redrive") + [
+            make_move("stop", label("No 2nd pass"), player=state.name(state.actor))]
     if state.stage == "after":
-        if _may_pass_again(state):
-            return [make_move("again", "Attack again", player=state.name(state.actor)),
-                    make_move("stop", "Stop", primary=True)]
-        return [make_move("stop", "Next", primary=True)]
+        if may_pass_again(state):
+            return [make_move("again", label("Attack again"), player=state.name(state.actor)),
+                    make_move("stop", label("Stop"), primary=True)]
+        return [make_move("stop", label("Next"), primary=True)]
     a, d = duel.attacker, duel.defender
     if state.stage == "speed":
-        player = d if state.cars[a].old_pro else a
-        return _speed_moves(state, player)
+        return _speed_moves(state, duel_player(state))
     if state.stage == "nitrous":
-        car = a if not duel.raised else d
-        return ([make_move("raise", "No card", player=state.name(car), car=car, card=0)] +
-                [make_move("raise", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values])
+        car = nitrous_car(state)
+        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0)] +
+                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values])
     # stage "attack"
     out: list[Move] = []
-    if state.cars[a].old_pro or state.cars[d].old_pro:
-        out.append(make_move("old_pro", "Old Pro cards", primary=True))
+    if duel_old_pro(state) is not None:
+        out.append(make_move("old_pro", label("Old Pro cards"), primary=True))
     else:
         out += [make_move("winner", _wins(state.name(c)), car=c) for c in (a, d)]
         if state.nitrous:
-            out.append(make_move("tie", "Tie: nitrous"))
+            out.append(make_move("tie", label("Tie: nitrous")))
     if not state.cars[a].old_pro and not state.again:
-        out.append(make_move("pass_up", "No attack", player=state.name(a)))
+        out.append(make_move("pass_up", label("No attack"), player=state.name(a)))
     return out
 
 
@@ -243,7 +299,8 @@ def _speed_moves(state: State, car: int) -> list[Move]:
     likely = state.limit or 120
     i = max((k for k, v in enumerate(speeds) if v <= likely), default=0)
     ring = list(reversed(speeds[: i + 1])) + list(reversed(speeds[i + 1:]))
-    return [make_move("speed", f"Speed {v}", player=state.name(car), car=car, speed=v) for v in ring]
+    return [make_move("speed", first_fitting(f"Real speed {v}", f"Speed {v}", limit=LABEL_CHARS), player=state.name(car),
+                      car=car, speed=v) for v in ring]
 
 
 def _wins(name: str) -> str:
@@ -251,10 +308,46 @@ def _wins(name: str) -> str:
     return f"{fit(name, LABEL_CHARS - len(' wins'))} wins"
 
 
-def _may_pass_again(state: State) -> bool:
+# -- the duel's roles, decided here once (the screens read them) ------------------------
+
+def duel_old_pro(state: State) -> int | None:
+    """The Old Pro in the current duel (attacking or defending), or None."""
     duel = state.duel
-    return (duel is not None and duel.winner == duel.attacker and not state.cars[duel.attacker].old_pro
-            and state.order.index(duel.attacker) > 0)
+    if duel is None:
+        return None
+    return next((c for c in (duel.defender, duel.attacker) if state.cars[c].old_pro), None)
+
+
+def duel_player(state: State) -> int | None:
+    """The player facing the Old Pro in the current duel (who sets a speed), or None."""
+    op = duel_old_pro(state)
+    if op is None:
+        return None
+    duel = state.duel
+    return duel.defender if op == duel.attacker else duel.attacker
+
+
+def nitrous_car(state: State) -> int | None:
+    """Whose nitrous card is entered next in a tie between players (the attacker's first)."""
+    duel = state.duel
+    if duel is None or state.stage != "nitrous":
+        return None
+    return duel.attacker if not duel.raised else duel.defender
+
+
+def duel_loser(state: State) -> int | None:
+    """The car that lost the decided duel (out for the phase), or None."""
+    duel = state.duel
+    if duel is None or duel.winner is None:
+        return None
+    return duel.defender if duel.winner == duel.attacker else duel.attacker
+
+
+def may_pass_again(state: State) -> bool:
+    """Whether the car that just passed may attack again (a player, not yet in front)."""
+    duel = state.duel
+    return (state.stage == "after" and duel is not None and duel.winner == duel.attacker
+            and not state.cars[duel.attacker].old_pro and state.order.index(duel.attacker) > 0)
 
 
 # -- resolve: the only place randomness enters ----------------------------------------
@@ -262,7 +355,7 @@ def _may_pass_again(state: State) -> bool:
 def resolve(state: State, move: Move, rng) -> dict:
     kind = move.kind
     if kind == "start":
-        idx = shuffled(range(len(state.deck)), rng)[:RACE_LENGTH]
+        idx = shuffled(range(len(state.deck)), rng)[:RACE_LENGTH] if state.track_mode == "draw" else []
         return {"kind": "start", "track": list(idx), "op_order": list(shuffle_order(len(state.tempo), rng))}
     if kind == "old_pro":
         return {"kind": "old_pro", **draw_plan(state.pile, old_pro.FIRST_CARDS, rng).to_json()}
@@ -304,9 +397,38 @@ def _expect(ok: bool, what: str) -> None:
 def _apply_start(state: State, e) -> State:
     _expect(state.step == "start", "the race has already started")
     track = tuple(int(i) for i in e["track"])
-    _expect(len(track) == RACE_LENGTH and all(0 <= i < len(state.deck) for i in track), "bad track draw")
     pile = new_pile(reorder(state.tempo, e["op_order"]))
-    return _seat_rest(replace(state, step="grid", track=track, pile=pile, bidders=state.players))
+    if not track:       # the table draws the track cards and enters them
+        _expect(state.track_mode == "hand", "bad track draw")
+        return replace(state, step="enter", pile=pile)
+    _expect(len(track) == RACE_LENGTH and len(set(track)) == RACE_LENGTH
+            and all(0 <= i < len(state.deck) for i in track), "bad track draw")
+    return replace(state, step="track", track=track, pile=pile, page=0)
+
+
+def _apply_pick(state: State, e) -> State:
+    card = int(e["card"])
+    _expect(state.step == "enter" and 0 <= card < len(state.deck) and card not in state.track,
+            "not a track card left to enter")
+    track = state.track + (card,)
+    return replace(state, track=track, step="track" if len(track) == RACE_LENGTH else "enter", page=0)
+
+
+def _apply_page(state: State, e) -> State:
+    _expect(state.step in REVIEWS, "nothing to page through")
+    return replace(state, page=int(e["page"]) % review_pages(state))
+
+
+def _apply_go(state: State, e) -> State:
+    _expect(state.step in REVIEWS, "nothing to confirm")
+    if state.step == "track":
+        return _seat_rest(replace(state, step="grid", page=0, bidders=state.players))
+    return replace(state, step="race", page=0)
+
+
+def _apply_all_done(state: State, e) -> State:
+    _expect(state.step == "race" and state.phase == 1, "not phase 1")
+    return replace(state, phase=2, turn=0)
 
 
 def _apply_seat(state: State, e) -> State:
@@ -340,7 +462,7 @@ def _seat_rest(state: State) -> State:
         return state
     old_pros = tuple(i for i, c in enumerate(state.cars) if c.old_pro)
     order = old_pros + tuple(reversed(state.seated))
-    return replace(state, step="race", grid=order, order=order, card=0, phase=1, turn=0)
+    return replace(state, step="lineup", page=0, grid=order, order=order, card=0, phase=1, turn=0)
 
 
 def _apply_drive(state: State, e) -> State:
@@ -398,7 +520,7 @@ def _apply_pass_up(state: State, e) -> State:
 
 def _apply_old_pro(state: State, e) -> State:
     duel = _in_duel(state, "attack")
-    _expect(state.cars[duel.attacker].old_pro or state.cars[duel.defender].old_pro, "no Old Pro in this duel")
+    _expect(duel_old_pro(state) is not None, "no Old Pro in this duel")
     draw = Draw.from_json(e)
     pile = apply_draw(state.pile, draw)
     return replace(state, pile=pile, stage="speed", duel=replace(duel, op_cards=draw.cards))
@@ -406,8 +528,7 @@ def _apply_old_pro(state: State, e) -> State:
 
 def _apply_speed(state: State, e) -> State:
     duel = _in_duel(state, "speed")
-    player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
-    _expect(int(e["car"]) == player, "not the player in this duel")
+    _expect(int(e["car"]) == duel_player(state), "not the player in this duel")
     speed = int(e["speed"])
     pile, cards = state.pile, duel.op_cards
     if e.get("third") is not None:
@@ -443,7 +564,7 @@ def _apply_tie(state: State, e) -> State:
 def _apply_raise(state: State, e) -> State:
     duel = _in_duel(state, "nitrous")
     car, value = int(e["car"]), int(e["card"])
-    _expect(car == (duel.attacker if not duel.raised else duel.defender), "not this player's nitrous card")
+    _expect(car == nitrous_car(state), "not this player's nitrous card")
     if value:   # a raised card is discarded without redrawing: one card fewer in hand
         state = replace(state, hand=bump(state.hand, car, -1, floor=0))
     duel = replace(duel, raised=duel.raised + ((car, value),))
@@ -468,12 +589,17 @@ def _decide(state: State, winner: int) -> State:
 
 def _apply_again(state: State, e) -> State:
     _in_duel(state, "after")
-    _expect(_may_pass_again(state), "this car cannot pass again")
+    _expect(may_pass_again(state), "this car cannot pass again")
     return replace(state, stage="redrive", duel=None, again=True)
 
 
 def _apply_stop(state: State, e) -> State:
-    _in_duel(state, "after")
+    """After a duel: the next car's turn. Before a second pass: the car backs out (it
+    does not slow down), and its phase is over."""
+    if state.stage != "redrive":
+        _in_duel(state, "after")
+    else:
+        _expect(state.step == "race" and state.phase == 3, "no second pass to back out of")
     return _end_turn(state)
 
 
@@ -489,7 +615,8 @@ _HANDLERS = {
     "start": _apply_start, "seat": _apply_seat, "bid": _apply_bid, "drive": _apply_drive,
     "pass_up": _apply_pass_up, "old_pro": _apply_old_pro, "speed": _apply_speed, "winner": _apply_winner,
     "tie": _apply_tie, "raise": _apply_raise, "again": _apply_again, "stop": _apply_stop,
-    "redrive": _apply_redrive,
+    "redrive": _apply_redrive, "pick": _apply_pick, "page": _apply_page, "go": _apply_go,
+    "all_done": _apply_all_done,
 }
 
 
@@ -537,7 +664,8 @@ def summary(state: State) -> dict:
     out: dict[str, Any] = {
         "track": [{"name": state.deck[i].name, "limit": state.deck[i].limit,
                    "situation": state.deck[i].situation.id} for i in state.track],
-        "rules": {"grid": state.grid_mode, "better_old_pros": state.better, "nitrous": state.nitrous},
+        "rules": {"grid": state.grid_mode, "better_old_pros": state.better, "nitrous": state.nitrous,
+                  "track": state.track_mode},
         "emergency_brakes": {state.name(c): state.brakes[c] for c in state.players},
     }
     old_pros = [c.name for c in state.cars if c.old_pro]
