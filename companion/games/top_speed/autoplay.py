@@ -40,7 +40,7 @@ def demo_script(state: R.State) -> Move | None:
     options = R.moves(state)
     if not options:
         return None
-    if state.phase not in (R.DRAW, R.QUALIFY):
+    if state.phase not in (R.DRAW, R.QUALIFY) or state.drawn:
         return _primary(options)
     kinds = {m.kind: m for m in options}
     wanted = _choose(state, state.turn, set(kinds))

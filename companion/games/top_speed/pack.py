@@ -7,6 +7,6 @@ ACTIVITY = Activity(
     slug="top-speed", kind="game", options=rules.OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
-    describe=rules.describe, check_data=settings.check_data, view=screens.view, receipts=screens.receipts,
+    describe=rules.describe, check_data=settings.check_data, view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -58,6 +58,7 @@ OPTIONS = (
 
 # phases
 START, QUALIFY, DRAW, STEPS, ROUND_END, FIX, OVER = "start", "qualify", "draw", "steps", "round-end", "fix", "over"
+GRID = "grid"                 # the starting grid is shown until the table presses GO
 # a car's part in the current round
 DRAWING, PASSED, BUST, PIT, DONE, NO_LAP = "drawing", "passed", "bust", "pit", "done", "no-lap"
 # what a step of the movement phase tells the table
@@ -119,7 +120,9 @@ class State:
     fastest: tuple[int, int, int] = (-1, 0, 0)   # car, spaces, round
     fix_car: int = 0
     fix_from: str = ROUND_END          # the phase a correction returns to
-    show: bool = False                 # the player on turn asked to see their cards
+    show: int = 0                      # the player on turn opened a page of their cards (1, 2)
+    drawn: bool = False                # the player on turn just drew: the outcome is shown
+                                       # to them until they press on ("seen")
     last: tuple[int, str] = (-1, "")   # (car, what) of the round's last action: "draw", "bust",
                                        # "pass", "pit", "keep", "kers" or "no-lap"
 
@@ -193,6 +196,10 @@ def moves(state: State) -> list[Move]:
         if state.settings.grid == "qualifying" and not state.qualified:
             return [make_move("qualify", "QUALIFY", primary=True)]
         return [make_move("start", "START", primary=True)]
+    if phase == GRID:
+        return [make_move("go", label("Start race"), primary=True)]
+    if state.drawn:
+        return _seen_moves(state)
     if phase == QUALIFY:
         return _turn_moves(state)
     if phase == DRAW:
@@ -209,6 +216,31 @@ def moves(state: State) -> list[Move]:
                 make_move("fix-car", "Next car"),
                 make_move("fix-done", "Done", primary=True)]
     return []
+
+
+def next_drawer(state: State, c: int, status: str) -> int | None:
+    """Who draws after car ``c`` (now with ``status``), in turn order; None: nobody."""
+    order = state.order
+    k = order.index(c)
+    for j in range(1, len(order) + 1):
+        nxt = order[(k + j) % len(order)]
+        if (status if nxt == c else state.cars[nxt].status) == DRAWING:
+            return nxt
+    return None
+
+
+def _seen_moves(state: State) -> list[Move]:
+    """After a draw: the player who drew reads the outcome, then hands on."""
+    c = state.turn
+    nxt = next_drawer(state, c, state.cars[c].status)
+    if nxt is None:
+        go = label("Lap times") if state.phase == QUALIFY else label("Move the cars")
+    elif nxt == c:
+        go = label("Go on")
+    else:
+        go = label(f"Next: {state.name(nxt)}")
+    who = state.name(c)
+    return [make_move("seen", go, player=who, car=c, primary=True), make_move("cards", label("My cards"), player=who, car=c)]
 
 
 def _turn_moves(state: State) -> list[Move]:
@@ -232,7 +264,7 @@ def _turn_moves(state: State) -> list[Move]:
         return out
     if state.sc:
         add("pit", "PIT STOP", primary=not has_cards)
-        add("cards", "My cards")
+        add("cards", label("My cards"))
         return out
     if car.row or car.kers_round:
         add("pass", "PASS", primary=not has_cards)
@@ -243,7 +275,7 @@ def _turn_moves(state: State) -> list[Move]:
             add("kers", label(f"KERS {car.kers.name}"), primary=not has_cards)
         if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
             add("keep", label(f"KEEP {car.row[-1].name}"))
-    add("cards", "My cards")
+    add("cards", label("My cards"))
     return out
 
 
@@ -295,11 +327,14 @@ def _need_phase(state: State, *phases: str) -> None:
         raise RuleError(f"this event does not fit the race now (phase {state.phase})")
 
 
-def _turn_car(state: State, event) -> int:
+def _turn_car(state: State, event, *, seeing: bool = False) -> int:
+    """The car on turn, named by ``event``; an action waits until the last draw is seen."""
     _need_phase(state, DRAW, QUALIFY)
     c = event["car"]
     if c != state.turn:
         raise RuleError(f"it is not car {c}'s turn")
+    if state.drawn and not seeing:
+        raise RuleError(f"{state.name(c)} has not yet seen the card drawn")
     return c
 
 
@@ -327,7 +362,13 @@ def _start(state: State, event) -> State:
     cars = list(_shuffle_decks(state, event.get("decks")))
     for k, c in enumerate(grid):
         cars[c] = evolve(cars[c], distance=-k)
-    return _start_round(evolve(state, cars=tuple(cars), grid=tuple(grid)))
+    return evolve(state, cars=tuple(cars), grid=tuple(grid), phase=GRID)
+
+
+def _go(state: State, event) -> State:
+    """The table has seen the starting grid: the first round."""
+    _need_phase(state, GRID)
+    return _start_round(state)
 
 
 def _start_round(state: State) -> State:
@@ -338,7 +379,7 @@ def _start_round(state: State) -> State:
     cars = tuple(evolve(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
                        led=c.led + (i == leader)) for i, c in enumerate(state.cars))
     state = evolve(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
-                  show=False, yellow=False, last=(-1, ""))
+                  show=0, yellow=False, last=(-1, ""))
     if laps_left <= 0:
         return _finish(state, ())
     return evolve(state, phase=DRAW, turn=order[0])
@@ -358,7 +399,16 @@ def _draw(state: State, event) -> State:
     bust = is_trouble(card) and any(x.name == card.name for x in car.row)
     status = BUST if bust else (DONE if state.sc else DRAWING)
     car = evolve(car, pile=Pile(pile.draw[1:], pile.discard), row=car.row + (card,), status=status)
-    return _next_turn(state, c, car, "bust" if bust else "draw")
+    return evolve(state, cars=replace_at(state.cars, c, car), drawn=True, show=0, last=(c, "bust" if bust else "draw"))
+
+
+def _seen(state: State, event) -> State:
+    """The player who drew has read the outcome: the next player's turn (or the movement)."""
+    c = _turn_car(state, event, seeing=True)
+    if not state.drawn:
+        raise RuleError(f"{state.name(c)} has drawn nothing to see")
+    car = state.cars[c]
+    return _next_turn(evolve(state, drawn=False), c, car, "bust" if car.status == BUST else "draw")
 
 
 def _pass(state: State, event) -> State:
@@ -392,7 +442,7 @@ def _keep(state: State, event) -> State:
     if not state.settings.kers or car.kers is not None or car.kers_round or not car.row or value(car.row[-1]) <= 0:
         raise RuleError(f"{car.name} cannot keep a card now")
     car = evolve(car, kers=car.row[-1], row=car.row[:-1], kers_round=True)
-    return evolve(state, cars=replace_at(state.cars, c, car), show=False, last=(c, "keep"))
+    return evolve(state, cars=replace_at(state.cars, c, car), show=0, last=(c, "keep"))
 
 
 def _use_kers(state: State, event) -> State:
@@ -404,10 +454,15 @@ def _use_kers(state: State, event) -> State:
     return _next_turn(state, c, car, "kers")
 
 
+CARD_PAGES = 2
+"""The pages of "My cards": the deck, the damage and the trouble left; the whole row."""
+
+
 def _show_cards(state: State, event) -> State:
-    """The player on turn opens (or closes) the page of their cards; any action closes it."""
-    _turn_car(state, event)
-    return evolve(state, show=not state.show)
+    """The player on turn opens the pages of their cards, one after the other, then closes
+    them; any action closes them."""
+    _turn_car(state, event, seeing=True)
+    return evolve(state, show=(state.show + 1) % (CARD_PAGES + 1))
 
 
 def _next_turn(state: State, c: int, car: Car, what: str) -> State:
@@ -419,8 +474,8 @@ def _next_turn(state: State, c: int, car: Car, what: str) -> State:
     for j in range(1, len(order) + 1):
         nxt = order[(k + j) % len(order)]
         if cars[nxt].status == DRAWING:
-            return evolve(state, cars=cars, show=False, turn=nxt, last=(c, what))
-    state = evolve(state, cars=cars, show=False, last=(-1, ""))
+            return evolve(state, cars=cars, show=0, turn=nxt, last=(c, what))
+    state = evolve(state, cars=cars, show=0, last=(-1, ""))
     if state.phase == QUALIFY:
         return _qualifying_lap(state)
     return _safety_car_round(state) if state.sc else _movement(state)
@@ -563,7 +618,9 @@ def _fix(state: State, event) -> State:
     the leader) first."""
     _need_phase(state, ROUND_END, DRAW)
     first = state.turn if state.phase == DRAW else circuit.race_order([c.distance for c in state.cars])[0]
-    return evolve(state, phase=FIX, fix_from=state.phase, fix_car=first, show=False)
+    if state.drawn:
+        raise RuleError("the card drawn is seen first")
+    return evolve(state, phase=FIX, fix_from=state.phase, fix_car=first, show=0)
 
 
 def _fix_car(state: State, event) -> State:
@@ -628,7 +685,7 @@ def race_standings(state: State) -> list[dict[str, Any]]:
 _HANDLERS = {
     "qualify": _qualify, "start": _start, "draw": _draw, "pass": _pass, "no-lap": _no_lap, "pit": _pit,
     "keep": _keep, "kers": _use_kers, "cards": _show_cards, "next": _next, "fix": _fix,
-    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done,
+    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done, "seen": _seen, "go": _go,
 }
 
 
