@@ -2,7 +2,7 @@
 
 Every race screen names whose turn it is in the title ("Red: phase 2") with the track
 card in the status ("3/8"); positions are ordinals ("7th") so they never read as phases.
-The body holds four lines of 21 characters; ``Big`` carries the fact the table needs at
+The body holds four lines (``companion.profile``); ``Big`` carries the fact the table needs at
 arm's length: the speed limit, who attacks whom ("Red>OP4"), the Old Pro's cards.
 """
 
@@ -30,6 +30,17 @@ def short(state: State, car: int) -> str:
 def _fit(*candidates: str) -> str:
     """The first text that fits one line (the last one, fitted, when none does)."""
     return first_fitting(*candidates, limit=LINE_CHARS)
+
+
+def _wrap(text: str, limit: int = LINE_CHARS) -> list[str]:
+    """``text`` in lines of ``limit`` characters, broken between words (a word longer
+    than a line is fitted)."""
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > limit:
+            lines.append("")
+        lines[-1] = fit(f"{lines[-1]} {word}".strip(), limit)
+    return lines
 
 
 def _titled(title: str, body, status: str = "") -> View:
@@ -173,7 +184,7 @@ def _phase1(state: State) -> View:
     situation = card.situation
     room = LINE_CHARS - len(card.limit_text) - 1
     label = first_fitting(situation.label.upper(), situation.short.upper(), limit=room)
-    body = [Row(label, card.limit_text, invert=True), *(Text(fit(line)) for line in situation.effect[:2]),
+    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in _wrap(" ".join(situation.effect))[:2]),
             Text("2 chips/matching icon")]
     return _titled(_turn_title(state, car, "phase 1"), body, _card_status(state))
 
