@@ -194,8 +194,8 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         if state.settings.grid == "qualifying" and not state.qualified:
-            return [make_move("qualify", "QUALIFY", primary=True)]
-        return [make_move("start", "START", primary=True)]
+            return [make_move("qualify", label("QUALIFY"), primary=True)]
+        return [make_move("start", label("START"), primary=True)]
     if phase == GRID:
         return [make_move("go", label("Start race"), primary=True)]
     if state.drawn:
@@ -203,18 +203,18 @@ def moves(state: State) -> list[Move]:
     if phase == QUALIFY:
         return _turn_moves(state)
     if phase == DRAW:
-        return _turn_moves(state) + [make_move("fix", "Fix a car")]
+        return _turn_moves(state) + [make_move("fix", label("Fix a car"))]
     if phase == STEPS:
-        return [make_move("next", "OK", primary=True)]
+        return [make_move("next", label("OK"), primary=True)]
     if phase == ROUND_END:
-        return [make_move("next", "NEXT ROUND", primary=True), make_move("fix", "Fix a car")]
+        return [make_move("next", label("NEXT ROUND"), primary=True), make_move("fix", label("Fix a car"))]
     if phase == FIX:
         car = state.fix_car
         who = state.name(car)
-        return [make_move("fix-move", "Forward 1", player=who, car=car, by=1),
-                make_move("fix-move", "Back 1", player=who, car=car, by=-1),
-                make_move("fix-car", "Next car"),
-                make_move("fix-done", "Done", primary=True)]
+        return [make_move("fix-move", label("Forward 1"), player=who, car=car, by=1),
+                make_move("fix-move", label("Back 1"), player=who, car=car, by=-1),
+                make_move("fix-car", label("Next car")),
+                make_move("fix-done", label("Done"), primary=True)]
     return []
 
 
@@ -240,7 +240,8 @@ def _seen_moves(state: State) -> list[Move]:
     else:
         go = label(f"Next: {state.name(nxt)}")
     who = state.name(c)
-    return [make_move("seen", go, player=who, car=c, primary=True), make_move("cards", label("My cards"), player=who, car=c)]
+    return [make_move("seen", go, player=who, car=c, primary=True),
+            make_move("cards", label("My cards"), player=who, car=c)]
 
 
 def _turn_moves(state: State) -> list[Move]:
@@ -251,25 +252,25 @@ def _turn_moves(state: State) -> list[Move]:
     fresh = not car.row and not car.kers_round
     out: list[Move] = []
 
-    def add(kind: str, label: str, primary: bool = False) -> None:
-        out.append(make_move(kind, label, player=who, car=c, primary=primary))
+    def add(kind: str, text: str, primary: bool = False) -> None:
+        out.append(make_move(kind, text, player=who, car=c, primary=primary))
 
     if has_cards:
-        add("draw", "DRAW", primary=True)
+        add("draw", label("DRAW"), primary=True)
     if state.phase == QUALIFY:
         if car.row:
-            add("pass", "PASS", primary=not has_cards)
+            add("pass", label("PASS"), primary=not has_cards)
         else:
-            add("no-lap", "NO LAP", primary=not has_cards)
+            add("no-lap", label("NO LAP"), primary=not has_cards)
         return out
     if state.sc:
-        add("pit", "PIT STOP", primary=not has_cards)
+        add("pit", label("PIT STOP"), primary=not has_cards)
         add("cards", label("My cards"))
         return out
     if car.row or car.kers_round:
-        add("pass", "PASS", primary=not has_cards)
+        add("pass", label("PASS"), primary=not has_cards)
     if fresh:
-        add("pit", "PIT STOP", primary=not has_cards and car.kers is None)
+        add("pit", label("PIT STOP"), primary=not has_cards and car.kers is None)
     if state.settings.kers:
         if car.kers is not None and not car.kers_round:
             add("kers", label(f"KERS {car.kers.name}"), primary=not has_cards)
