@@ -29,7 +29,7 @@ from companion.kit.standings import standing
 from companion.kit.text import fit, first_fitting, label
 from companion.kit.update import bump
 from companion.games.api import Move, Option, make_move
-from companion.profile import LABEL_CHARS
+from companion.profile import BODY_LINES, LABEL_CHARS
 
 from companion.games.street_illegal import old_pro
 from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard, load_track, race_points, tempo_cards
@@ -230,7 +230,7 @@ def _pick_moves(state: State) -> list[Move]:
     return out
 
 
-REVIEW_LINES = 4
+REVIEW_LINES = BODY_LINES
 """Lines of a review page (the body under the title)."""
 
 

@@ -361,7 +361,7 @@ def _results_receipt(state: State, layouts):
     team = summary(state)["teams"]
     first = rows[0]
     winner = f"{TEAM} ({first['name']})" if first["old_pro"] else first["name"]
-    notes = [f"Winner: {winner}"]
+    notes = [f"{'Winner' if state.step == 'done' else 'In front'}: {winner}"]
     notes += [f"{TEAM} team (best car): {team[0]['points']} pts"] if team else []
     cols = (layouts.Col("start", "Grid", 5), layouts.Col("duels_won", "Won", 4), layouts.Col("duels_lost", "Lost", 5),
             layouts.POINTS)

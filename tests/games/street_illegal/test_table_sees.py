@@ -152,6 +152,7 @@ def test_a_race_ended_at_any_moment_has_standings_and_a_results_receipt(data, op
         lines = screens.receipts(state)["results"].text_lines()
         assert all(len(line) <= 32 for line in lines)
         assert ("Race results" in lines) == rules.finished(state)
+        assert any(line.startswith("Winner: " if rules.finished(state) else "In front: ") for line in lines)
         steps.add(state.step)
         if rules.finished(state):
             break
