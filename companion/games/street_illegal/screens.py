@@ -120,7 +120,8 @@ def _track_review(state: State) -> View:
 
 def _lineup(state: State) -> View:
     """The starting grid, front first, two cars a line."""
-    cells = [f"{p} {short(state, c)}" for p, c in enumerate(state.grid, start=1)]
+    half = LINE_CHARS // 2
+    cells = [fit(f"{p} {short(state, c)}", half) for p, c in enumerate(state.grid, start=1)]
     body = [Row(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
     return _titled("Starting grid", body, "1=front")
 
@@ -143,7 +144,7 @@ def _seated_line(state: State) -> Text:
         old = FIELD - len(state.players)
         return Text(f"Old Pros: 1st to {ordinal(old)}" if old > 1 else
                     "Old Pro starts 1st" if old else "No Old Pros")
-    return Text(" ".join(f"{ordinal(FIELD - i)} {short(state, c)}" for i, c in enumerate(state.seated)))
+    return Text(fit(" ".join(f"{ordinal(FIELD - i)} {short(state, c)}" for i, c in enumerate(state.seated))))
 
 
 def _grid_by_age(state: State) -> View:
@@ -241,7 +242,9 @@ def _attack(state: State) -> View:
         return _titled(title, body, _card_status(state))
     ha, hd = state.hand[duel.attacker], state.hand[duel.defender]
     tie = "Tie: nitrous cards" if state.nitrous else _fit(f"Tie: {d} holds", "Tie: front car holds")
-    body = (Row(_versus(state), f"for {place}", invert=True), Text("Secret chips, at once"),
+    room = LINE_CHARS - len(f"for {place}") - 1
+    versus = first_fitting(_versus(state), f"{fit(a, room // 2)}>{fit(d, room // 2)}", limit=room)
+    body = (Row(versus, f"for {place}", invert=True), Text("Secret chips, at once"),
             Text(_fit(f"Max: {a} {ha}, {d} {hd}", "Max: cards in hand")), Text(tie))
     return _titled(title, body, _card_status(state))
 
@@ -274,7 +277,7 @@ def _nitrous(state: State) -> View:
     duel = state.duel
     car = rules.nitrous_car(state)
     d = short(state, duel.defender)
-    body = (Text(_fit(f"Tie {_versus(state)}: nitrous", f"Tie {_versus(state)}")), Text(f"{short(state, car)}: card raised?"),
+    body = (Text(_fit(f"Tie {_versus(state)}: nitrous", f"Tie {_versus(state)}")), Text(_fit(f"{short(state, car)}: card raised?", f"{short(state, car)}: card?")),
             Text("No card counts 0"), Text(_fit(f"Higher wins; tie: {d}", "Higher card wins")))
     return _titled(_turn_title(state, car, "nitrous"), body, _card_status(state))
 

@@ -127,8 +127,8 @@ def _turn_view(state: R.State) -> View:
         return View(title=title, status=status, body=_cards_body(car) if state.show == 1 else _row_body(car))
     if state.drawn:
         return _drawn_view(state, first_fitting(f"{title} drew", title, limit=LINE - len(status) - 1), status)
-    flags = "" if qualifying else _flags(state, LINE)
-    top = Row(flags or last_text(state, LINE), "")
+    flags = "" if qualifying else _flags(state, LINE - 1)
+    top = Row(flags or last_text(state, LINE - 1), "")      # a Row keeps a space at its right
     if state.sc:
         return View(title=title, status=status,
                     body=(top, Row("one card only", f"{car.pile.left} left"), Big(f"SC {state.sc}")))

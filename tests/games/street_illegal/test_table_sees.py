@@ -158,3 +158,26 @@ def test_a_race_ended_at_any_moment_has_standings_and_a_results_receipt(data, op
             break
         state = rules.apply(state, rules.resolve(state, autoplay.choose(state, rng), rng))
     assert {"start", "track", "lineup", "race", "done"} <= steps
+
+
+def test_every_screen_fits_with_long_names(data):
+    from dataclasses import replace as with_footer
+
+    from companion.ui import fonts
+    from companion.ui.render import render
+    from companion.ui.view import Big
+
+    names = ("Alexandra", "Bartholomew", "Christophe", "Dorothea", "Emmanuelle", "Frederika", "Gwendolyn")
+    state = rules.setup({"players": players(*names), "grid": "tactical", "nitrous": True, "track": "hand"}, data)
+    rng = random.Random(11)
+    while not rules.finished(state):
+        for view in (screens.view(state), screens.decisions(state)):
+            assert len(view.title) + (len(view.status) + 1 if view.status else 0) <= 21, view.title
+            for w in view.body:
+                texts = {Text: lambda w: [w.text], Big: lambda w: [w.caption], Row: lambda w: [f"{w.left} {w.right}"],
+                         Menu: lambda w: list(w.items)}[type(w)](w)
+                assert all(fonts.text_width(t) <= 126 for t in texts), texts
+            assert render(with_footer(view, footer="< x >")).size == (128, 64)
+        for move in rules.moves(state):
+            assert len(move.label) <= LABEL_CHARS, move.label
+        state = rules.apply(state, rules.resolve(state, autoplay.choose(state, rng), rng))

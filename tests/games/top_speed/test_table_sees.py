@@ -120,3 +120,28 @@ def test_a_race_ended_at_any_moment_has_standings_and_a_results_receipt():
             break
         state = R.apply(state, R.resolve(state, move, rng))
     assert {R.START, R.GRID, R.DRAW, R.STEPS, R.ROUND_END, R.OVER} <= phases
+
+
+def test_every_screen_fits_with_long_names():
+    from companion.ui import fonts
+    from companion.ui.view import Menu
+
+    names = ("Alexandra", "Bartholomew", "Christophe", "Dorothea", "Emmanuelle", "Frederika", "Gwendolyn", "Hildegarde")
+    state = R.setup({**A.DEMO_OPTIONS, "players": [{"name": n, "colour": "Red"} for n in names], "laps": 6,
+                     "kers": True}, data())
+    rng = make_rng(3)
+    while True:
+        views = [S.view(state), S.decisions(state)]
+        if state.phase == R.DRAW and not state.drawn:
+            mine = act(state, "cards")
+            views += [S.view(mine), S.view(act(mine, "cards"))]
+        for view in views:
+            assert len(view.title) + (len(view.status) + 1 if view.status else 0) <= 21, view.title
+            for w in view.body:
+                texts = {Text: lambda w: [w.text], Big: lambda w: [w.caption], Row: lambda w: [f"{w.left} {w.right}"],
+                         Menu: lambda w: list(w.items)}[type(w)](w)
+                assert all(fonts.text_width(t) <= 126 for t in texts), texts
+        move = A.demo_script(state)
+        if move is None:
+            break
+        state = R.apply(state, R.resolve(state, move, rng))
