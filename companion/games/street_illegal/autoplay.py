@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from companion.games.api import Move
+from companion.kit.turns import primary
 from companion.games.street_illegal import rules
 from companion.games.street_illegal.rules import BRAKE, PAID, WITHIN, State
 
@@ -38,7 +39,7 @@ def choose(state: State, rng: random.Random) -> Move:
         return _by_kind(options, "old_pro")
     if kinds <= {"seat", "bid", "raise"}:
         return rng.choice(options)
-    return next((m for m in options if m.primary), options[0])
+    return primary(options)
 
 
 def _speed(state: State, options: list[Move], rng: random.Random) -> Move:

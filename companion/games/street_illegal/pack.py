@@ -1,13 +1,13 @@
 """Street Illegal as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.street_illegal import autoplay, rules, screens
+from companion.games.street_illegal import autoplay, rules, screens, track
 
 ACTIVITY = Activity(
     slug="street-illegal", kind="game", options=rules.OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
-    championship_entries=rules.championship_entries,
-    view=screens.view, receipts=screens.receipts,
+    championship_entries=rules.championship_entries, check_data=track.check_data,
+    view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -23,9 +23,13 @@ from typing import Any, Mapping, Sequence
 from companion.core.deck import Card, Draw, Pile, apply_draw, discard, draw_plan, new_pile, reorder, shuffle_order
 from companion.core.config import ConfigError
 from companion.core.rng import shuffled
-from companion.kit.cars import COLOURS
+from companion.kit import cars as kit_cars
 from companion.kit.errors import RuleError
+from companion.kit.standings import standing
+from companion.kit.text import fit, first_fitting, label
+from companion.kit.update import bump
 from companion.games.api import Move, Option, make_move
+from companion.profile import BODY_LINES, LABEL_CHARS
 
 from companion.games.street_illegal import old_pro
 from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard, load_track, race_points, tempo_cards
@@ -33,7 +37,6 @@ from companion.games.street_illegal.track import RACE_LENGTH, SOURCE, TrackCard,
 FIELD = 7                     # cars in every race: players, the rest Old Pros
 HAND = 5                      # tempo cards in hand (the most chips a player may pay)
 FACE_UP = 3                   # face-up tempo cards: a speed is their sum
-NAME_CHARS = 9                # names in move labels ("Purple wins")
 TEAM = "Old Pros"
 
 OPTIONS = (
@@ -41,11 +44,20 @@ OPTIONS = (
     Option("grid", "Start grid", choices=(("age", "By age"), ("tactical", "Tactical bids")), default="age"),
     Option("better_old_pros", "Better Old Pros", choices=((False, "Off"), (True, "On")), default=False),
     Option("nitrous", "Nitrous Oxide", choices=((False, "Off"), (True, "On")), default=False),
+    Option("track", "Track cards", choices=(("draw", "Companion draw"), ("hand", "Enter by hand")), default="draw"),
 )
+TRACK_MODES = ("draw", "hand")
+"""The 8 track cards: drawn by the companion, or drawn by the table and entered by hand."""
+
+# the steps of a race: start -> (enter: the track by hand) -> track (the 8 cards shown)
+# -> grid -> lineup (the starting grid shown) -> race -> done
+REVIEWS = ("track", "lineup")
+"""Steps that show what was decided until the table presses GO (a page at a time)."""
 
 # phase 2 (and the drive before a second pass): what the player did about the limit
 WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
-DRIVE_LABELS = {WITHIN: "Within limit", PAID: "Paid chips", BRAKE: "Emerg. brake", DRIVEN: "Done"}
+DRIVE_LABELS = {WITHIN: label("Within limit"), PAID: label("Paid chips"),
+                BRAKE: first_fitting("Emergency brake", "Brake: -1 card", limit=LABEL_CHARS), DRIVEN: label("Done")}
 
 
 
@@ -79,7 +91,9 @@ class State:
     deck: tuple[TrackCard, ...]           # every track card of the data
     tempo: tuple[Card, ...]               # the Old Pros' tempo deck, unshuffled
     values: tuple[int, ...]               # the tempo cards' values, lowest first
-    step: str = "start"                   # start | grid | race | done
+    step: str = "start"                   # start | enter | track | grid | lineup | race | done
+    track_mode: str = "draw"              # "draw": the companion draws; "hand": entered
+    page: int = 0                         # track / lineup: the page of the review shown
     track: tuple[int, ...] = ()           # the race's track cards (indices into deck)
     card: int = 0                         # current track card (0-based)
     phase: int = 1
@@ -152,49 +166,86 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     grid = options.get("grid", "age")
     if grid not in ("age", "tactical"):
         raise ConfigError(SOURCE, "grid", f"unknown start grid {grid!r}", 'use "age" or "tactical"')
+    track_mode = options.get("track", "draw")
+    if track_mode not in TRACK_MODES:
+        raise RuleError(f"Street Illegal: unknown track option {track_mode!r}; use \"draw\" or \"hand\"")
     zero = (0,) * len(cars)
-    return State(cars=cars, grid_mode=grid, better=bool(options.get("better_old_pros", False)),
+    return State(cars=cars, grid_mode=grid, track_mode=track_mode, better=bool(options.get("better_old_pros", False)),
                  nitrous=bool(options.get("nitrous", False)), points=race_points(data), deck=deck,
                  tempo=tuple(tempo), values=tuple(sorted({old_pro.value(c) for c in tempo})), hand=(HAND,) * len(cars), won=zero, lost=zero, brakes=zero)
 
 
 def _players(options: Mapping[str, Any]) -> list[dict]:
-    given = options.get("players", 1)
-    players = [{"name": c, "colour": c} for c in COLOURS[:given]] if isinstance(given, int) else list(given)
-    if not 1 <= len(players) <= FIELD:
-        raise ConfigError(SOURCE, "players", f"{len(players)} players; Street Illegal takes 1 to {FIELD}")
-    seen = {TEAM, *(f"Old Pro {k}" for k in range(1, FIELD))}   # names the Old Pros use
-    out = []
-    for i, p in enumerate(players):
-        name = str(p.get("name") or f"Player {i + 1}").strip() or f"Player {i + 1}"
-        while name in seen:
-            name = f"{name}{i + 1}"
-        seen.add(name)
-        out.append({"name": name, "colour": str(p.get("colour", ""))})
-    return out
+    """The players' cars (kit.cars.entries): 1 to 7, each named, none called as the Old
+    Pros are."""
+    return kit_cars.entries(options, low=1, high=FIELD, game="Street Illegal", default=1,
+                            reserved=(TEAM, *(f"Old Pro {k}" for k in range(1, FIELD + 1))))
 
 
 # -- moves --------------------------------------------------------------------------
 
 def moves(state: State) -> list[Move]:
     if state.step == "start":
-        return [make_move("start", "Draw track", primary=True)]
+        if state.track_mode == "hand":
+            return [make_move("start", label("Enter track"), primary=True)]
+        return [make_move("start", label("Draw track"), primary=True)]
+    if state.step == "enter":
+        return _pick_moves(state)
+    if state.step in REVIEWS:
+        go = label("To the grid") if state.step == "track" else label("Start race")
+        out = [make_move("go", go, primary=True)]
+        if review_pages(state) > 1:
+            out.append(make_move("page", label("Next page"), page=(state.page + 1) % review_pages(state)))
+        return out
     if state.step == "grid":
         return _grid_moves(state)
     if state.step == "race":
         if state.phase == 1:
-            return [make_move("drive", "Done", player=state.name(state.current_player), choice=DRIVEN, primary=True)]
+            # phase 1 records nothing: one press for the whole table, or one per player
+            who = state.name(state.current_player)
+            return [make_move("all_done", label("All done"), primary=True),
+                    make_move("drive", label(f"{who} done"), player=who, choice=DRIVEN)]
         if state.phase == 2:
             return _drive_moves(state, state.current_player)
         return _passing_moves(state)
     return []
 
 
+def card_label(card: TrackCard) -> str:
+    """A track card as a move label: "70 Obst. left", "NL Uphill" (NL: no limit)."""
+    limit = str(card.limit) if card.limit else "NL"
+    word = card.situation.label.split()[-1].capitalize()
+    return first_fitting(f"{limit} {card.situation.label}", f"{limit} {card.situation.short}", f"{limit} {word}",
+                         limit=LABEL_CHARS)
+
+
+def _pick_moves(state: State) -> list[Move]:
+    """The next track card the table drew, among the cards left (identical cards once)."""
+    out, seen = [], set()
+    for i, card in enumerate(state.deck):
+        if i in state.track or (card.limit, card.situation.id) in seen:
+            continue
+        seen.add((card.limit, card.situation.id))
+        out.append(make_move("pick", card_label(card), card=i, primary=not out))
+    return out
+
+
+REVIEW_LINES = BODY_LINES
+"""Lines of a review page (the body under the title)."""
+
+
+def review_pages(state: State) -> int:
+    """Pages of the review step: the 8 track cards take two; the grid one."""
+    if state.step == "track":
+        return -(-len(state.track) // REVIEW_LINES)
+    return 1
+
+
 def _grid_moves(state: State) -> list[Move]:
     if state.grid_mode == "age":
-        return [make_move("seat", _short(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
+        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
     car = state.current_player
-    return [make_move("bid", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values]
+    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values]
 
 
 def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
@@ -206,31 +257,31 @@ def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
 
 def _passing_moves(state: State) -> list[Move]:
     duel = state.duel
-    if state.stage == "redrive":
-        return _drive_moves(state, state.actor, "redrive")
+    if state.stage == "redrive":   # or back out: the phase is over for this car
+        return _drive_moves(state, state.actor, "redrive") + [
+            make_move("stop", label("No 2nd pass"), player=state.name(state.actor))]
     if state.stage == "after":
-        if _may_pass_again(state):
-            return [make_move("again", "Attack again", player=state.name(state.actor)),
-                    make_move("stop", "Stop", primary=True)]
-        return [make_move("stop", "Next", primary=True)]
+        if may_pass_again(state):
+            return [make_move("again", label("Attack again"), player=state.name(state.actor)),
+                    make_move("stop", label("Stop"), primary=True)]
+        return [make_move("stop", label("Next"), primary=True)]
     a, d = duel.attacker, duel.defender
     if state.stage == "speed":
-        player = d if state.cars[a].old_pro else a
-        return _speed_moves(state, player)
+        return _speed_moves(state, duel_player(state))
     if state.stage == "nitrous":
-        car = a if not duel.raised else d
-        return ([make_move("raise", "No card", player=state.name(car), car=car, card=0)] +
-                [make_move("raise", f"Card {v}", player=state.name(car), car=car, card=v) for v in state.values])
+        car = nitrous_car(state)
+        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0)] +
+                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values])
     # stage "attack"
     out: list[Move] = []
-    if state.cars[a].old_pro or state.cars[d].old_pro:
-        out.append(make_move("old_pro", "Old Pro cards", primary=True))
+    if duel_old_pro(state) is not None:
+        out.append(make_move("old_pro", label("Old Pro cards"), primary=True))
     else:
-        out += [make_move("winner", f"{_short(state.name(c))} wins", car=c) for c in (a, d)]
+        out += [make_move("winner", _wins(state.name(c)), car=c) for c in (a, d)]
         if state.nitrous:
-            out.append(make_move("tie", "Tie: nitrous"))
+            out.append(make_move("tie", label("Tie: nitrous")))
     if not state.cars[a].old_pro and not state.again:
-        out.append(make_move("pass_up", "No attack", player=state.name(a)))
+        out.append(make_move("pass_up", label("No attack"), player=state.name(a)))
     return out
 
 
@@ -248,17 +299,55 @@ def _speed_moves(state: State, car: int) -> list[Move]:
     likely = state.limit or 120
     i = max((k for k, v in enumerate(speeds) if v <= likely), default=0)
     ring = list(reversed(speeds[: i + 1])) + list(reversed(speeds[i + 1:]))
-    return [make_move("speed", f"Speed {v}", player=state.name(car), car=car, speed=v) for v in ring]
+    return [make_move("speed", first_fitting(f"Real speed {v}", f"Speed {v}", limit=LABEL_CHARS), player=state.name(car),
+                      car=car, speed=v) for v in ring]
 
 
-def _short(name: str) -> str:
-    return name[:NAME_CHARS]
+def _wins(name: str) -> str:
+    """"Purple wins", the name shortened so that the label keeps "wins"."""
+    return f"{fit(name, LABEL_CHARS - len(' wins'))} wins"
 
 
-def _may_pass_again(state: State) -> bool:
+# -- the duel's roles, decided here once (the screens read them) ------------------------
+
+def duel_old_pro(state: State) -> int | None:
+    """The Old Pro in the current duel (attacking or defending), or None."""
     duel = state.duel
-    return (duel is not None and duel.winner == duel.attacker and not state.cars[duel.attacker].old_pro
-            and state.order.index(duel.attacker) > 0)
+    if duel is None:
+        return None
+    return next((c for c in (duel.defender, duel.attacker) if state.cars[c].old_pro), None)
+
+
+def duel_player(state: State) -> int | None:
+    """The player facing the Old Pro in the current duel (who sets a speed), or None."""
+    op = duel_old_pro(state)
+    if op is None:
+        return None
+    duel = state.duel
+    return duel.defender if op == duel.attacker else duel.attacker
+
+
+def nitrous_car(state: State) -> int | None:
+    """Whose nitrous card is entered next in a tie between players (the attacker's first)."""
+    duel = state.duel
+    if duel is None or state.stage != "nitrous":
+        return None
+    return duel.attacker if not duel.raised else duel.defender
+
+
+def duel_loser(state: State) -> int | None:
+    """The car that lost the decided duel (out for the phase), or None."""
+    duel = state.duel
+    if duel is None or duel.winner is None:
+        return None
+    return duel.defender if duel.winner == duel.attacker else duel.attacker
+
+
+def may_pass_again(state: State) -> bool:
+    """Whether the car that just passed may attack again (a player, not yet in front)."""
+    duel = state.duel
+    return (state.stage == "after" and duel is not None and duel.winner == duel.attacker
+            and not state.cars[duel.attacker].old_pro and state.order.index(duel.attacker) > 0)
 
 
 # -- resolve: the only place randomness enters ----------------------------------------
@@ -266,7 +355,7 @@ def _may_pass_again(state: State) -> bool:
 def resolve(state: State, move: Move, rng) -> dict:
     kind = move.kind
     if kind == "start":
-        idx = shuffled(range(len(state.deck)), rng)[:RACE_LENGTH]
+        idx = shuffled(range(len(state.deck)), rng)[:RACE_LENGTH] if state.track_mode == "draw" else []
         return {"kind": "start", "track": list(idx), "op_order": list(shuffle_order(len(state.tempo), rng))}
     if kind == "old_pro":
         return {"kind": "old_pro", **draw_plan(state.pile, old_pro.FIRST_CARDS, rng).to_json()}
@@ -308,9 +397,38 @@ def _expect(ok: bool, what: str) -> None:
 def _apply_start(state: State, e) -> State:
     _expect(state.step == "start", "the race has already started")
     track = tuple(int(i) for i in e["track"])
-    _expect(len(track) == RACE_LENGTH and all(0 <= i < len(state.deck) for i in track), "bad track draw")
     pile = new_pile(reorder(state.tempo, e["op_order"]))
-    return _seat_rest(replace(state, step="grid", track=track, pile=pile, bidders=state.players))
+    if not track:       # the table draws the track cards and enters them
+        _expect(state.track_mode == "hand", "bad track draw")
+        return replace(state, step="enter", pile=pile)
+    _expect(len(track) == RACE_LENGTH and len(set(track)) == RACE_LENGTH
+            and all(0 <= i < len(state.deck) for i in track), "bad track draw")
+    return replace(state, step="track", track=track, pile=pile, page=0)
+
+
+def _apply_pick(state: State, e) -> State:
+    card = int(e["card"])
+    _expect(state.step == "enter" and 0 <= card < len(state.deck) and card not in state.track,
+            "not a track card left to enter")
+    track = state.track + (card,)
+    return replace(state, track=track, step="track" if len(track) == RACE_LENGTH else "enter", page=0)
+
+
+def _apply_page(state: State, e) -> State:
+    _expect(state.step in REVIEWS, "nothing to page through")
+    return replace(state, page=int(e["page"]) % review_pages(state))
+
+
+def _apply_go(state: State, e) -> State:
+    _expect(state.step in REVIEWS, "nothing to confirm")
+    if state.step == "track":
+        return _seat_rest(replace(state, step="grid", page=0, bidders=state.players))
+    return replace(state, step="race", page=0)
+
+
+def _apply_all_done(state: State, e) -> State:
+    _expect(state.step == "race" and state.phase == 1, "not phase 1")
+    return replace(state, phase=2, turn=0)
 
 
 def _apply_seat(state: State, e) -> State:
@@ -344,7 +462,7 @@ def _seat_rest(state: State) -> State:
         return state
     old_pros = tuple(i for i, c in enumerate(state.cars) if c.old_pro)
     order = old_pros + tuple(reversed(state.seated))
-    return replace(state, step="race", grid=order, order=order, card=0, phase=1, turn=0)
+    return replace(state, step="lineup", page=0, grid=order, order=order, card=0, phase=1, turn=0)
 
 
 def _apply_drive(state: State, e) -> State:
@@ -361,14 +479,7 @@ def _apply_drive(state: State, e) -> State:
 def _braked(state: State, car: int, choice) -> State:
     if choice != BRAKE:
         return state
-    return replace(state, hand=_bump(state.hand, car, -1, floor=0), brakes=_bump(state.brakes, car, 1))
-
-
-def _bump(values: tuple[int, ...], i: int, by: int, floor: int | None = None) -> tuple[int, ...]:
-    new = values[i] + by
-    if floor is not None:
-        new = max(floor, new)
-    return values[:i] + (new,) + values[i + 1:]
+    return replace(state, hand=bump(state.hand, car, -1, floor=0), brakes=bump(state.brakes, car, 1))
 
 
 def _start_passing(state: State) -> State:
@@ -409,7 +520,7 @@ def _apply_pass_up(state: State, e) -> State:
 
 def _apply_old_pro(state: State, e) -> State:
     duel = _in_duel(state, "attack")
-    _expect(state.cars[duel.attacker].old_pro or state.cars[duel.defender].old_pro, "no Old Pro in this duel")
+    _expect(duel_old_pro(state) is not None, "no Old Pro in this duel")
     draw = Draw.from_json(e)
     pile = apply_draw(state.pile, draw)
     return replace(state, pile=pile, stage="speed", duel=replace(duel, op_cards=draw.cards))
@@ -417,8 +528,7 @@ def _apply_old_pro(state: State, e) -> State:
 
 def _apply_speed(state: State, e) -> State:
     duel = _in_duel(state, "speed")
-    player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
-    _expect(int(e["car"]) == player, "not the player in this duel")
+    _expect(int(e["car"]) == duel_player(state), "not the player in this duel")
     speed = int(e["speed"])
     pile, cards = state.pile, duel.op_cards
     if e.get("third") is not None:
@@ -454,9 +564,9 @@ def _apply_tie(state: State, e) -> State:
 def _apply_raise(state: State, e) -> State:
     duel = _in_duel(state, "nitrous")
     car, value = int(e["car"]), int(e["card"])
-    _expect(car == (duel.attacker if not duel.raised else duel.defender), "not this player's nitrous card")
+    _expect(car == nitrous_car(state), "not this player's nitrous card")
     if value:   # a raised card is discarded without redrawing: one card fewer in hand
-        state = replace(state, hand=_bump(state.hand, car, -1, floor=0))
+        state = replace(state, hand=bump(state.hand, car, -1, floor=0))
     duel = replace(duel, raised=duel.raised + ((car, value),))
     state = replace(state, duel=duel)
     if len(duel.raised) < 2:
@@ -469,7 +579,7 @@ def _decide(state: State, winner: int) -> State:
     duel = replace(state.duel, winner=winner)
     a, d = duel.attacker, duel.defender
     loser = d if winner == a else a
-    state = replace(state, duel=duel, won=_bump(state.won, winner, 1), lost=_bump(state.lost, loser, 1),
+    state = replace(state, duel=duel, won=bump(state.won, winner, 1), lost=bump(state.lost, loser, 1),
                     out=state.out + (loser,))
     if winner == a:
         i = state.order.index(a)
@@ -479,12 +589,17 @@ def _decide(state: State, winner: int) -> State:
 
 def _apply_again(state: State, e) -> State:
     _in_duel(state, "after")
-    _expect(_may_pass_again(state), "this car cannot pass again")
+    _expect(may_pass_again(state), "this car cannot pass again")
     return replace(state, stage="redrive", duel=None, again=True)
 
 
 def _apply_stop(state: State, e) -> State:
-    _in_duel(state, "after")
+    """After a duel: the next car's turn. Before a second pass: the car backs out (it
+    does not slow down), and its phase is over."""
+    if state.stage != "redrive":
+        _in_duel(state, "after")
+    else:
+        _expect(state.step == "race" and state.phase == 3, "no second pass to back out of")
     return _end_turn(state)
 
 
@@ -500,7 +615,8 @@ _HANDLERS = {
     "start": _apply_start, "seat": _apply_seat, "bid": _apply_bid, "drive": _apply_drive,
     "pass_up": _apply_pass_up, "old_pro": _apply_old_pro, "speed": _apply_speed, "winner": _apply_winner,
     "tie": _apply_tie, "raise": _apply_raise, "again": _apply_again, "stop": _apply_stop,
-    "redrive": _apply_redrive,
+    "redrive": _apply_redrive, "pick": _apply_pick, "page": _apply_page, "go": _apply_go,
+    "all_done": _apply_all_done,
 }
 
 
@@ -536,10 +652,10 @@ def standings(state: State) -> list[dict]:
     for pos, car in enumerate(order, start=1):
         c = state.cars[car]
         points = (team if pos == best else 0) if c.old_pro else _points_for(state, pos)
-        rows.append({"position": pos, "name": c.name, "points": points, "old_pro": c.old_pro,
-                     "colour": c.colour or ("Grey" if c.old_pro else ""),
-                     "start": state.grid.index(car) + 1 if car in state.grid else None,
-                     "duels_won": state.won[car], "duels_lost": state.lost[car]})
+        rows.append(standing(pos, c.name, points, old_pro=c.old_pro,
+                             colour=c.colour or ("Grey" if c.old_pro else ""),
+                             start=state.grid.index(car) + 1 if car in state.grid else None,
+                             duels_won=state.won[car], duels_lost=state.lost[car]))
     return rows
 
 
@@ -548,7 +664,8 @@ def summary(state: State) -> dict:
     out: dict[str, Any] = {
         "track": [{"name": state.deck[i].name, "limit": state.deck[i].limit,
                    "situation": state.deck[i].situation.id} for i in state.track],
-        "rules": {"grid": state.grid_mode, "better_old_pros": state.better, "nitrous": state.nitrous},
+        "rules": {"grid": state.grid_mode, "better_old_pros": state.better, "nitrous": state.nitrous,
+                  "track": state.track_mode},
         "emergency_brakes": {state.name(c): state.brakes[c] for c in state.players},
     }
     old_pros = [c.name for c in state.cars if c.old_pro]

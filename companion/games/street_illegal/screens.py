@@ -2,41 +2,52 @@
 
 Every race screen names whose turn it is in the title ("Red: phase 2") with the track
 card in the status ("3/8"); positions are ordinals ("7th") so they never read as phases.
-The body holds four lines of 21 characters; ``Big`` carries the fact the table needs at
+The body holds four lines (``companion.profile``); ``Big`` carries the fact the table needs at
 arm's length: the speed limit, who attacks whom ("Red>OP4"), the Old Pro's cards.
 """
 
 from __future__ import annotations
 
+from companion.kit.standings import ordinal, result_line
+from companion.kit.text import first_fitting, fit, row
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Big, Menu, Row, Text, View
 
-from companion.games.street_illegal import old_pro
-from companion.games.street_illegal.rules import FIELD, TEAM, State, moves, standings, summary, team_points
+from companion.games.street_illegal import old_pro, rules
+from companion.games.street_illegal.rules import FIELD, RACE_LENGTH, REVIEW_LINES, TEAM, State, standings, summary, team_points
 
 GAME = "Street Illegal"
-LINE = 21                      # characters in a size-1 line and in the title bar
+NAME_CHARS = LINE_CHARS // 2 - 1
+"""A car's name on a line it shares with another name and a sign ("Purple>Yellow")."""
 
 
 def short(state: State, car: int) -> str:
-    """A car's name for a 21-character line: Old Pros as ``OP2``."""
+    """A car's name for a line shared with another: Old Pros as ``OP2``."""
     c = state.cars[car]
-    return "OP" + c.name.rsplit(" ", 1)[-1] if c.old_pro else c.name[:9]
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+    return "OP" + c.name.rsplit(" ", 1)[-1] if c.old_pro else fit(c.name, NAME_CHARS)
 
 
 def _fit(*candidates: str) -> str:
-    """The first text that fits one line (the last one, cut, when none does)."""
-    return next((t for t in candidates if len(t) <= LINE), candidates[-1][:LINE])
+    """The first text that fits one line (the last one, fitted, when none does)."""
+    return first_fitting(*candidates, limit=LINE_CHARS)
+
+
+def _wrap(text: str, limit: int = LINE_CHARS) -> list[str]:
+    """``text`` in lines of ``limit`` characters, broken between words (a word longer
+    than a line is fitted)."""
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > limit:
+            lines.append("")
+        lines[-1] = fit(f"{lines[-1]} {word}".strip(), limit)
+    return lines
 
 
 def _titled(title: str, body, status: str = "") -> View:
     """A view whose title keeps its whole text: the status goes when both do not fit."""
-    if status and len(title) + 1 + len(status) > LINE:
+    if status and len(title) + 1 + len(status) > LINE_CHARS:
         status = ""
-    return View(title, tuple(body), status=status)
+    return View(fit(title), tuple(body), status=status)
 
 
 def _card_status(state: State) -> str:
@@ -46,6 +57,12 @@ def _card_status(state: State) -> str:
 def view(state: State) -> View:
     if state.step == "start":
         return _start(state)
+    if state.step == "enter":
+        return _enter(state)
+    if state.step == "track":
+        return _track_review(state)
+    if state.step == "lineup":
+        return _lineup(state)
     if state.step == "grid":
         return _grid_by_age(state) if state.grid_mode == "age" else _bidding(state)
     if state.step == "done":
@@ -61,11 +78,64 @@ def _start(state: State) -> View:
     players = len(state.players)
     grid = "by age" if state.grid_mode == "age" else "tactical bids"
     rules = [name for on, name in ((state.better, "Better OPs"), (state.nitrous, "Nitrous")) if on]
-    body = [Text("Draw 8 track cards"), Text(f"{players} player{'s' if players > 1 else ''}, "
+    first = f"Draw {RACE_LENGTH} track cards" if state.track_mode == "draw" else f"Enter {RACE_LENGTH} track cards"
+    body = [Text(first), Text(f"{players} player{'s' if players > 1 else ''}, "
                                              f"{FIELD - players} Old Pros"), Text(f"Grid {grid}")]
     if rules:
         body.append(Text(" + ".join(rules)))
     return View(GAME, tuple(body))
+
+
+# -- what the companion decided: the track and the grid --------------------------------
+
+def track_row(state: State, k: int, limit: int = LINE_CHARS) -> tuple[str, str]:
+    """Track card ``k`` (0-based) as (left, right): ("1 Obstacle left", "70"), the
+    situation's short label where the whole one does not fit."""
+    card = state.deck[state.track[k]]
+    right = str(card.limit) if card.limit else "none"
+    room = limit - len(right) - 1
+    left = first_fitting(f"{k + 1} {card.situation.label}", f"{k + 1} {card.situation.short}", limit=room)
+    return left, right
+
+
+TRACK_TITLE = "Track: mph limit"
+
+
+def _enter(state: State) -> View:
+    """The table drew the track cards by hand: the companion asks for each in turn."""
+    n = len(state.track)
+    body = [Text("Pick the card drawn"), Text("UP/DOWN, then OK"), Text("NL: no speed limit")]
+    if n:
+        body.append(Row(*track_row(state, n - 1)))
+    return _titled("Enter track", body, f"{n + 1}/{RACE_LENGTH}")
+
+
+def _track_review(state: State) -> View:
+    """The 8 track cards, a page at a time: the table sees the track without a printer."""
+    pages = rules.review_pages(state)
+    first = state.page * REVIEW_LINES
+    body = [Row(*track_row(state, k)) for k in range(first, min(first + REVIEW_LINES, len(state.track)))]
+    return _titled(TRACK_TITLE, body, f"{state.page + 1}/{pages}")
+
+
+def _lineup(state: State) -> View:
+    """The starting grid, front first, two cars a line."""
+    half = LINE_CHARS // 2
+    cells = [fit(f"{p} {short(state, c)}", half) for p, c in enumerate(state.grid, start=1)]
+    body = [Row(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
+    return _titled("Starting grid", body, "1=front")
+
+
+def decisions(state: State) -> View:
+    """What the companion decided, for the pause menu: the track and the grid (scrolled
+    by the platform)."""
+    lines = [TRACK_TITLE + ":"]
+    lines += [row(*track_row(state, k, MENU_CHARS), MENU_CHARS) for k in range(len(state.track))] or ["not drawn yet"]
+    if state.track and len(state.track) < RACE_LENGTH:
+        lines.append(f"({len(state.track)} of {RACE_LENGTH} entered)")
+    lines.append("Grid, front first:")
+    lines += [fit(f"{p} {state.name(c)}", MENU_CHARS) for p, c in enumerate(state.grid, start=1)] or ["not set yet"]
+    return View("Grid and track", (Menu(tuple(lines), 0),))
 
 
 def _seated_line(state: State) -> Text:
@@ -74,7 +144,7 @@ def _seated_line(state: State) -> Text:
         old = FIELD - len(state.players)
         return Text(f"Old Pros: 1st to {ordinal(old)}" if old > 1 else
                     "Old Pro starts 1st" if old else "No Old Pros")
-    return Text(" ".join(f"{ordinal(FIELD - i)} {short(state, c)}" for i, c in enumerate(state.seated)))
+    return Text(fit(" ".join(f"{ordinal(FIELD - i)} {short(state, c)}" for i, c in enumerate(state.seated))))
 
 
 def _grid_by_age(state: State) -> View:
@@ -91,7 +161,8 @@ def _bidding(state: State) -> View:
     position = FIELD - len(state.seated)
     car = state.current_player
     name = short(state, car)
-    body = [Text(_fit(f"{name}: card put down?", f"{name}: card down?")), Text(f"Slowest starts {ordinal(position)}")]
+    body = [Text(_fit(f"{name}: enter card bid", f"{name}: enter bid", f"Enter {name}")),
+            Text(f"Slowest starts {ordinal(position)}")]
     if state.last_bids:
         low = min(v for _, v in state.last_bids)
         slowest = [c for c, v in state.last_bids if v == low]
@@ -112,10 +183,9 @@ def _phase1(state: State) -> View:
     car = state.current_player
     card = state.track_card
     situation = card.situation
-    label = situation.label.upper()
-    if len(label) + 1 + len(card.limit_text) > LINE:
-        label = situation.short.upper()
-    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in situation.effect[:2]),
+    room = LINE_CHARS - len(card.limit_text) - 1
+    label = first_fitting(situation.label.upper(), situation.short.upper(), limit=room)
+    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in _wrap(" ".join(situation.effect))[:2]),
             Text("2 chips/matching icon")]
     return _titled(_turn_title(state, car, "phase 1"), body, _card_status(state))
 
@@ -125,6 +195,10 @@ def _chips_line(state: State, car: int) -> str:
     return f"1 chip/10 over, max {hand}" if state.limit is not None else f"Hand {hand}: {hand} chips max"
 
 
+BRAKE_LINE = _fit("Brake: hand limit -1", "Brake: -1 card")
+"""The emergency brake in a line: a card from the hand for good (and slow to the limit)."""
+
+
 def _drive(state: State, car: int) -> View:
     """Phase 2, and the drive before a second pass: the limit and what being over costs."""
     if state.stage == "redrive":
@@ -132,7 +206,9 @@ def _drive(state: State, car: int) -> View:
     else:
         title = _turn_title(state, car, "phase 2")
         caption = "Over: chips or brake" if state.limit is not None else "Drive, no limit"
-    body = (Big(state.track_card.limit_text, caption=caption), Text(_chips_line(state, car)))
+    body = [Big(state.track_card.limit_text, caption=caption), Text(_chips_line(state, car))]
+    if state.limit is not None:
+        body.append(Text(BRAKE_LINE))
     return _titled(title, body, _card_status(state))
 
 
@@ -153,49 +229,55 @@ def _versus(state: State) -> str:
     return f"{short(state, duel.attacker)}>{short(state, duel.defender)}"
 
 
-def _with_old_pro(state: State) -> bool:
-    duel = state.duel
-    return state.cars[duel.attacker].old_pro or state.cars[duel.defender].old_pro
-
-
 def _attack(state: State) -> View:
-    """Who attacks whom, for which place, and how the duel is settled."""
+    """Who attacks whom, for which place, and how the duel is settled: against an Old
+    Pro the companion turns its cards; between players the chips are bet in secret, at
+    once, each at most the cards in their hand."""
     duel = state.duel
-    d = short(state, duel.defender)
-    if _with_old_pro(state):
-        how = "GO: Old Pro's cards"
-    elif state.nitrous:
-        how = "Chips! Tie: nitrous"
-    else:
-        how = _fit(f"Chips! Tie: {d} holds", f"Chips! Tie to {d}", f"Tie: {d} holds")
-    body = (Big(_versus(state), caption=f"attacks for {ordinal(state.position(duel.defender))}"), Text(how))
-    return _titled(_turn_title(state, duel.attacker, "phase 3"), body, _card_status(state))
+    a, d = short(state, duel.attacker), short(state, duel.defender)
+    place = ordinal(state.position(duel.defender))
+    title = _turn_title(state, duel.attacker, "phase 3")
+    if rules.duel_old_pro(state) is not None:
+        body = (Big(_versus(state), caption=f"attacks for {place}"), Text("GO: Old Pro's cards"))
+        return _titled(title, body, _card_status(state))
+    ha, hd = state.hand[duel.attacker], state.hand[duel.defender]
+    tie = "Tie: nitrous cards" if state.nitrous else _fit(f"Tie: {d} holds", "Tie: front car holds")
+    room = LINE_CHARS - len(f"for {place}") - 1
+    versus = first_fitting(_versus(state), f"{fit(a, room // 2)}>{fit(d, room // 2)}", limit=room)
+    body = (Row(versus, f"for {place}", invert=True), Text("Secret chips, at once"),
+            Text(_fit(f"Max: {a} {ha}, {d} {hd}", "Max: cards in hand")), Text(tie))
+    return _titled(title, body, _card_status(state))
 
 
 def _third_card(state: State) -> str:
     """Whether the Old Pro will turn a third card, said before the player sets a speed."""
     duel = state.duel
-    op = short(state, duel.defender if state.cars[duel.defender].old_pro else duel.attacker)
+    op = short(state, rules.duel_old_pro(state))
     total = old_pro.speed(duel.op_cards)
     if old_pro.needs_third(duel.op_cards, state.limit, state.better):
         return f"{op} {total} + a 3rd card"
     return f"{op} {total}: no 3rd card"
 
 
+REAL_SPEED = _fit("Face-up cards + chips", "Cards + chips")
+"""The speed a player enters against an Old Pro: the face-up cards' sum (the real speed,
+not the one paid down in phase 2) plus the chips paid now (rulebook, phase 3)."""
+
+
 def _speed(state: State) -> View:
     duel = state.duel
-    player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
+    player = rules.duel_player(state)
     a, d = short(state, duel.attacker), short(state, duel.defender)
     body = (Big(old_pro.cards_text(duel.op_cards), caption=_third_card(state)),
-            Text(_fit(f"{a} attacks {d}", f"{a}>{d}")))
+            Text(_fit(f"{a} attacks {d}", f"{a}>{d}")), Text(REAL_SPEED))
     return _titled(_turn_title(state, player, "speed+chips"), body, _card_status(state))
 
 
 def _nitrous(state: State) -> View:
     duel = state.duel
-    car = duel.attacker if not duel.raised else duel.defender
+    car = rules.nitrous_car(state)
     d = short(state, duel.defender)
-    body = (Text(_fit(f"Tie {_versus(state)}: nitrous", f"Tie {_versus(state)}")), Text(f"{short(state, car)}: card raised?"),
+    body = (Text(_fit(f"Tie {_versus(state)}: nitrous", f"Tie {_versus(state)}")), Text(_fit(f"{short(state, car)}: card raised?", f"{short(state, car)}: card?")),
             Text("No card counts 0"), Text(_fit(f"Higher wins; tie: {d}", "Higher card wins")))
     return _titled(_turn_title(state, car, "nitrous"), body, _card_status(state))
 
@@ -220,11 +302,9 @@ def _tied(duel) -> bool:
 def _after(state: State) -> View:
     """A duel's result, with why: the speeds (the front car holds a tie) and who is out."""
     duel = state.duel
-    loser = duel.defender if duel.winner == duel.attacker else duel.attacker
+    loser = rules.duel_loser(state)
     if duel.op_cards:
-        player = duel.defender if state.cars[duel.attacker].old_pro else duel.attacker
-        op = duel.attacker if player == duel.defender else duel.defender
-        o, p = short(state, op), short(state, player)
+        o, p = short(state, rules.duel_old_pro(state)), short(state, rules.duel_player(state))
         speeds = _fit(f"{o} {old_pro.speed(duel.op_cards)} v {p} {duel.speed}",
                       f"{old_pro.speed(duel.op_cards)} v {duel.speed}")
         body = [Big(old_pro.cards_text(duel.op_cards), caption=speeds), Text(outcome(state))]
@@ -233,13 +313,9 @@ def _after(state: State) -> View:
         if duel.raised:
             (_, a), (_, d) = duel.raised
             body.append(Text(f"Nitrous {a} v {d}"))
-    if _again_offered(state):
+    if rules.may_pass_again(state):
         body.append(Text("Again: slow by 10+"))
     return _titled(_turn_title(state, state.actor, "result"), body, _card_status(state))
-
-
-def _again_offered(state: State) -> bool:
-    return any(m.kind == "again" for m in moves(state))
 
 
 def _results(state: State) -> View:
@@ -247,7 +323,8 @@ def _results(state: State) -> View:
     rows = standings(state)
     winner = TEAM if rows[0]["old_pro"] else rows[0]["name"]
     lines = [f"Winner: {winner}"]
-    lines += [f"{r['position']} {r['name'][:12]:<12}{r['points']:>3}" + ("*" if r["old_pro"] else "") for r in rows]
+    lines += [result_line(r["position"], r["name"], r["points"], MENU_CHARS - 1) + ("*" if r["old_pro"] else "")
+              for r in rows]
     if best:
         lines.append(f"*{TEAM} {team} pts")
     return View("Results", (Menu(tuple(lines), 0),), status="end")
@@ -256,14 +333,13 @@ def _results(state: State) -> View:
 # -- receipts -----------------------------------------------------------------------------
 
 def receipts(state: State) -> dict:
-    """``program`` once the track is drawn and the grid is set, ``results`` at the end."""
-    if state.step in ("start", "grid"):
-        return {}
+    """``program`` once the track is drawn and the grid is set; ``results`` always: the
+    final ones at the end, the standings as they stand before (a race ended early)."""
     from companion.receipts import layouts
 
-    out = {"program": _program(state, layouts)}
-    if state.step == "done":
-        out["results"] = _results_receipt(state, layouts)
+    out = {"results": _results_receipt(state, layouts)}
+    if state.grid:
+        out["program"] = _program(state, layouts)
     return out
 
 
@@ -288,9 +364,15 @@ def _results_receipt(state: State, layouts):
     team = summary(state)["teams"]
     first = rows[0]
     winner = f"{TEAM} ({first['name']})" if first["old_pro"] else first["name"]
-    notes = [f"Winner: {winner}"]
+    notes = [f"{'Winner' if state.step == 'done' else 'In front'}: {winner}"]
     notes += [f"{TEAM} team (best car): {team[0]['points']} pts"] if team else []
     cols = (layouts.Col("start", "Grid", 5), layouts.Col("duels_won", "Won", 4), layouts.Col("duels_lost", "Lost", 5),
             layouts.POINTS)
-    return layouts.results(GAME, rows, ["Race results", *_rule_lines(state)], columns=cols,
+    if state.step == "done":
+        heading = ["Race results"]
+    elif state.step == "race":
+        heading = ["Standings as they stand", f"(ended on track card {state.card + 1}/{len(state.track)})"]
+    else:
+        heading = ["Standings as they stand", "(ended before the start)"]
+    return layouts.results(GAME, rows, [*heading, *_rule_lines(state)], columns=cols,
                            notes=[*notes, "Grid: starting position", "Won/Lost: passing duels"])

@@ -14,6 +14,7 @@ has yet (so every demo race shows one). ``demo_script(state)`` picks the move.
 from __future__ import annotations
 
 from companion.games.api import Move
+from companion.kit.turns import primary
 from companion.games.top_speed import rules as R
 
 TEMPERAMENTS = ("cautious", "greedy", "calculating")
@@ -39,7 +40,7 @@ def demo_script(state: R.State) -> Move | None:
     options = R.moves(state)
     if not options:
         return None
-    if state.phase not in (R.DRAW, R.QUALIFY):
+    if state.phase not in (R.DRAW, R.QUALIFY) or state.drawn:
         return _primary(options)
     kinds = {m.kind: m for m in options}
     wanted = _choose(state, state.turn, set(kinds))
@@ -47,7 +48,7 @@ def demo_script(state: R.State) -> Move | None:
 
 
 def _primary(options: list[Move]) -> Move:
-    return next((m for m in options if m.primary), options[0])
+    return primary(options)
 
 
 def _choose(state: R.State, c: int, legal: set[str]) -> str:

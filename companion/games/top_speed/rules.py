@@ -37,8 +37,10 @@ from typing import Any, Mapping
 from companion.core import scoring
 from companion.core.deck import Card, DeckError, Pile, draw_plan, reorder, shuffle_order
 from companion.core.rng import shuffled
-from companion.kit.cars import COLOURS
+from companion.kit.cars import entries
 from companion.kit.errors import RuleError
+from companion.kit.text import label
+from companion.kit.update import evolve, replace_at
 from companion.games.api import Move, Option, make_move
 
 from companion.games.top_speed import circuit
@@ -56,12 +58,12 @@ OPTIONS = (
 
 # phases
 START, QUALIFY, DRAW, STEPS, ROUND_END, FIX, OVER = "start", "qualify", "draw", "steps", "round-end", "fix", "over"
+GRID = "grid"                 # the starting grid is shown until the table presses GO
 # a car's part in the current round
 DRAWING, PASSED, BUST, PIT, DONE, NO_LAP = "drawing", "passed", "bust", "pit", "done", "no-lap"
 # what a step of the movement phase tells the table
 MOVE, BACK, PIT_BACK, CLOSE, LAP, SC_OUT, SC_IN, SC_COUNT, BONUS, QLAP, FLAG = (
     "move", "back", "pit", "close", "lap", "sc-out", "sc-in", "sc-count", "bonus", "qlap", "flag")
-NAME_CHARS = 8
 
 
 
@@ -118,27 +120,14 @@ class State:
     fastest: tuple[int, int, int] = (-1, 0, 0)   # car, spaces, round
     fix_car: int = 0
     fix_from: str = ROUND_END          # the phase a correction returns to
-    show: bool = False                 # the player on turn asked to see their cards
+    show: int = 0                      # the player on turn opened a page of their cards (1, 2)
+    drawn: bool = False                # the player on turn just drew: the outcome is shown
+                                       # to them until they press on ("seen")
     last: tuple[int, str] = (-1, "")   # (car, what) of the round's last action: "draw", "bust",
                                        # "pass", "pit", "keep", "kers" or "no-lap"
 
     def name(self, car: int) -> str:
         return self.cars[car].name
-
-
-def _with(obj, **changes):
-    """``dataclasses.replace`` for this module's frozen states, at a fraction of its cost
-    (a resume replays thousands of events): the same fields, ``changes`` laid over them."""
-    fields = obj.__dict__
-    for key in changes:
-        if key not in fields:
-            raise AttributeError(f"{type(obj).__name__} has no field {key!r}")
-    new = object.__new__(type(obj))
-    _set_dict(new, "__dict__", {**fields, **changes})
-    return new
-
-
-_set_dict = object.__setattr__
 
 
 # -- cards ----------------------------------------------------------------------------
@@ -194,16 +183,8 @@ def pit_cost(state: State, car: Car) -> int:
 
 def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     settings = build_settings(options, data)
-    players = options.get("players")
-    if isinstance(players, int):
-        players = [{"name": c, "colour": c} for c in COLOURS[:players]]
-    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"Top Speed takes 2 to {MAX_PLAYERS} players, not {players!r}")
-    names = [str(p.get("name") or p.get("colour")) for p in players]
-    if len(set(names)) != len(names):
-        raise RuleError("every player needs a name of their own")
-    cars = tuple(Car(name, str(p.get("colour", name)), Pile(settings.deck), distance=-i)
-                 for i, (name, p) in enumerate(zip(names, players)))
+    players = entries(options, low=2, high=MAX_PLAYERS, game="Top Speed", default=4)
+    cars = tuple(Car(p["name"], p["colour"], Pile(settings.deck), distance=-i) for i, p in enumerate(players))
     return State(settings, cars, order=tuple(range(len(cars))), laps_left=settings.laps)
 
 
@@ -213,24 +194,54 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         if state.settings.grid == "qualifying" and not state.qualified:
-            return [make_move("qualify", "QUALIFY", primary=True)]
-        return [make_move("start", "START", primary=True)]
+            return [make_move("qualify", label("QUALIFY"), primary=True)]
+        return [make_move("start", label("START"), primary=True)]
+    if phase == GRID:
+        return [make_move("go", label("Start race"), primary=True)]
+    if state.drawn:
+        return _seen_moves(state)
     if phase == QUALIFY:
         return _turn_moves(state)
     if phase == DRAW:
-        return _turn_moves(state) + [make_move("fix", "Fix a car")]
+        return _turn_moves(state) + [make_move("fix", label("Fix a car"))]
     if phase == STEPS:
-        return [make_move("next", "OK", primary=True)]
+        return [make_move("next", label("OK"), primary=True)]
     if phase == ROUND_END:
-        return [make_move("next", "NEXT ROUND", primary=True), make_move("fix", "Fix a car")]
+        return [make_move("next", label("NEXT ROUND"), primary=True), make_move("fix", label("Fix a car"))]
     if phase == FIX:
         car = state.fix_car
         who = state.name(car)
-        return [make_move("fix-move", "Forward 1", player=who, car=car, by=1),
-                make_move("fix-move", "Back 1", player=who, car=car, by=-1),
-                make_move("fix-car", "Next car"),
-                make_move("fix-done", "Done", primary=True)]
+        return [make_move("fix-move", label("Forward 1"), player=who, car=car, by=1),
+                make_move("fix-move", label("Back 1"), player=who, car=car, by=-1),
+                make_move("fix-car", label("Next car")),
+                make_move("fix-done", label("Done"), primary=True)]
     return []
+
+
+def next_drawer(state: State, c: int, status: str) -> int | None:
+    """Who draws after car ``c`` (now with ``status``), in turn order; None: nobody."""
+    order = state.order
+    k = order.index(c)
+    for j in range(1, len(order) + 1):
+        nxt = order[(k + j) % len(order)]
+        if (status if nxt == c else state.cars[nxt].status) == DRAWING:
+            return nxt
+    return None
+
+
+def _seen_moves(state: State) -> list[Move]:
+    """After a draw: the player who drew reads the outcome, then hands on."""
+    c = state.turn
+    nxt = next_drawer(state, c, state.cars[c].status)
+    if nxt is None:
+        go = label("Lap times") if state.phase == QUALIFY else label("Move the cars")
+    elif nxt == c:
+        go = label("Go on")
+    else:
+        go = label(f"Next: {state.name(nxt)}")
+    who = state.name(c)
+    return [make_move("seen", go, player=who, car=c, primary=True),
+            make_move("cards", label("My cards"), player=who, car=c)]
 
 
 def _turn_moves(state: State) -> list[Move]:
@@ -241,31 +252,31 @@ def _turn_moves(state: State) -> list[Move]:
     fresh = not car.row and not car.kers_round
     out: list[Move] = []
 
-    def add(kind: str, label: str, primary: bool = False) -> None:
-        out.append(make_move(kind, label, player=who, car=c, primary=primary))
+    def add(kind: str, text: str, primary: bool = False) -> None:
+        out.append(make_move(kind, text, player=who, car=c, primary=primary))
 
     if has_cards:
-        add("draw", "DRAW", primary=True)
+        add("draw", label("DRAW"), primary=True)
     if state.phase == QUALIFY:
         if car.row:
-            add("pass", "PASS", primary=not has_cards)
+            add("pass", label("PASS"), primary=not has_cards)
         else:
-            add("no-lap", "NO LAP", primary=not has_cards)
+            add("no-lap", label("NO LAP"), primary=not has_cards)
         return out
     if state.sc:
-        add("pit", "PIT STOP", primary=not has_cards)
-        add("cards", "My cards")
+        add("pit", label("PIT STOP"), primary=not has_cards)
+        add("cards", label("My cards"))
         return out
     if car.row or car.kers_round:
-        add("pass", "PASS", primary=not has_cards)
+        add("pass", label("PASS"), primary=not has_cards)
     if fresh:
-        add("pit", "PIT STOP", primary=not has_cards and car.kers is None)
+        add("pit", label("PIT STOP"), primary=not has_cards and car.kers is None)
     if state.settings.kers:
         if car.kers is not None and not car.kers_round:
-            add("kers", f"KERS {car.kers.name}"[:14], primary=not has_cards)
+            add("kers", label(f"KERS {car.kers.name}"), primary=not has_cards)
         if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
-            add("keep", f"KEEP {car.row[-1].name}"[:14])
-    add("cards", "My cards")
+            add("keep", label(f"KEEP {car.row[-1].name}"))
+    add("cards", label("My cards"))
     return out
 
 
@@ -312,20 +323,19 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
         raise RuleError(f"Top Speed event {kind!r} is malformed ({exc.__class__.__name__}: {exc})") from None
 
 
-def _set_car(state: State, i: int, car: Car) -> tuple[Car, ...]:
-    return state.cars[:i] + (car,) + state.cars[i + 1:]
-
-
 def _need_phase(state: State, *phases: str) -> None:
     if state.phase not in phases:
         raise RuleError(f"this event does not fit the race now (phase {state.phase})")
 
 
-def _turn_car(state: State, event) -> int:
+def _turn_car(state: State, event, *, seeing: bool = False) -> int:
+    """The car on turn, named by ``event``; an action waits until the last draw is seen."""
     _need_phase(state, DRAW, QUALIFY)
     c = event["car"]
     if c != state.turn:
         raise RuleError(f"it is not car {c}'s turn")
+    if state.drawn and not seeing:
+        raise RuleError(f"{state.name(c)} has not yet seen the card drawn")
     return c
 
 
@@ -334,13 +344,13 @@ def _shuffle_decks(state: State, orders) -> tuple[Car, ...]:
         return state.cars
     if len(orders) != len(state.cars):
         raise RuleError("the recorded shuffle does not match the players")
-    return tuple(_with(c, pile=Pile(reorder(c.pile.draw + c.pile.discard, o))) for c, o in zip(state.cars, orders))
+    return tuple(evolve(c, pile=Pile(reorder(c.pile.draw + c.pile.discard, o))) for c, o in zip(state.cars, orders))
 
 
 def _qualify(state: State, event) -> State:
     _need_phase(state, START)
-    cars = tuple(_with(c, status=DRAWING) for c in _shuffle_decks(state, event["decks"]))
-    return _with(state, cars=cars, phase=QUALIFY, qround=1, order=tuple(range(len(cars))), turn=0)
+    cars = tuple(evolve(c, status=DRAWING) for c in _shuffle_decks(state, event["decks"]))
+    return evolve(state, cars=cars, phase=QUALIFY, qround=1, order=tuple(range(len(cars))), turn=0)
 
 
 def _start(state: State, event) -> State:
@@ -352,8 +362,14 @@ def _start(state: State, event) -> State:
         raise RuleError("a start without qualifying must record the shuffled decks")
     cars = list(_shuffle_decks(state, event.get("decks")))
     for k, c in enumerate(grid):
-        cars[c] = _with(cars[c], distance=-k)
-    return _start_round(_with(state, cars=tuple(cars), grid=tuple(grid)))
+        cars[c] = evolve(cars[c], distance=-k)
+    return evolve(state, cars=tuple(cars), grid=tuple(grid), phase=GRID)
+
+
+def _go(state: State, event) -> State:
+    """The table has seen the starting grid: the first round."""
+    _need_phase(state, GRID)
+    return _start_round(state)
 
 
 def _start_round(state: State) -> State:
@@ -361,13 +377,13 @@ def _start_round(state: State) -> State:
     order = circuit.race_order(distances)
     laps_left = state.laps_left - 1
     leader = order[0]
-    cars = tuple(_with(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
+    cars = tuple(evolve(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
                        led=c.led + (i == leader)) for i, c in enumerate(state.cars))
-    state = _with(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
-                  show=False, yellow=False, last=(-1, ""))
+    state = evolve(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
+                  show=0, yellow=False, last=(-1, ""))
     if laps_left <= 0:
         return _finish(state, ())
-    return _with(state, phase=DRAW, turn=order[0])
+    return evolve(state, phase=DRAW, turn=order[0])
 
 
 def _draw(state: State, event) -> State:
@@ -383,8 +399,17 @@ def _draw(state: State, event) -> State:
         raise DeckError(f"recorded cards do not match the pile (recorded {card.name}, pile has {top})")
     bust = is_trouble(card) and any(x.name == card.name for x in car.row)
     status = BUST if bust else (DONE if state.sc else DRAWING)
-    car = _with(car, pile=Pile(pile.draw[1:], pile.discard), row=car.row + (card,), status=status)
-    return _next_turn(state, c, car, "bust" if bust else "draw")
+    car = evolve(car, pile=Pile(pile.draw[1:], pile.discard), row=car.row + (card,), status=status)
+    return evolve(state, cars=replace_at(state.cars, c, car), drawn=True, show=0, last=(c, "bust" if bust else "draw"))
+
+
+def _seen(state: State, event) -> State:
+    """The player who drew has read the outcome: the next player's turn (or the movement)."""
+    c = _turn_car(state, event, seeing=True)
+    if not state.drawn:
+        raise RuleError(f"{state.name(c)} has drawn nothing to see")
+    car = state.cars[c]
+    return _next_turn(evolve(state, drawn=False), c, car, "bust" if car.status == BUST else "draw")
 
 
 def _pass(state: State, event) -> State:
@@ -392,13 +417,13 @@ def _pass(state: State, event) -> State:
     car = state.cars[c]
     if not car.row and not car.kers_round:
         raise RuleError(f"{car.name} cannot pass before drawing a card")
-    return _next_turn(state, c, _with(car, status=PASSED), "pass")
+    return _next_turn(state, c, evolve(car, status=PASSED), "pass")
 
 
 def _no_lap(state: State, event) -> State:
     c = _turn_car(state, event)
     _need_phase(state, QUALIFY)
-    return _next_turn(state, c, _with(state.cars[c], status=NO_LAP), "no-lap")
+    return _next_turn(state, c, evolve(state.cars[c], status=NO_LAP), "no-lap")
 
 
 def _pit(state: State, event) -> State:
@@ -408,7 +433,7 @@ def _pit(state: State, event) -> State:
     if car.row or car.kers_round:
         raise RuleError(f"{car.name} cannot declare a pit stop after drawing")
     pile = Pile(reorder(car.pile.draw + car.damage + car.pile.discard, event["order"]))
-    car = _with(car, pile=pile, damage=(), status=PIT, pit_back=pit_cost(state, car), pits=car.pits + 1)
+    car = evolve(car, pile=pile, damage=(), status=PIT, pit_back=pit_cost(state, car), pits=car.pits + 1)
     return _next_turn(state, c, car, "pit")
 
 
@@ -417,8 +442,8 @@ def _keep(state: State, event) -> State:
     car = state.cars[c]
     if not state.settings.kers or car.kers is not None or car.kers_round or not car.row or value(car.row[-1]) <= 0:
         raise RuleError(f"{car.name} cannot keep a card now")
-    car = _with(car, kers=car.row[-1], row=car.row[:-1], kers_round=True)
-    return _with(state, cars=_set_car(state, c, car), show=False, last=(c, "keep"))
+    car = evolve(car, kers=car.row[-1], row=car.row[:-1], kers_round=True)
+    return evolve(state, cars=replace_at(state.cars, c, car), show=0, last=(c, "keep"))
 
 
 def _use_kers(state: State, event) -> State:
@@ -426,27 +451,32 @@ def _use_kers(state: State, event) -> State:
     car = state.cars[c]
     if car.kers is None or car.kers_round or state.sc:
         raise RuleError(f"{car.name} has no KERS card to use now")
-    car = _with(car, row=car.row + (car.kers,), kers=None, kers_round=True)
+    car = evolve(car, row=car.row + (car.kers,), kers=None, kers_round=True)
     return _next_turn(state, c, car, "kers")
 
 
+CARD_PAGES = 2
+"""The pages of "My cards": the deck, the damage and the trouble left; the whole row."""
+
+
 def _show_cards(state: State, event) -> State:
-    """The player on turn opens (or closes) the page of their cards; any action closes it."""
-    _turn_car(state, event)
-    return _with(state, show=not state.show)
+    """The player on turn opens the pages of their cards, one after the other, then closes
+    them; any action closes them."""
+    _turn_car(state, event, seeing=True)
+    return evolve(state, show=(state.show + 1) % (CARD_PAGES + 1))
 
 
 def _next_turn(state: State, c: int, car: Car, what: str) -> State:
     """After car ``c``'s action ``what``: the next player still drawing, in turn order;
     when nobody may draw, the movement phase."""
-    cars = _set_car(state, c, car)
+    cars = replace_at(state.cars, c, car)
     order = state.order
     k = order.index(c)
     for j in range(1, len(order) + 1):
         nxt = order[(k + j) % len(order)]
         if cars[nxt].status == DRAWING:
-            return _with(state, cars=cars, show=False, turn=nxt, last=(c, what))
-    state = _with(state, cars=cars, show=False, last=(-1, ""))
+            return evolve(state, cars=cars, show=0, turn=nxt, last=(c, what))
+    state = evolve(state, cars=cars, show=0, last=(-1, ""))
     if state.phase == QUALIFY:
         return _qualifying_lap(state)
     return _safety_car_round(state) if state.sc else _movement(state)
@@ -460,7 +490,7 @@ def _end_of_round_cards(car: Car) -> Car:
     if car.status == BUST and row[-1].get("damage"):
         damage += (row[-1],)
         row = row[:-1]
-    return _with(car, pile=Pile(car.pile.draw, car.pile.discard + row), row=(), damage=damage,
+    return evolve(car, pile=Pile(car.pile.draw, car.pile.discard + row), row=(), damage=damage,
                  status=DONE, pit_back=0)
 
 
@@ -498,21 +528,21 @@ def _movement(state: State) -> State:
             steps.append(Step(LAP, c, laps_left))
             if laps_left == 0:
                 break
-    cars = tuple(_with(_end_of_round_cards(car), distance=d, best=b, led=n)
+    cars = tuple(evolve(_end_of_round_cards(car), distance=d, best=b, led=n)
                  for car, d, b, n in zip(state.cars, distances, best, led))
-    state = _with(state, cars=cars, laps_left=laps_left, lines=lines, fastest=fastest, yellow=yellow)
+    state = evolve(state, cars=cars, laps_left=laps_left, lines=lines, fastest=fastest, yellow=yellow)
     if laps_left == 0:
         return _finish(state, tuple(steps))
     if safety_car:
         steps.append(Step(SC_OUT, -1, len(cars)))
-        state = _close_up(_with(state, sc=len(cars), sc_periods=state.sc_periods + 1), steps)
+        state = _close_up(evolve(state, sc=len(cars), sc_periods=state.sc_periods + 1), steps)
     return _show_steps(state, tuple(steps), ROUND_END)
 
 
 def _show_steps(state: State, steps: tuple[Step, ...], after: str) -> State:
     if not steps:
-        return _after_steps(_with(state, after=after))
-    return _with(state, phase=STEPS, steps=steps, step=0, after=after, turn=-1)
+        return _after_steps(evolve(state, after=after))
+    return evolve(state, phase=STEPS, steps=steps, step=0, after=after, turn=-1)
 
 
 def _close_up(state: State, steps: list[Step]) -> State:
@@ -521,7 +551,7 @@ def _close_up(state: State, steps: list[Step]) -> State:
     for c in circuit.race_order(after):
         if after[c] != before[c]:
             steps.append(Step(CLOSE, c, after[c] - before[c]))
-    return _with(state, cars=tuple(_with(car, distance=d) for car, d in zip(state.cars, after)))
+    return evolve(state, cars=tuple(evolve(car, distance=d) for car, d in zip(state.cars, after)))
 
 
 def _safety_car_round(state: State) -> State:
@@ -537,18 +567,18 @@ def _safety_car_round(state: State) -> State:
             new = circuit.move(distances, c, -car.pit_back, s.spaces)
             steps.append(Step(PIT_BACK, c, new - distances[c]))
             distances[c] = new
-    cars = tuple(_with(_end_of_round_cards(car), distance=d) for car, d in zip(state.cars, distances))
-    state = _close_up(_with(state, cars=cars), steps)
+    cars = tuple(evolve(_end_of_round_cards(car), distance=d) for car, d in zip(state.cars, distances))
+    state = _close_up(evolve(state, cars=cars), steps)
     sc = max(0, state.sc - greens)
     steps.append(Step(SC_IN if sc == 0 else SC_COUNT, -1, sc, greens))
-    return _show_steps(_with(state, sc=sc), tuple(steps), ROUND_END)
+    return _show_steps(evolve(state, sc=sc), tuple(steps), ROUND_END)
 
 
 # -- qualifying -----------------------------------------------------------------------
 
 def _qualifying_lap(state: State) -> State:
     if all(c.status == NO_LAP for c in state.cars):
-        return _with(state, phase=START, qualified=True, turn=-1)
+        return evolve(state, phase=START, qualified=True, turn=-1)
     steps = []
     cars = []
     for i, car in enumerate(state.cars):
@@ -556,10 +586,10 @@ def _qualifying_lap(state: State) -> State:
             lap = planned_move(state, car) if car.status != BUST else 0
             lap = max(0, lap)
             steps.append(Step(QLAP, i, lap))
-            car = _with(car, qual=max(car.qual, lap))
+            car = evolve(car, qual=max(car.qual, lap))
         cars.append(_end_of_round_cards(car))
     last = state.qround >= state.settings.qualifying_laps
-    return _show_steps(_with(state, cars=tuple(cars)), tuple(steps), START if last else QUALIFY)
+    return _show_steps(evolve(state, cars=tuple(cars)), tuple(steps), START if last else QUALIFY)
 
 
 # -- between rounds -------------------------------------------------------------------
@@ -567,7 +597,7 @@ def _qualifying_lap(state: State) -> State:
 def _next(state: State, event) -> State:
     if state.phase == STEPS:
         if state.step + 1 < len(state.steps):
-            return _with(state, step=state.step + 1)
+            return evolve(state, step=state.step + 1)
         return _after_steps(state)
     _need_phase(state, ROUND_END)
     return _start_round(state)
@@ -575,13 +605,13 @@ def _next(state: State, event) -> State:
 
 def _after_steps(state: State) -> State:
     after = state.after
-    state = _with(state, steps=(), step=0)
+    state = evolve(state, steps=(), step=0)
     if after == QUALIFY:
-        cars = tuple(_with(c, status=DRAWING) for c in state.cars)
-        return _with(state, cars=cars, phase=QUALIFY, qround=state.qround + 1, turn=0, last=(-1, ""))
+        cars = tuple(evolve(c, status=DRAWING) for c in state.cars)
+        return evolve(state, cars=cars, phase=QUALIFY, qround=state.qround + 1, turn=0, last=(-1, ""))
     if after == START:
-        return _with(state, phase=START, qualified=True, turn=-1)
-    return _with(state, phase=after, turn=-1)
+        return evolve(state, phase=START, qualified=True, turn=-1)
+    return evolve(state, phase=after, turn=-1)
 
 
 def _fix(state: State, event) -> State:
@@ -589,13 +619,15 @@ def _fix(state: State, event) -> State:
     the leader) first."""
     _need_phase(state, ROUND_END, DRAW)
     first = state.turn if state.phase == DRAW else circuit.race_order([c.distance for c in state.cars])[0]
-    return _with(state, phase=FIX, fix_from=state.phase, fix_car=first, show=False)
+    if state.drawn:
+        raise RuleError("the card drawn is seen first")
+    return evolve(state, phase=FIX, fix_from=state.phase, fix_car=first, show=0)
 
 
 def _fix_car(state: State, event) -> State:
     _need_phase(state, FIX)
     order = circuit.race_order([c.distance for c in state.cars])
-    return _with(state, fix_car=order[(order.index(state.fix_car) + 1) % len(order)])
+    return evolve(state, fix_car=order[(order.index(state.fix_car) + 1) % len(order)])
 
 
 def _fix_move(state: State, event) -> State:
@@ -611,12 +643,12 @@ def _fix_move(state: State, event) -> State:
     # a corrected car's line crossings are the board's, not the race's: no lap comes off
     # for them now or later (the Laps Remaining are kept as they are)
     lines = max(state.lines, circuit.lines_crossed(d, spaces))
-    return _with(state, cars=_set_car(state, c, _with(state.cars[c], distance=d)), lines=lines)
+    return evolve(state, cars=replace_at(state.cars, c, evolve(state.cars[c], distance=d)), lines=lines)
 
 
 def _fix_done(state: State, event) -> State:
     _need_phase(state, FIX)
-    return _with(state, phase=state.fix_from)
+    return evolve(state, phase=state.fix_from)
 
 
 # -- the end --------------------------------------------------------------------------
@@ -631,8 +663,8 @@ def _finish(state: State, steps: tuple[Step, ...]) -> State:
                 new = circuit.move(distances, c, state.cars[c].best, state.settings.spaces)
                 steps.append(Step(BONUS, c, new - distances[c]))
                 distances[c] = new
-        state = _with(state, cars=tuple(_with(car, distance=d) for car, d in zip(state.cars, distances)))
-    return _show_steps(_with(state, turn=-1), tuple(steps), OVER)
+        state = evolve(state, cars=tuple(evolve(car, distance=d) for car, d in zip(state.cars, distances)))
+    return _show_steps(evolve(state, turn=-1), tuple(steps), OVER)
 
 
 def race_standings(state: State) -> list[dict[str, Any]]:
@@ -654,7 +686,7 @@ def race_standings(state: State) -> list[dict[str, Any]]:
 _HANDLERS = {
     "qualify": _qualify, "start": _start, "draw": _draw, "pass": _pass, "no-lap": _no_lap, "pit": _pit,
     "keep": _keep, "kers": _use_kers, "cards": _show_cards, "next": _next, "fix": _fix,
-    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done,
+    "fix-car": _fix_car, "fix-move": _fix_move, "fix-done": _fix_done, "seen": _seen, "go": _go,
 }
 
 

@@ -12,13 +12,19 @@ from companion.games.top_speed import rules as R
 from companion.receipts import layouts
 from companion.receipts.layouts import COLOUR, LED, POINTS, Col
 from companion.receipts.model import Receipt
-from companion.ui.view import Big, Row, Text, View
+from companion.kit.text import first_fitting, fit
+from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
+from companion.ui.view import Big, Menu, Row, Text, View
 
-LINE = 21                     # characters in a size-1 line
+LINE = LINE_CHARS
+CELL = LINE_CHARS // 2
+"""Characters in half a line: a car of the race order ("1 Yellow"), two a line."""
+NAME_CHARS = CELL - 2
+"""A name in a title or a headline beside what the car does ("YELLOW: move 7")."""
 
 
 def _name(state: R.State, car: int) -> str:
-    return state.name(car)[:R.NAME_CHARS].upper()
+    return fit(state.name(car), NAME_CHARS).upper()
 
 
 def _laps(state: R.State) -> str:
@@ -34,11 +40,11 @@ def view(state: R.State) -> View:
 
 def _start_view(state: R.State) -> View:
     s = state.settings
-    lines = [Text(f"{s.race_label} race, {s.laps} laps"[:LINE]), Text(s.circuit[:LINE])]
+    lines = [Text(fit(f"{s.race_label} race, {s.laps} laps")), Text(fit(s.circuit))]
     if state.qualified:
         ranked = sorted(range(len(state.cars)), key=lambda c: -state.cars[c].qual)
         lines.append(Text("Qualifying laps:"))
-        lines.append(Text(" ".join(f"{state.name(c)[:3]} {max(0, state.cars[c].qual)}" for c in ranked)[:LINE]))
+        lines.append(Text(fit(" ".join(f"{fit(state.name(c), CELL // 3)} {max(0, state.cars[c].qual)}" for c in ranked))))
     else:
         lines.append(Text("Grid: by qualifying" if s.grid == "qualifying" else "Grid: random"))
     return View(title="Top Speed", status=f"{len(state.cars)}P", body=tuple(lines))
@@ -47,9 +53,64 @@ def _start_view(state: R.State) -> View:
 # -- a player's turn ----------------------------------------------------------------------
 
 def row_text(cards, width: int = LINE) -> str:
-    """The cards of a row as the screen writes them, the newest kept when too long."""
-    text = " ".join(_short(c) for c in cards)
-    return text if len(text) <= width else "…" + text[-(width - 1):]
+    """The cards of a row as the screen writes them when the whole row fits ``width``;
+    else how many cards and green points it holds (the whole row is under "My cards")."""
+    green = sum(R.value(c) for c in cards)
+    return first_fitting(" ".join(_short(c) for c in cards), f"{len(cards)} cards, {green} green",
+                         f"{len(cards)} cards", limit=width)
+
+
+def _pit_text(cost: int, width: int) -> str:
+    """What a pit stop costs, in words: "Pit: 8 spaces back"."""
+    return first_fitting(f"Pit stop: {cost} spaces back", f"Pit: {cost} spaces back", f"Pit: back {cost}",
+                         limit=width)
+
+
+def _grid_view(state: R.State) -> View:
+    """The starting grid, pole first, until the table presses GO: without a printer the
+    table still sees where to put the cars."""
+    return View(title="Starting grid", status="1=pole", body=order_rows(state, state.grid))
+
+
+def decisions(state: R.State) -> View:
+    """What the companion decided, for the pause menu: the starting grid (and the
+    qualifying laps behind it)."""
+    lines = [fit(f"{state.settings.race_label} race, {state.settings.laps} laps", MENU_CHARS), "Grid, pole first:"]
+    if not state.grid:
+        lines.append("by qualifying, soon" if state.settings.grid == "qualifying" else "not drawn yet")
+    for p, c in enumerate(state.grid, start=1):
+        lap = f" ({state.cars[c].qual})" if state.qualified and state.cars[c].qual >= 0 else ""
+        lines.append(fit(f"{p} {state.name(c)}", MENU_CHARS - len(lap)) + lap)
+    return View("Starting grid", (Menu(tuple(lines), 0),))
+
+
+def _drawn_view(state: R.State, title: str, status: str) -> View:
+    """The card the player on turn just drew, large, and what it does to their round; shown
+    to them until they press on."""
+    c = state.turn
+    car = state.cars[c]
+    card = car.row[-1]
+    big = card.name.upper() if R.is_trouble(card) else f"+{R.value(card)}"
+    if car.status == R.BUST:
+        caption = first_fitting(f"2nd {_short(card)}: round over", "2nd one: round over", limit=LINE)
+        note = "no move this round"
+        if card.get("damage"):
+            note = "1 to the damage row"
+    else:
+        n = R.planned_move(state, car)
+        if state.phase == R.QUALIFY:
+            caption = f"lap so far: {max(0, n)}"
+        elif state.sc:
+            caption = "one card under SC"
+        else:
+            caption = f"if you stop: back {-n}" if n < 0 else f"if you stop: move {n}"
+        risk = round(100 * R.bust_chance(car)) if car.pile.left else None
+        note = f"next card: bust {risk}%" if risk is not None else "deck empty"
+    body = [Big(big, caption=caption), Text(note)]
+    flags = _flags(state, LINE)
+    if flags and state.phase != R.QUALIFY:
+        body.append(Text(flags))
+    return View(title=title, status=status, body=tuple(body))
 
 
 def _turn_view(state: R.State) -> View:
@@ -63,9 +124,11 @@ def _turn_view(state: R.State) -> View:
     title = _name(state, c)
     status = f"qual {state.qround}/{state.settings.qualifying_laps}" if qualifying else _laps(state)
     if state.show:
-        return View(title=title, status=status, body=_cards_body(car))
-    flags = "" if qualifying else _flags(state)
-    top = Row(last_text(state, LINE - len(flags) - 1 if flags else LINE), flags)
+        return View(title=title, status=status, body=_cards_body(car) if state.show == 1 else _row_body(car))
+    if state.drawn:
+        return _drawn_view(state, first_fitting(f"{title} drew", title, limit=LINE - len(status) - 1), status)
+    flags = "" if qualifying else _flags(state, LINE - 1)
+    top = Row(flags or last_text(state, LINE - 1), "")      # a Row keeps a space at its right
     if state.sc:
         return View(title=title, status=status,
                     body=(top, Row("one card only", f"{car.pile.left} left"), Big(f"SC {state.sc}")))
@@ -73,8 +136,9 @@ def _turn_view(state: R.State) -> View:
         if qualifying:
             second = Row(f"best lap {car.qual}" if car.qual >= 0 else "no lap yet", "")
         else:
-            second = Row(f"damage {len(car.damage)}" if car.damage else "no damage",
-                         f"pit: -{R.pit_cost(state, car)}")
+            damage = f"damage {len(car.damage)}: -{len(car.damage)} a round" if car.damage else ""
+            pit = _pit_text(R.pit_cost(state, car), LINE)
+            return View(title=title, status=status, body=(top, Text(pit), Big(f"{car.pile.left} cards", caption=damage)))
         return View(title=title, status=status, body=(top, second, Big(f"{car.pile.left} cards")))
     risk = f"bust {round(100 * R.bust_chance(car))}%" if car.pile.left else "deck empty"
     row = row_text(car.row, LINE - len(risk) - 1) if car.row else "no card yet"
@@ -108,19 +172,27 @@ def last_text(state: R.State, width: int = LINE) -> str:
     word = next((w for w in words if len(w) + 5 <= width), words[-1])
     name = _name(state, c)
     if len(name) + len(word) + 2 > width:
-        name = name[:3]
+        name = fit(name, CELL // 3)
     return f"{name}: {word}"
 
 
-def _flags(state: R.State) -> str:
-    """Yellow Flag and Safety Car cards on the table: "YF1 SC2!" (! = the rule applies)."""
+def _flags(state: R.State, width: int) -> str:
+    """Yellow Flag and Safety Car cards on the table, in words: "Yellow flags 1 of 2",
+    "2 Safety Cars: out!" ("" when there are none)."""
     need = state.settings.signal_cards
-    parts = []
-    for label, signal in (("YF", "yellow-flag"), ("SC", "safety-car")):
-        n = R.signals(state, signal)
-        if n and not (signal == "safety-car" and state.sc):
-            parts.append(f"{label}{n}" + ("!" if n >= need else ""))
-    return " ".join(parts)
+    yellow = R.signals(state, "yellow-flag")
+    safety = 0 if state.sc else R.signals(state, "safety-car")
+    long, short = [], []
+    if yellow:
+        long.append("no overtaking" if yellow >= need else f"yellow flags {yellow} of {need}")
+        short.append("no passing" if yellow >= need else f"yellow {yellow}/{need}")
+    if safety:
+        long.append("Safety Car comes out" if safety >= need else f"Safety Car {safety} of {need}")
+        short.append("SC comes out" if safety >= need else f"SC {safety}/{need}")
+    if not long:
+        return ""
+    text = first_fitting(", ".join(long), ", ".join(short), limit=width)
+    return text[0].upper() + text[1:]
 
 
 def _cards_body(car: R.Car) -> tuple:
@@ -139,6 +211,28 @@ def _cards_body(car: R.Car) -> tuple:
     damage = " ".join(_short(c) for c in car.damage) or "none"
     return (Row(f"Deck {car.pile.left}", f"Discard {len(car.pile.discard)}"), Row("Damage", damage),
             *(Text(t) for t in lines[:2]))
+
+
+def _row_body(car: R.Car) -> tuple:
+    """The second page of "My cards": the whole row of this round, wrapped, with the
+    cards' names where they fit (their short names where not)."""
+    if not car.row:
+        return (Text("Row this round:"), Text("no card yet"))
+    for name in (lambda c: c.name, _short):
+        lines = _wrap([name(c) for c in car.row], ", ")
+        if len(lines) < BODY_LINES:
+            break
+    return (Text(f"Row: {len(car.row)} cards"), *(Text(t) for t in lines[:BODY_LINES - 1]))
+
+
+def _wrap(words: list[str], sep: str) -> list[str]:
+    lines = [""]
+    for i, w in enumerate(words):
+        w += sep.rstrip() if i + 1 < len(words) else ""
+        if lines[-1] and len(lines[-1]) + 1 + len(w) > LINE:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {w}".strip()
+    return lines
 
 
 def _short(card) -> str:
@@ -198,9 +292,6 @@ def _steps_view(state: R.State) -> View:
                 body=(Text(head, align="center"), Big(big, caption=caption)))
 
 
-CELL = 10                     # characters in half a line
-
-
 def order_rows(state: R.State, order) -> tuple[Row, ...]:
     """The race order two cars a line: "1 Red" ... "2 Blue -1L" (laps down)."""
     lead = state.cars[order[0]].distance
@@ -210,7 +301,7 @@ def order_rows(state: R.State, order) -> tuple[Row, ...]:
         down = circuit.laps_down(state.cars[c].distance, lead, spaces)
         tail = f" -{down}L" if down else ""
         room = CELL - len(str(k)) - 1 - len(tail)
-        return f"{k} {state.name(c)[:room]}{tail}"
+        return f"{k} {fit(state.name(c), room)}{tail}"
 
     cells = [cell(k, c) for k, c in enumerate(order, start=1)]
     return tuple(Row(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2))
@@ -242,7 +333,7 @@ def _over_view(state: R.State) -> View:
     return View(title=f"{_name(state, order[0])} WINS", status="final", body=order_rows(state, order))
 
 
-_VIEWS = {R.START: _start_view, R.QUALIFY: _turn_view, R.DRAW: _turn_view, R.STEPS: _steps_view,
+_VIEWS = {R.START: _start_view, R.GRID: _grid_view, R.QUALIFY: _turn_view, R.DRAW: _turn_view, R.STEPS: _steps_view,
           R.ROUND_END: _round_end_view, R.FIX: _fix_view, R.OVER: _over_view}
 
 

@@ -35,14 +35,25 @@ def stacked_order(state, values):
 
 def start(state, track=None, op_values=()):
     """Apply a start event with the given track (indices; default the first 8 cards) and the
-    Old Pro deck stacked with ``op_values`` on top."""
+    Old Pro deck stacked with ``op_values`` on top; the table has seen the track."""
     track = list(track if track is not None else range(8))
     track += [i for i in range(len(state.deck)) if i not in track][: 8 - len(track)]
-    return rules.apply(state, {"kind": "start", "track": track, "op_order": stacked_order(state, op_values)})
+    state = rules.apply(state, {"kind": "start", "track": track, "op_order": stacked_order(state, op_values)})
+    return rules.apply(state, {"kind": "go"})
+
+
+def passed_review(state):
+    """The state after the table pressed GO on a review (the track, the starting grid)."""
+    while state.step in rules.REVIEWS:
+        state = rules.apply(state, {"kind": "go"})
+    return state
 
 
 def perform(state, kind, rng=None, **args):
-    """Resolve and apply the one offered move of ``kind`` whose args include ``args``."""
+    """Resolve and apply the one offered move of ``kind`` whose args include ``args`` (a
+    review of the track or the grid on the way is passed with GO)."""
+    if kind not in ("go", "page"):
+        state = passed_review(state)
     player = args.pop("player", None)
     offered = [m for m in rules.moves(state) if m.kind == kind and player in (None, m.player)
                and all(m.arg(k) == v for k, v in args.items())]

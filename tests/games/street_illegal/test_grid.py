@@ -4,7 +4,7 @@ import pytest
 
 from companion.core.config import ConfigError
 from companion.games.street_illegal import rules
-from tests.games.street_illegal.helpers import car, names, perform, players, start
+from tests.games.street_illegal.helpers import car, names, passed_review, perform, players, start
 
 
 def test_by_age_youngest_last_old_pros_in_front(data):
@@ -14,6 +14,8 @@ def test_by_age_youngest_last_old_pros_in_front(data):
     state, _ = perform(state, "seat", car=car(state, "Cat"))     # youngest: 7th
     state, _ = perform(state, "seat", car=car(state, "Ann"))     # 6th
     state, _ = perform(state, "seat", car=car(state, "Dan"))     # 5th; Ben, eldest, takes 4th
+    assert state.step == "lineup"                                 # the grid is shown before the race
+    state = passed_review(state)
     assert state.step == "race"
     assert names(state, state.grid) == ["Old Pro 1", "Old Pro 2", "Old Pro 3", "Ben", "Dan", "Ann", "Cat"]
     assert state.current_player == car(state, "Ben")              # phase 1 starts at the front
@@ -21,6 +23,8 @@ def test_by_age_youngest_last_old_pros_in_front(data):
 
 def test_solo_races_six_old_pros(data):
     state = start(rules.setup({"players": players("Solo")}, data))
+    assert state.step == "lineup"
+    state = passed_review(state)
     assert state.step == "race"
     assert names(state, state.order) == [f"Old Pro {k}" for k in range(1, 7)] + ["Solo"]
 
@@ -28,7 +32,7 @@ def test_solo_races_six_old_pros(data):
 def test_seven_players_no_old_pros(data):
     state = rules.setup({"players": 7}, data)
     assert not any(c.old_pro for c in state.cars) and len(state.cars) == 7
-    with pytest.raises(ConfigError):
+    with pytest.raises(rules.RuleError):
         rules.setup({"players": 8}, data)
 
 
@@ -46,9 +50,11 @@ def test_tactical_bidding_with_a_tie(data):
     # position 6: Ann and Cat bid; Cat slower -> 6th, Ann the last one left -> 5th
     state, _ = perform(state, "bid", car=ann, card=60)
     state, _ = perform(state, "bid", car=cat, card=10)
+    assert state.step == "lineup"
+    state = passed_review(state)
     assert state.step == "race"
     assert names(state, state.order)[4:] == ["Ann", "Cat", "Ben"]
-    assert [m.label for m in rules.moves(state)] == ["Done"]
+    assert [m.label for m in rules.moves(state)] == ["All done", "Ann done"]   # phase 1: one press for all
 
 
 def test_bid_labels_and_out_of_turn_bid(data):

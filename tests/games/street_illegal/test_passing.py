@@ -203,7 +203,7 @@ def test_a_second_pass_needs_a_drive_first(data):
     state, _ = perform(state, "winner", car=car(state, "Alex"))
     state, _ = perform(state, "again")
     assert state.stage == "redrive"
-    assert {m.kind for m in rules.moves(state)} == {"redrive"}
+    assert {m.kind for m in rules.moves(state)} == {"redrive", "stop"}   # drive, or back out
     state, _ = perform(state, "redrive", choice=rules.BRAKE)
     assert state.hand[car(state, "Alex")] == 4
     assert names(state, (state.duel.attacker, state.duel.defender)) == ["Alex", "Chris"]

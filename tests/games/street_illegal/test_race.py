@@ -40,7 +40,8 @@ def test_scripted_race_to_the_finish(data, seed, options):
     n = len(state.players)
     kinds = Counter(e["kind"] for e in events)
     assert kinds["start"] == 1
-    assert kinds["drive"] == 8 * 2 * n              # phases 1 and 2 of eight track cards
+    assert kinds["all_done"] == 8                   # phase 1 of eight track cards: one press for all
+    assert kinds["drive"] == 8 * n                  # phase 2: each player
     assert state.card == 7 and rules.moves(state) == []
 
     rows = rules.standings(state)
@@ -77,7 +78,7 @@ def test_old_pro_deck_reshuffles_its_discards(data):
     state = rules.apply(state, rules.resolve(state, rules.moves(state)[0], random.Random(7)))
     pile = state.pile
     state = replace(state, pile=Pile(pile.draw[:1], pile.draw[1:]))     # one card left, 89 discarded
-    for _ in range(2):
+    for _ in range(4):      # past the track and the grid (GO), through phases 1 and 2
         state = rules.apply(state, rules.resolve(state, rules.moves(state)[0], random.Random(7)))
     assert state.duel.defender == state.order[-2]
     event = rules.resolve(state, rules.moves(state)[0], random.Random(8))

@@ -7,7 +7,7 @@ from companion.games.street_illegal import autoplay, rules, screens
 from companion.ui import fonts
 from companion.ui.render import render
 from companion.ui.view import Big, Menu, Row, Text
-from tests.games.street_illegal.helpers import car, perform, players, start, track_index
+from tests.games.street_illegal.helpers import car, passed_review, perform, players, start, track_index
 
 TITLE_CHARS = 21
 
@@ -69,6 +69,7 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
     state = start(state, [track_index(state, 90, "downhill"), track_index(state, None, "obstacle-middle")], (30, 60))
     state, _ = perform(state, "seat", car=car(state, "Alex"))
     state, _ = perform(state, "seat", car=car(state, "Bob"))
+    state = passed_review(state)
     view = screens.view(state)                              # phase 1: situation and limit
     assert (view.title, view.status) == ("Chris: phase 1", "1/8")
     assert view.body[0] == Row("DOWNHILL", "LIMIT 90", invert=True)
@@ -77,26 +78,30 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
         state, _ = perform(state, "drive", player=who)
     view = screens.view(state)                              # phase 2: the limit, chips or brake
     assert view.title == "Chris: phase 2"
-    assert view.body == (Big("LIMIT 90", caption="Over: chips or brake"), Text("1 chip/10 over, max 5"))
+    assert view.body == (Big("LIMIT 90", caption="Over: chips or brake"), Text("1 chip/10 over, max 5"),
+                         Text("Brake: hand limit -1"))        # the emergency brake in a line
     for who in ("Chris", "Bob", "Alex"):
         state, _ = perform(state, "drive", player=who, choice=rules.WITHIN)
     view = screens.view(state)                              # phase 3: who attacks whom
     assert view.title == "Alex: phase 3"
-    assert view.body == (Big("Alex>Bob", caption="attacks for 6th"), Text("Chips! Tie: Bob holds"))
+    assert view.body == (Row("Alex>Bob", "for 6th", invert=True), Text("Secret chips, at once"),
+                         Text("Max: Alex 5, Bob 5"), Text("Tie: Bob holds"))     # bets capped at the hand
     state, _ = perform(state, "winner", car=car(state, "Bob"))
     view = screens.view(state)
     assert view.title == "Alex: result" and [m.label for m in rules.moves(state)] == ["Next"]
     assert view.body == (Big("Bob held Alex", caption="Alex out this phase"),)
     state, _ = perform(state, "stop")
     view = screens.view(state)
-    assert view.title == "Bob: phase 3" and view.body[0] == Big("Bob>Chris", caption="attacks for 5th")
+    assert view.title == "Bob: phase 3" and view.body[0] == Row("Bob>Chris", "for 5th", invert=True)
     state, _ = perform(state, "pass_up", player="Bob")
     view = screens.view(state)
     assert view.body == (Big("Chris>OP4", caption="attacks for 4th"), Text("GO: Old Pro's cards"))
     state, _ = perform(state, "old_pro")
     view = screens.view(state)
     assert view.title == "Chris: speed+chips"
-    assert view.body == (Big("30+60", caption="OP4 90: no 3rd card"), Text("Chris attacks OP4"))
+    assert view.body == (Big("30+60", caption="OP4 90: no 3rd card"), Text("Chris attacks OP4"),
+                         Text("Face-up cards + chips"))         # the real speed, not the one paid down
+    assert [m.label for m in rules.moves(state)][:2] == ["Real speed 90", "Real speed 80"]
     state, _ = perform(state, "speed", speed=100)
     view = screens.view(state)
     assert view.body == (Big("30+60", caption="OP4 90 v Chris 100"), Text("Chris passed OP4"),
@@ -109,7 +114,7 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
 
 def test_no_limit_and_old_pro_attacking(data):
     state = rules.setup({"players": players("Solo"), "better_old_pros": True}, data)
-    state = start(state, [track_index(state, None, "obstacle-middle")], (60, 60, 10))
+    state = passed_review(start(state, [track_index(state, None, "obstacle-middle")], (60, 60, 10)))
     view = screens.view(state)
     assert view.body[0] == Row("OBST. MIDDLE", "NO LIMIT", invert=True)
     state, _ = perform(state, "drive", player="Solo")
@@ -123,9 +128,10 @@ def test_nitrous_screen(data):
     state = rules.setup({"players": players("Alex", "Bob"), "nitrous": True}, data)
     state = start(state, [track_index(state, 80, "uphill")])
     state, _ = perform(state, "seat", car=car(state, "Alex"))
+    state = passed_review(state)
     for choice in (None, None, rules.WITHIN, rules.WITHIN):
         state, _ = perform(state, "drive", **({"choice": choice} if choice else {}), player=state.name(state.current_player))
-    assert screens.view(state).body[1] == Text("Chips! Tie: nitrous")
+    assert screens.view(state).body[3] == Text("Tie: nitrous cards")
     state, _ = perform(state, "tie")
     view = screens.view(state)
     assert view.title == "Alex: nitrous"
@@ -134,12 +140,12 @@ def test_nitrous_screen(data):
 
 def test_receipts_program_then_results(data):
     state = rules.setup({"players": players("Ann", "Ben"), "grid": "age", "better_old_pros": True}, data)
-    assert screens.receipts(state) == {}
+    assert set(screens.receipts(state)) == {"results"}     # standings as they stand, if ended now
     state = start(state)
-    assert screens.receipts(state) == {}  # the program prints once the grid is set
+    assert set(screens.receipts(state)) == {"results"}  # the program prints once the grid is set
     state, _ = perform(state, "seat", car=car(state, "Ann"))
     rec = screens.receipts(state)
-    assert set(rec) == {"program"}
+    assert set(rec) == {"program", "results"}
     lines = rec["program"].text_lines()
     assert all(len(line) <= 32 for line in lines)
     assert sum(1 for line in lines if line[:2] in {f"{k}." for k in range(1, 9)}) == 8

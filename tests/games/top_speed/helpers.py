@@ -28,7 +28,7 @@ def stacked_start(state: R.State, grid: list[int], tops: dict[int, list[str]] | 
     """Start the race with each car's deck holding ``tops[car]`` on top (the rest in data
     order: the green 1s first)."""
     event = {"kind": "start", "grid": grid, "decks": None if state.qualified else stacked_orders(state, tops)}
-    return R.apply(state, event)
+    return R.apply(R.apply(state, event), {"kind": "go"})     # the table has seen the grid
 
 
 def stacked_orders(state: R.State, tops: dict[int, list[str]] | None) -> list[list[int]]:
@@ -44,11 +44,20 @@ def stacked_orders(state: R.State, tops: dict[int, list[str]] | None) -> list[li
     return orders
 
 
-def act(state: R.State, kind: str, rng=None, **args) -> R.State:
-    """Perform the offered move of ``kind`` (it must be offered), like a button press."""
+def act(state: R.State, kind: str, rng=None, see: bool = True, **args) -> R.State:
+    """Perform the offered move of ``kind`` (it must be offered), like a button press. A
+    draw is seen at once (its outcome screen passed with GO) unless ``see`` is False."""
+    if state.drawn and kind not in ("seen", "cards"):
+        state = seen(state)
     offered = [m for m in R.moves(state) if m.kind == kind and all(m.arg(k) == v for k, v in args.items())]
     assert offered, f"{kind} not offered; moves: {[m.label for m in R.moves(state)]}"
-    return R.apply(state, R.resolve(state, offered[0], rng or make_rng(0)))
+    state = R.apply(state, R.resolve(state, offered[0], rng or make_rng(0)))
+    return seen(state) if kind == "draw" and see else state
+
+
+def seen(state: R.State) -> R.State:
+    """The player who just drew has read the outcome and hands on."""
+    return R.apply(state, {"kind": "seen", "car": state.turn})
 
 
 def draws(state: R.State, n: int) -> R.State:

@@ -40,9 +40,9 @@ def test_owner_override_corrects_the_deck_and_the_circuit(tmp_path):
 def test_owner_override_with_a_mistake_names_the_key(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "top-speed.toml").write_text('[circuit]\nspaces = "forty"\n', encoding="utf-8")
-    data = game_data.load("top-speed", tmp_path)
-    with pytest.raises(ConfigError, match=r"circuit\.spaces: must be a whole number"):
-        R.setup({"players": 3}, data)
+    with pytest.raises(ConfigError, match=r"circuit\.spaces: must be a whole number") as err:
+        R.setup({"players": 3}, game_data.load("top-speed", tmp_path))
+    assert str(tmp_path / "games" / "top-speed.toml") in str(err.value)   # the owner's file, named
 
 
 def test_options_default_to_the_data_file():

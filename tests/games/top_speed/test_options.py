@@ -80,6 +80,8 @@ def test_qualifying_sets_the_grid_by_the_fastest_lap_and_keeps_the_cards_played(
     assert state.phase == R.START and state.qualified and kinds(state) == ["start"]
     assert S.view(state).body[-1].text.startswith("Blu 4")
     state = act(state, "start")
+    assert state.phase == R.GRID and state.grid[0] == BLUE        # the grid is shown first
+    state = act(state, "go")
     assert state.grid[0] == BLUE and state.order[0] == BLUE
     assert len(state.cars[BLUE].pile.discard) == 2                   # qualifying cards stay out
     assert state.laps_left == 65

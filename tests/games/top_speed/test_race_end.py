@@ -1,5 +1,6 @@
 """Laps Remaining: down each round, down when the leader crosses the line, the finish."""
 
+from companion.kit.update import evolve
 from companion.games.top_speed import rules as R
 from companion.games.top_speed import screens as S
 from tests.games.top_speed.helpers import act, finish_round, new_race, next_round, stacked_start
@@ -83,7 +84,7 @@ def test_crossing_backwards_gives_no_lap_back_and_recrossing_takes_none_twice():
 
 def test_lapped_car_is_shown_laps_down():
     state = racing(30, ["2"] * 8)
-    state = R._with(state, cars=(R._with(state.cars[RED], distance=30),) + state.cars[1:])
+    state = evolve(state, cars=(evolve(state.cars[RED], distance=30),) + state.cars[1:])
     rows = R.race_standings(state)
     assert [(r["name"], r["laps_down"]) for r in rows] == [("Red", 0), ("Blue", 1)]
     assert S.order_rows(state, (RED, BLUE))[0].right == "2 Blue -1L"

@@ -2,6 +2,7 @@
 
 import pytest
 
+from companion.kit.update import evolve
 from companion.core.rng import make_rng
 from companion.games.top_speed import rules as R
 from companion.games.top_speed import screens as S
@@ -216,7 +217,7 @@ def test_deck_running_out_leaves_pass_or_pit():
     state = stacked_start(state, grid=[RED, BLUE])
     red = state.cars[RED]
     from companion.core.deck import Pile
-    state = R._with(state, cars=(R._with(red, pile=Pile(red.pile.draw[:1], red.pile.draw[1:])),) + state.cars[1:])
+    state = evolve(state, cars=(evolve(red, pile=Pile(red.pile.draw[:1], red.pile.draw[1:])),) + state.cars[1:])
     state = act(act(state, "draw"), "draw")
     assert state.turn == RED and kinds(state)[:1] == ["pass"] and "draw" not in kinds(state)
     state = next_round(act(act(state, "pass"), "pass"))

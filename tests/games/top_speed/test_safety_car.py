@@ -2,6 +2,7 @@
 
 from companion.games.top_speed import rules as R
 from companion.games.top_speed import screens as S
+from companion.ui.view import Row
 from tests.games.top_speed.helpers import act, draws, finish_round, kinds, new_race, next_round, stacked_start
 
 RED, BLUE, YELLOW = 0, 1, 2
@@ -12,7 +13,7 @@ def deployed():
     state = stacked_start(new_race(3), grid=[RED, BLUE, YELLOW],
                           tops={RED: ["Safety Car", "2"], BLUE: ["Safety Car", "1"], YELLOW: ["2", "2", "2", "2"]})
     state = act(act(act(state, "draw"), "draw"), "draw")     # Red SC, Blue SC, Yellow 2
-    assert S.view(state).body[0].right == "SC2!"
+    assert S.view(state).body[0] == Row("Safety Car comes out", "")     # two on the table, in words
     state = act(act(act(state, "draw"), "draw"), "draw")     # Red 2, Blue 1, Yellow 2
     state = act(act(state, "pass"), "pass")                  # Red 2 points, Blue 1 point
     state = draws(state, 1)                                  # Yellow 2 2 2

@@ -1,5 +1,6 @@
 """What the players see (128x64) and what the printer prints, through a whole race."""
 
+from companion.kit.update import evolve
 from dataclasses import replace
 
 from companion.core.rng import make_rng
@@ -40,21 +41,23 @@ def test_every_screen_of_an_eight_player_race_is_readable():
         image = render(replace(view, footer="< DRAW >"))
         assert image.size == (128, 64) and image.getbbox() is not None
         seen.add(state.phase if state.phase != R.STEPS else state.steps[state.step].kind)
-        if state.phase == R.DRAW:
+        if state.phase == R.DRAW and not state.drawn:
             for page in ("cards", "fix"):
                 assert not fits(S.view(act(state, page)))
+            assert not fits(S.view(act(act(state, "cards"), "cards")))      # the whole row
         move = A.demo_script(state)
         if move is None:
             break
         state = R.apply(state, R.resolve(state, move, rng))
-    assert {R.START, R.DRAW, R.ROUND_END, R.OVER, R.MOVE, R.SC_OUT, R.SC_IN, R.PIT_BACK, R.FLAG, R.BONUS} <= seen
+    assert {R.START, R.GRID, R.DRAW, R.ROUND_END, R.OVER, R.MOVE, R.SC_OUT, R.SC_IN, R.PIT_BACK, R.FLAG,
+            R.BONUS} <= seen
 
 
 def test_turn_screen_before_the_first_card_shows_the_pit_or_draw_decision():
     state = stacked_start(new_race(2), grid=[0, 1])
     view = S.view(state)
     assert (view.title, view.status) == ("RED", "65 to go")
-    assert view.body == (Row("Round 1", ""), Row("no damage", "pit: -8"), Big("72 cards"))
+    assert view.body == (Row("Round 1", ""), Text("Pit: 8 spaces back"), Big("72 cards"))
 
 
 def test_turn_screen_shows_the_last_card_drawn_the_row_the_bust_chance_and_how_far_to_move():
@@ -95,7 +98,7 @@ def test_round_end_lists_the_new_order_two_a_line():
     state = stacked_start(new_race(3), grid=[2, 0, 1])
     view = S.view(state)
     assert view.title == "YELLOW"
-    state = R._with(state, phase=R.ROUND_END)
+    state = evolve(state, phase=R.ROUND_END)
     rows = S.view(state).body
     assert rows == (Row("1 Yellow", "2 Red"), Row("3 Blue", ""))
 
