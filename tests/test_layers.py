@@ -49,12 +49,12 @@ def test_no_layer_imports_upwards(layer):
     assert bad == []
 
 
-def test_game_rules_import_only_core_kit_the_contract_and_their_own_package():
+def test_game_rules_import_only_core_kit_the_profile_the_contract_and_their_own_package():
     bad = []
     for rules in sorted((ROOT / "games").glob("*/rules.py")):
         own = f"games.{rules.parent.name}"
         for name in imports(rules):
-            allowed = ("core", "kit", "games.api", own)
+            allowed = ("core", "kit", "profile", "games.api", own)
             if not any(name == a or name.startswith(a + ".") for a in allowed):
                 bad.append(f"{rules.relative_to(ROOT)} imports companion.{name}")
     assert bad == []

@@ -229,7 +229,7 @@ def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
 
 def test_only_games_with_decks_are_offered():
     offered = dict(rules.OPTIONS[0].choices)
-    assert set(offered) == {"street-illegal", "lacorsa", "top-speed"}
+    assert set(offered) == {"street-illegal", "3-wide", "lacorsa", "top-speed"}   # Formula Dé has no deck
     assert rules.OPTIONS[0].default in offered
     for slug in offered:
         assert rules.moves(start(slug))
