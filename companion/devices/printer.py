@@ -675,7 +675,8 @@ def check_printer(printer_config: Mapping, port: str | None = None) -> tuple[boo
         link.ready()
     except PrinterFault as fault:
         said = f"; it says: {state.describe()}" if "state" in locals() and state.answers else ""
-        return False, f"{fault.message} on {where}{said} ({fault.fix})"
+        at = f" ({settings.profile.name})" if link.port in fault.message else f" on {where}"
+        return False, f"{fault.message}{at}{said} ({fault.fix})"
     finally:
         link.close()
     return True, f"Printer OK on {where}: {state.describe()}"

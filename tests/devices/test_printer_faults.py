@@ -254,3 +254,21 @@ def test_decomposed_accents_print_as_accents():
     receipt = Receipt("x", "T", (Line(nfd),))
     printed = decode(encode(receipt, {"heat_dots": 7, "heat_time": 80, "heat_interval": 2}))
     assert printed.lines[1].text == "Chloé Dvorák Zoë"
+
+
+# -- selftest: the printer as it reports itself ---------------------------------------------------
+
+def test_check_printer_reports_each_model_as_it_reports_itself(config):
+    from companion.devices.printer import check_printer
+    with PrinterSim(model="csn-a2") as sim:
+        assert check_printer({**config, "model": "csn-a2"}, port=sim.path) == (
+            True, f"Printer OK on {sim.path} at 9600 baud (csn-a2): paper loaded, answers status queries")
+        ok, message = check_printer(config, port=sim.path)     # the wrong model: DLE EOT unanswered
+        assert not ok and message.startswith("Printer not answering") and "set [printer] model" in message
+        sim.paper_out()
+        ok, message = check_printer({**config, "model": "csn-a2"}, port=sim.path)
+        assert not ok and message.startswith("Printer: paper out") and "it says: paper out" in message
+    with PrinterSim(model="mute") as sim:
+        ok, message = check_printer({**config, "status": "none"}, port=sim.path)
+        assert ok and message.startswith(f"Printer port open on {sim.path} at 9600 baud (generic-58mm): "
+                                         'status = "none", so paper and cover are not checked')
