@@ -357,7 +357,11 @@ class SerialLink:
             self._settle_unanswered()
             self._io(lambda port: (port.reset_input_buffer(), port.write(self._query)))
             deadline = self.clock() + self.drain_s() * 3 + self.settings.status_timeout_s
-            reply = self._await_in_order(deadline)
+            try:
+                reply = self._await_in_order(deadline)
+            except PrinterFault:
+                self._unanswered += 1       # the printer answers it once it gets going
+                raise
             if reply == "out":
                 raise fault_paper_out()
         else:
@@ -481,8 +485,7 @@ class SerialLink:
                 return in_order_paper(reply)
             if reply:                       # the answer to our DLE EOT 1 poll
                 polls -= 1
-                if reply[0] & 0x08:
-                    self._unanswered += 1   # the query we wait for is still in the printer
+                if reply[0] & 0x08:         # (the caller counts the query still owed)
                     raise fault_offline(None)
                 continue
             if self.profile.status == "dle-eot" and polls < 2:
