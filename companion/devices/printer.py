@@ -224,6 +224,7 @@ class SerialLink:
         self._serial = None
         self._backlog = (0.0, 0)     # (seconds, bytes) a stopped job left in the printer
         self._unanswered = 0         # in-order queries sent whose answers have not come
+        self._early: deque[bytes] = deque()   # in-order answers read while asking something else
         self._born = clock()
         self.drained = False        # the first job waits for what a killed run left
         query = {"gs-r": escpos.QUERY_GS_R, "esc-v": escpos.QUERY_ESC_V}
@@ -278,17 +279,26 @@ class SerialLink:
         if kind == "none":
             return PrinterState(answers=False, online=None, paper="unknown")
         if kind == "dle-eot":
+            def realtime(port, query: bytes) -> bytes:
+                """Ask ``query``; an in-order answer arriving meanwhile is kept, not lost."""
+                port.write(query)
+                while True:
+                    reply = port.read(1)
+                    if not reply or realtime_reply(reply[0]) or not self._unanswered:
+                        return reply
+                    self._early.append(reply)
+
             def ask(port):
                 port.timeout = self.settings.status_timeout_s
-                port.reset_input_buffer()
-                port.write(escpos.STATUS_PRINTER)
-                printer = port.read(1)
-                port.write(escpos.STATUS_PAPER)
-                paper = port.read(1)
+                while port.in_waiting:            # stale bytes; in-order answers are kept
+                    byte = port.read(1)
+                    if byte and not realtime_reply(byte[0]) and self._unanswered:
+                        self._early.append(byte)
+                printer = realtime(port, escpos.STATUS_PRINTER)
+                paper = realtime(port, escpos.STATUS_PAPER)
                 cause = b""
                 if len(printer) == 1 and realtime_reply(printer[0]) and printer[0] & 0x08:
-                    port.write(escpos.STATUS_OFFLINE)
-                    cause = port.read(1)
+                    cause = realtime(port, escpos.STATUS_OFFLINE)
                 return printer, paper, cause
             printer, paper, cause = self._io(ask)
             if len(printer) != 1 or not realtime_reply(printer[0]):
@@ -300,7 +310,8 @@ class SerialLink:
         self._settle_unanswered()
 
         def ask_in_order(port):
-            port.reset_input_buffer()
+            port.reset_input_buffer()     # nothing is owed now (settled above)
+            self._early.clear()
             port.write(self._query)
         self._io(ask_in_order)
         reply = self._read(self.settings.status_timeout_s)
@@ -332,11 +343,20 @@ class SerialLink:
         return state
 
     def _settle_unanswered(self) -> None:
-        """Before a new in-order query: wait for the answers a stopped job still owes
-        (the printer answers them once it gets going again), so they are not taken for
-        the new one. Gives up after ``status_timeout`` without a byte."""
+        """Before a new in-order query: wait for the answers a stopped job still owes (the
+        printer answers them once it has printed what it held), so they are not taken for
+        the new one and nothing is sent into a buffer that is still full. Raises the fault
+        if the printer does not get there (still offline, out of paper, silent)."""
         while self._unanswered > 0:
-            if not self._read(self.settings.status_timeout_s):
+            deadline = self.clock() + self.drain_s() * 2 + self.settings.status_timeout_s
+            try:
+                self._await_in_order(deadline)
+            except PrinterFault:
+                if self.profile.status != "dle-eot":
+                    raise
+                self.ready()                # online with paper, and a full buffer's time has passed:
+                self._unanswered = 0        # what it held is printed; the answers were lost
+                self._early.clear()
                 return
             self._unanswered -= 1
 
@@ -431,6 +451,7 @@ class SerialLink:
         paper = "ok"
         self._settle_unanswered()
         self._io(lambda port: port.reset_input_buffer())
+        self._early.clear()
 
         def send(data: bytes) -> None:
             nonlocal sent
@@ -477,6 +498,8 @@ class SerialLink:
         with real-time status is asked every quarter second whether it went offline."""
         polls = 0
         while True:
+            if self._early:
+                return in_order_paper(self._early.popleft())
             now = self.clock()
             if now >= deadline:
                 raise fault_silent(self.profile)
@@ -485,8 +508,9 @@ class SerialLink:
                 return in_order_paper(reply)
             if reply:                       # the answer to our DLE EOT 1 poll
                 polls -= 1
-                if reply[0] & 0x08:         # (the caller counts the query still owed)
-                    raise fault_offline(None)
+                if reply[0] & 0x08:         # offline: ask why (the caller counts the query owed)
+                    self.ready()
+                    polls = 0
                 continue
             if self.profile.status == "dle-eot" and polls < 2:
                 self._io(lambda port: port.write(escpos.STATUS_PRINTER))

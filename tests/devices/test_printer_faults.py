@@ -71,14 +71,18 @@ def test_cover_open_keeps_the_receipt_in_the_spool(config, tmp_path, model):
         assert sim.overflow == 0
 
 
-def test_cover_opened_during_the_receipt_prints_it_again(config, tmp_path):
+@pytest.mark.parametrize("model, says", [("generic-58mm", "Printer offline: cover open"),
+                                         ("epson", "Printer offline: cover open"),
+                                         ("csn-a2", "Printer not answering")])   # GS r waits behind the data
+def test_cover_opened_during_the_receipt_prints_it_again(config, tmp_path, model, says):
     receipt = results_receipt()
-    with PrinterSim(line_ms=3) as sim:
+    config = {**config, "model": model}
+    with PrinterSim(line_ms=3, model=model) as sim:
         with open_printer(config, "serial", tmp_path / "spool", port=sim.path) as printer:
             printer.submit(receipt)
             assert wait_for(lambda: sim.jobs and len(sim.jobs[-1].lines) >= 3, 30)
             sim.open_cover()
-            assert wait_for(lambda: printer.status == "Printer offline: cover open")
+            assert wait_for(lambda: printer.status == says, 20)
             assert len(printer.pending()) == 1
             sim.close_cover()
             assert printer.wait_idle(60), printer.status
