@@ -307,6 +307,7 @@ class SerialLink:
             return PrinterState(True, online, paper_state(paper),
                                 cause[0] if len(cause) == 1 and realtime_reply(cause[0]) else None)
         # an in-order query: answered once the printer has done what it holds
+        self._first_job()
         self._settle_unanswered()
 
         def ask_in_order(port):
@@ -363,30 +364,25 @@ class SerialLink:
     # -- printing ---------------------------------------------------------------------
 
     def drain_s(self) -> float:
-        """The longest a full buffer can take to print (see DOTS_PER_BYTE)."""
+        """The longest a full buffer can take to print (see DOTS_PER_BYTE), with the
+        pacing margin even when synchronised: a printer may be slower than ``line_ms``."""
         s = self.settings
-        return s.buffer_bytes * (10.0 / s.baudrate + DOTS_PER_BYTE * self.line_s)
+        line_s = s.line_ms / 1000.0 * (1.0 + self.profile.pace_margin)
+        return s.buffer_bytes * (10.0 / s.baudrate + DOTS_PER_BYTE * line_s)
 
     def _first_job(self) -> None:
         """Once per link: a killed run may have left a buffer full of its job in the
-        printer. With an in-order query, wait for the printer to reach it; without, wait
-        until a full buffer would have printed since the link was made."""
+        printer (and, synchronised, queries whose answers would be taken for ours). Wait
+        until a full buffer would have printed since the link was made, then drop what
+        the printer answered meanwhile."""
         if self.drained:
             return
-        if self._query:
-            self._settle_unanswered()
-            self._io(lambda port: (port.reset_input_buffer(), port.write(self._query)))
-            deadline = self.clock() + self.drain_s() * 3 + self.settings.status_timeout_s
-            try:
-                reply = self._await_in_order(deadline)
-            except PrinterFault:
-                self._unanswered += 1       # the printer answers it once it gets going
-                raise
-            if reply == "out":
-                raise fault_paper_out()
-        else:
-            while (now := self.clock()) < self._born + self.drain_s():
-                self.sleep(min(0.25, self._born + self.drain_s() - now))
+        while (now := self.clock()) < self._born + self.drain_s():
+            self.sleep(min(0.25, self._born + self.drain_s() - now))
+        self.open()
+        self._io(lambda port: port.reset_input_buffer())
+        self._unanswered = 0
+        self._early.clear()
         self.drained = True
 
     def print_job(self, chunks: list[tuple[bytes, int]], check_every_s: float = 0.25) -> PrinterState:
