@@ -1,6 +1,6 @@
 """``make bench``: the appliance's performance budgets, each measured beside its budget.
 
-    .venv/bin/python bench/run.py [--only cold,press,resume,rss,oled] [--game top-speed]
+    .venv/bin/python bench/run.py [--only cold,press,resume,rss,oled,draw] [--game top-speed]
 
 A Pi Zero 2 W is about ten times slower than a desktop, and wall-clock times are noisy,
 so speed is counted in instructions with valgrind's callgrind (the same count on every
@@ -30,7 +30,7 @@ ROOT = BENCH.parent
 PYTHON = sys.executable
 CALLGRIND = ["valgrind", "--tool=callgrind"]
 M = 1_000_000
-PARTS = ("cold", "press", "resume", "rss", "oled")
+PARTS = ("cold", "press", "resume", "rss", "oled", "draw")
 RESUME_RUNS = (("top-speed", 1000), ("top-speed", 2500), ("top-speed", 5000), ("laps", 1000), ("laps", 5000))
 """(game, events): 5,000 or the longest race the game allows, whichever is shorter."""
 GAME_NAMES = {"top-speed": "Top Speed", "laps": "lap counter"}
@@ -192,6 +192,53 @@ class Bench:
             self.add(Figure("OLED partial update, instructions per frame", _m((frames - none) / 200, 2)))
 
 
+    # -- 6. the toolkit's big draws ----------------------------------------------------------
+
+    def draw(self, valgrind: bool) -> None:
+        """``companion draw ... -n 1000000 --json``: peak RSS for the game's track deck and
+        for an owner's deck of the largest size the data allows (500 entries x 1000 = 500,000
+        cards); with valgrind, the instructions each further card costs in both (drawing
+        one by one used to copy the whole pile for every card)."""
+        state = self.folder("draw-state")
+        games = state / "games"
+        games.mkdir()
+        entries = ", ".join(f'{{ name = "c{i}", count = 1000, v = {i} }}' for i in range(500))
+        (games / "street-illegal.toml").write_text(f'[decks.huge]\nlabel = "Huge"\ncards = [{entries}]\n')
+        decks = (("track", "the track deck"), ("huge", "an owner deck of 500,000 cards"))
+
+        def args(deck: str, n: int) -> list[str]:
+            return ["-m", "companion.cli", "draw", "street-illegal", deck, "-n", str(n), "--json", "--seed", "1",
+                    "--state", str(state)]
+
+        for deck, label in decks:
+            self.run([PYTHON, *args(deck, 10)])          # bytecode cached
+            peaks = {}
+            for n in (1_000, 1_000_000):
+                with open(os.devnull, "w") as sink:
+                    child = subprocess.Popen([PYTHON, *args(deck, n)], env=self.env, cwd=ROOT, stdout=sink,
+                                             stderr=subprocess.PIPE)
+                    _, status, usage = os.wait4(child.pid, 0)
+                if os.waitstatus_to_exitcode(status) != 0:
+                    raise RuntimeError(f"companion draw failed:\n{child.stderr.read().decode()[-2000:]}")
+                child.stderr.close()
+                peaks[n] = usage.ru_maxrss / 1024
+            small, big = peaks[1_000], peaks[1_000_000]
+            # -n adds nothing that grows with it: at most one reshuffle's copies of the pile
+            limit = min(40.0, small + 2) if deck == "track" else small + 8
+            self.add(Figure(f"peak RSS, draw -n 1000000 --json from {label} (-n 1000: {small:.1f} MB)",
+                            f"{big:.1f} MB", f"<= {limit:.1f} MB", big <= limit))
+        if not valgrind:
+            return
+        per_card = {}
+        for deck, label in decks:
+            few, many = (self.callgrind(args(deck, n), warm=False)[-1] for n in (20_000, 60_000))
+            per_card[deck] = (many - few) / 40_000
+            self.add(Figure(f"instructions per card drawn (-n 20,000 to 60,000), {label}",
+                            f"{per_card[deck]:,.0f}"))
+        ratio = per_card["huge"] / per_card["track"]
+        self.add(Figure("per-card cost, 500,000-card deck / track deck", f"{ratio:.2f}", "<= 2", ratio <= 2))
+
+
 def _totals(path: Path) -> int:
     match = re.search(r"^totals:\s+(\d+)", path.read_text(errors="replace"), re.M)
     if not match:
@@ -245,6 +292,8 @@ def main(argv: list[str]) -> int:
             bench.rss()
         if "oled" in parts:
             bench.oled(valgrind)
+        if "draw" in parts:
+            bench.draw(valgrind)
     print()
     print(table(bench.figures))
     for note in bench.notes:

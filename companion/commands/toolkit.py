@@ -129,20 +129,48 @@ def draw(args) -> int:
         hint = ", ".join(decks) or f"none (add [decks.my-deck] to {state_dir(args.state) / 'games' / (args.game + '.toml')})"
         raise CommandError(f"unknown deck '{args.deck}' for {args.game}; available: {hint}")
     rng = make_rng(args.seed)
-    cards = decks[args.deck]
+    cards = _shared(decks[args.deck])
     pile = dk.shuffle_all(dk.new_pile(cards), dk.shuffle_order(len(cards), rng))
-    drawn: list[dk.Card] = []
-    for _ in range(args.n):
-        plan = dk.draw_plan(pile, 1, rng)
-        pile = dk.discard(dk.apply_draw(pile, plan), plan.cards)
-        drawn.extend(plan.cards)
-    if args.json:
-        _print_json({"game": args.game, "deck": args.deck, "cards": [c.as_dict() for c in drawn]})
+    drawn = _draw_cards(pile, args.n, rng)
+    if args.json:     # streamed: a million cards never sit in memory as one document
+        head = json.dumps({"game": args.game, "deck": args.deck, "cards": []}, ensure_ascii=False)
+        out = sys.stdout
+        out.write(head[:-2])
+        for i, card in enumerate(drawn):
+            out.write((", " if i else "") + json.dumps(card.as_dict(), ensure_ascii=False))
+        out.write(head[-2:] + "\n")
     else:
         for card in drawn:
             details = " ".join(f"{k}={_text(v)}" for k, v in card.fields)
             print(f"{card.name}  {details}".rstrip())
     return 0
+
+
+def _shared(cards: list) -> list:
+    """Equal cards as one object (a deck of 500 entries x 1000 copies holds 500 cards,
+    not 500,000)."""
+    seen: dict = {}
+    try:
+        return [seen.setdefault(card, card) for card in cards]
+    except TypeError:       # a card with an unhashable field: keep them as they are
+        return list(cards)
+
+
+def _draw_cards(pile, n: int, rng):
+    """``n`` cards, one at a time onto the discards as at the table, the discards
+    reshuffled when the draw pile runs out. Drawn a pile's worth at a time (the same
+    cards and the same shuffles as one by one) so each card costs the same however big
+    the deck: one by one, every draw copied the whole pile."""
+    from companion.core import deck as dk
+    left = n
+    while left > 0:
+        size = pile.left or (pile.left + len(pile.discard))
+        plan = dk.draw_plan(pile, min(left, size), rng)
+        if not plan.cards:
+            return
+        pile = dk.discard(dk.apply_draw(pile, plan), plan.cards)
+        left -= len(plan.cards)
+        yield from plan.cards
 
 
 def games(args) -> int:

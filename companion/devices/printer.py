@@ -224,6 +224,7 @@ class SerialLink:
         self._serial = None
         self._backlog = (0.0, 0)     # (seconds, bytes) a stopped job left in the printer
         self._unanswered = 0         # in-order queries sent whose answers have not come
+        self._early: deque[bytes] = deque()   # in-order answers read while asking something else
         self._born = clock()
         self.drained = False        # the first job waits for what a killed run left
         query = {"gs-r": escpos.QUERY_GS_R, "esc-v": escpos.QUERY_ESC_V}
@@ -278,17 +279,26 @@ class SerialLink:
         if kind == "none":
             return PrinterState(answers=False, online=None, paper="unknown")
         if kind == "dle-eot":
+            def realtime(port, query: bytes) -> bytes:
+                """Ask ``query``; an in-order answer arriving meanwhile is kept, not lost."""
+                port.write(query)
+                while True:
+                    reply = port.read(1)
+                    if not reply or realtime_reply(reply[0]) or not self._unanswered:
+                        return reply
+                    self._early.append(reply)
+
             def ask(port):
                 port.timeout = self.settings.status_timeout_s
-                port.reset_input_buffer()
-                port.write(escpos.STATUS_PRINTER)
-                printer = port.read(1)
-                port.write(escpos.STATUS_PAPER)
-                paper = port.read(1)
+                while port.in_waiting:            # stale bytes; in-order answers are kept
+                    byte = port.read(1)
+                    if byte and not realtime_reply(byte[0]) and self._unanswered:
+                        self._early.append(byte)
+                printer = realtime(port, escpos.STATUS_PRINTER)
+                paper = realtime(port, escpos.STATUS_PAPER)
                 cause = b""
                 if len(printer) == 1 and realtime_reply(printer[0]) and printer[0] & 0x08:
-                    port.write(escpos.STATUS_OFFLINE)
-                    cause = port.read(1)
+                    cause = realtime(port, escpos.STATUS_OFFLINE)
                 return printer, paper, cause
             printer, paper, cause = self._io(ask)
             if len(printer) != 1 or not realtime_reply(printer[0]):
@@ -297,10 +307,12 @@ class SerialLink:
             return PrinterState(True, online, paper_state(paper),
                                 cause[0] if len(cause) == 1 and realtime_reply(cause[0]) else None)
         # an in-order query: answered once the printer has done what it holds
+        self._first_job()
         self._settle_unanswered()
 
         def ask_in_order(port):
-            port.reset_input_buffer()
+            port.reset_input_buffer()     # nothing is owed now (settled above)
+            self._early.clear()
             port.write(self._query)
         self._io(ask_in_order)
         reply = self._read(self.settings.status_timeout_s)
@@ -332,37 +344,45 @@ class SerialLink:
         return state
 
     def _settle_unanswered(self) -> None:
-        """Before a new in-order query: wait for the answers a stopped job still owes
-        (the printer answers them once it gets going again), so they are not taken for
-        the new one. Gives up after ``status_timeout`` without a byte."""
+        """Before a new in-order query: wait for the answers a stopped job still owes (the
+        printer answers them once it has printed what it held), so they are not taken for
+        the new one and nothing is sent into a buffer that is still full. Raises the fault
+        if the printer does not get there (still offline, out of paper, silent)."""
         while self._unanswered > 0:
-            if not self._read(self.settings.status_timeout_s):
+            deadline = self.clock() + self.drain_s() * 2 + self.settings.status_timeout_s
+            try:
+                self._await_in_order(deadline)
+            except PrinterFault:
+                if self.profile.status != "dle-eot":
+                    raise
+                self.ready()                # online with paper, and a full buffer's time has passed:
+                self._unanswered = 0        # what it held is printed; the answers were lost
+                self._early.clear()
                 return
             self._unanswered -= 1
 
     # -- printing ---------------------------------------------------------------------
 
     def drain_s(self) -> float:
-        """The longest a full buffer can take to print (see DOTS_PER_BYTE)."""
+        """The longest a full buffer can take to print (see DOTS_PER_BYTE), with the
+        pacing margin even when synchronised: a printer may be slower than ``line_ms``."""
         s = self.settings
-        return s.buffer_bytes * (10.0 / s.baudrate + DOTS_PER_BYTE * self.line_s)
+        line_s = s.line_ms / 1000.0 * (1.0 + self.profile.pace_margin)
+        return s.buffer_bytes * (10.0 / s.baudrate + DOTS_PER_BYTE * line_s)
 
     def _first_job(self) -> None:
         """Once per link: a killed run may have left a buffer full of its job in the
-        printer. With an in-order query, wait for the printer to reach it; without, wait
-        until a full buffer would have printed since the link was made."""
+        printer (and, synchronised, queries whose answers would be taken for ours). Wait
+        until a full buffer would have printed since the link was made, then drop what
+        the printer answered meanwhile."""
         if self.drained:
             return
-        if self._query:
-            self._settle_unanswered()
-            self._io(lambda port: (port.reset_input_buffer(), port.write(self._query)))
-            deadline = self.clock() + self.drain_s() * 3 + self.settings.status_timeout_s
-            reply = self._await_in_order(deadline)
-            if reply == "out":
-                raise fault_paper_out()
-        else:
-            while (now := self.clock()) < self._born + self.drain_s():
-                self.sleep(min(0.25, self._born + self.drain_s() - now))
+        while (now := self.clock()) < self._born + self.drain_s():
+            self.sleep(min(0.25, self._born + self.drain_s() - now))
+        self.open()
+        self._io(lambda port: port.reset_input_buffer())
+        self._unanswered = 0
+        self._early.clear()
         self.drained = True
 
     def print_job(self, chunks: list[tuple[bytes, int]], check_every_s: float = 0.25) -> PrinterState:
@@ -427,6 +447,7 @@ class SerialLink:
         paper = "ok"
         self._settle_unanswered()
         self._io(lambda port: port.reset_input_buffer())
+        self._early.clear()
 
         def send(data: bytes) -> None:
             nonlocal sent
@@ -473,6 +494,8 @@ class SerialLink:
         with real-time status is asked every quarter second whether it went offline."""
         polls = 0
         while True:
+            if self._early:
+                return in_order_paper(self._early.popleft())
             now = self.clock()
             if now >= deadline:
                 raise fault_silent(self.profile)
@@ -481,9 +504,9 @@ class SerialLink:
                 return in_order_paper(reply)
             if reply:                       # the answer to our DLE EOT 1 poll
                 polls -= 1
-                if reply[0] & 0x08:
-                    self._unanswered += 1   # the query we wait for is still in the printer
-                    raise fault_offline(None)
+                if reply[0] & 0x08:         # offline: ask why (the caller counts the query owed)
+                    self.ready()
+                    polls = 0
                 continue
             if self.profile.status == "dle-eot" and polls < 2:
                 self._io(lambda port: port.write(escpos.STATUS_PRINTER))
@@ -675,7 +698,8 @@ def check_printer(printer_config: Mapping, port: str | None = None) -> tuple[boo
         link.ready()
     except PrinterFault as fault:
         said = f"; it says: {state.describe()}" if "state" in locals() and state.answers else ""
-        return False, f"{fault.message} on {where}{said} ({fault.fix})"
+        at = f" ({settings.profile.name})" if link.port in fault.message else f" on {where}"
+        return False, f"{fault.message}{at}{said} ({fault.fix})"
     finally:
         link.close()
     return True, f"Printer OK on {where}: {state.describe()}"

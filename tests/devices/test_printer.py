@@ -221,7 +221,7 @@ def test_check_printer_messages(config, tmp_path):
                                              "(check the printer's power")
         assert message.endswith('set [printer] model to its model, or status = "none")')
     ok, message = check_printer(config, port=str(tmp_path / "ttyNONE"))
-    assert not ok and message.startswith(f"Printer not found: {tmp_path / 'ttyNONE'} on ")
+    assert not ok and message.startswith(f"Printer not found: {tmp_path / 'ttyNONE'} (generic-58mm) (check the cable")
     ok, message = check_printer({**config, "baudrate": "fast"})
     assert not ok and "printer.baudrate" in message and "\n" not in message
 

@@ -54,14 +54,18 @@ def test_cover_open_keeps_the_receipt_in_the_spool(config, tmp_path, model):
         assert sim.overflow == 0
 
 
-def test_cover_opened_during_the_receipt_prints_it_again(config, tmp_path):
+@pytest.mark.parametrize("model, says", [("generic-58mm", "Printer offline: cover open"),
+                                         ("epson", "Printer offline: cover open"),
+                                         ("csn-a2", "Printer not answering")])   # GS r waits behind the data
+def test_cover_opened_during_the_receipt_prints_it_again(config, tmp_path, model, says):
     receipt = results_receipt()
-    with PrinterSim(line_ms=3) as sim:
+    config = {**config, "model": model}
+    with PrinterSim(line_ms=3, model=model) as sim:
         with open_printer(config, "serial", tmp_path / "spool", port=sim.path) as printer:
             printer.submit(receipt)
             assert wait_for(lambda: sim.jobs and len(sim.jobs[-1].lines) >= 3, 30)
             sim.open_cover()
-            assert wait_for(lambda: printer.status == "Printer offline: cover open")
+            assert wait_for(lambda: printer.status == says, 20)
             assert len(printer.pending()) == 1
             sim.close_cover()
             assert printer.wait_idle(60), printer.status
@@ -237,3 +241,21 @@ def test_decomposed_accents_print_as_accents():
     receipt = Receipt("x", "T", (Line(nfd),))
     printed = decode(encode(receipt, {"heat_dots": 7, "heat_time": 80, "heat_interval": 2}))
     assert printed.lines[1].text == "Chloé Dvorák Zoë"
+
+
+# -- selftest: the printer as it reports itself ---------------------------------------------------
+
+def test_check_printer_reports_each_model_as_it_reports_itself(config):
+    from companion.devices.printer import check_printer
+    with PrinterSim(model="csn-a2") as sim:
+        assert check_printer({**config, "model": "csn-a2"}, port=sim.path) == (
+            True, f"Printer OK on {sim.path} at 9600 baud (csn-a2): paper loaded, answers status queries")
+        ok, message = check_printer(config, port=sim.path)     # the wrong model: DLE EOT unanswered
+        assert not ok and message.startswith("Printer not answering") and "set [printer] model" in message
+        sim.paper_out()
+        ok, message = check_printer({**config, "model": "csn-a2"}, port=sim.path)
+        assert not ok and message.startswith("Printer: paper out") and "it says: paper out" in message
+    with PrinterSim(model="mute") as sim:
+        ok, message = check_printer({**config, "status": "none"}, port=sim.path)
+        assert ok and message.startswith(f"Printer port open on {sim.path} at 9600 baud (generic-58mm): "
+                                         'status = "none", so paper and cover are not checked')
