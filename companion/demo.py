@@ -10,9 +10,7 @@ as a PNG and as the ESC/POS bytes the simulated printer received, and the result
 Every activity declares its demo (``Activity.demo``): the setup wizard's answers (per-car
 answers under "cars", one dict per car), a seed, and ``script(state) -> Move | None``
 (the move the scripted table makes now; None when it is done). A session the script
-leaves unfinished (a tool's) is ended from the pause menu, as a player would. Games the
-companion does not play itself are demonstrated with the lap counter and the game's
-points table.
+leaves unfinished (a tool's) is ended from the pause menu, as a player would.
 """
 
 from __future__ import annotations
@@ -79,14 +77,13 @@ class ReceiptRecorder:
         return getattr(self.inner, name)
 
 
-def demo_target(game: str | None) -> tuple[str, dict[str, Any]]:
-    """(activity slug, extra options) the demo of ``game`` runs."""
+def demo_target(game: str | None) -> str:
+    """The activity the demo of ``game`` runs (UnknownName or NotPlayable when there is none)."""
     slug = game or "top-speed"
     if slug not in registry.TOOLS:
         registry.game_package(slug)  # UnknownName naming the games
-    if registry.entry(slug).playable:
-        return slug, {}
-    return "laps", {"game": slug}
+    registry.activity(slug)          # NotPlayable for a game the companion does not play
+    return slug
 
 
 class Driver:
@@ -211,9 +208,9 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     from companion.devices.printer import open_printer
     from companion.paths import pinout_path
 
-    slug, extra = demo_target(game)
+    slug = demo_target(game)
     demo = registry.activity(slug).demo
-    answers = {**demo.options, **extra}
+    answers = dict(demo.options)
     if seed is None:
         seed = demo.seed
 

@@ -54,15 +54,6 @@ def test_street_illegal_demo_has_old_pros_and_team(tmp_path):
     assert team["points"] == max(r["points"] for r in standings if r["old_pro"])
 
 
-def test_game_without_rules_runs_the_lap_counter_with_its_points(tmp_path, monkeypatch):
-    from companion.games import registry
-    monkeypatch.setitem(registry.GAMES, "rally", registry.Entry("rally", "tests.datagame", "game", "Rally"))
-    out, results = run_demo(tmp_path, "rally")
-    standings = check_common(out, results, "rally")
-    assert results["activity"] == "laps"
-    assert standings[0]["points"] > standings[-1]["points"]
-
-
 def test_demo_unknown_game_is_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--game", "monaco",
                            "--out", str(tmp_path)], capture_output=True, text=True)

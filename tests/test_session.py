@@ -92,14 +92,12 @@ def test_every_activity_state_can_be_snapshotted():
     """A state that cannot be pickled would silently replay in full at every boot."""
     import pickle
 
-    from companion.demo import demo_target
-    from companion.games.registry import activity
+    from companion.games.registry import activity, playable
     from companion.ui.wizard import finish_options
 
-    for game in ("top-speed", "street-illegal", "laps", "dice", "deck"):
-        slug, extra = demo_target(game)
+    for slug in [e.slug for e in playable()]:
         act = activity(slug)
-        options = finish_options(act.options, {**act.demo.options, **extra,
+        options = finish_options(act.options, {**act.demo.options,
                                                **({"game": "street-illegal"} if slug == "deck" else {})})
         data = game_data.load(options["game"]) if options.get("game") in game_data.games_with_data() else (
             game_data.load(slug) if slug in game_data.games_with_data() else {})

@@ -16,11 +16,11 @@ def register(sub) -> None:
 
 def demo(args) -> int:
     from companion.demo import DemoError, run_demo
-    from companion.games.registry import UnknownName
+    from companion.games.registry import NotPlayable, UnknownName
 
     try:
         summary = run_demo(args.game, args.out, args.seed)
-    except (UnknownName, DemoError) as exc:
+    except (UnknownName, NotPlayable, DemoError) as exc:
         raise CommandError(str(exc).strip("'\"")) from None
     winner = summary["standings"][0]["name"] if summary.get("standings") else "-"
     print(f"{summary['game']}: {summary['moves']} moves, {summary['frames']} frames, "

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from companion.core.config import ConfigError
-from companion.games import data as gamedata
+from companion.games import data as game_data
 from companion.games.api import make_move
 from companion.kit.errors import DataError, RuleError
 from companion.games.lacorsa import rules as R
@@ -122,13 +122,13 @@ def test_the_loader_names_the_owners_file(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
     (games / "lacorsa.toml").write_text('[setup]\ncards_per_car = 10\n')
-    gamedata.clear_cache()
+    game_data.clear_cache()
     try:
         with pytest.raises(ConfigError) as exc:
-            gamedata.load("lacorsa", override_dir=tmp_path)
+            game_data.load("lacorsa", override_dir=tmp_path)
         assert "lacorsa.toml" in str(exc.value) and "cards_per_car" in str(exc.value)
     finally:
-        gamedata.clear_cache()
+        game_data.clear_cache()
 
 
 def test_owner_points_are_used():

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from companion.core.config import ConfigError
-from companion.games import data as gamedata
+from companion.games import data as game_data
 from companion.games import registry
 from companion.games.three_wide import autoplay, rules, screens, tables
 from companion.kit.errors import DataError, RuleError
@@ -133,11 +133,11 @@ def test_an_owners_nonsense_is_a_data_error_naming_the_key(data, path, value, ke
 def test_an_owners_file_is_blamed_by_the_loader(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "3-wide.toml").write_text("[car]\ntank = 99\n")
-    gamedata.clear_cache()
+    game_data.clear_cache()
     with pytest.raises(ConfigError) as caught:
-        gamedata.load("3-wide", override_dir=tmp_path)
+        game_data.load("3-wide", override_dir=tmp_path)
     assert "car.tank" in str(caught.value) and "3-wide.toml" in str(caught.value)
-    gamedata.clear_cache()
+    game_data.clear_cache()
 
 
 def test_effect_words_fit_after_a_car_number():
