@@ -39,3 +39,18 @@ def cycle_from(order: Sequence[T], start: T) -> tuple[T, ...]:
     """``order`` rotated so that it begins with ``start``."""
     i = list(order).index(start)
     return tuple(order[i:]) + tuple(order[:i])
+
+
+def play_out(state, rng, script, resolve, apply, limit: int):
+    """Play on with ``script`` choosing every move (None: done) through a pack's pure
+    ``resolve`` and ``apply``; returns the final state and the events. The demos and the
+    packs' tests play whole races with it."""
+    events = []
+    for _ in range(limit):
+        move = script(state)
+        if move is None:
+            return state, events
+        event = resolve(state, move, rng)
+        events.append(event)
+        state = apply(state, event)
+    raise RuntimeError(f"the scripted race did not end within {limit} moves")

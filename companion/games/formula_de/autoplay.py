@@ -14,6 +14,7 @@ from companion.games.api import Move
 from companion.games.formula_de import automaton
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.kit.turns import play_out
 
 DEMO_OPTIONS = {
     "players": 6, "laps": 2, "weather": "rain", "team": False,
@@ -55,13 +56,7 @@ def demo_script(state: R.State) -> Move | None:
     return primary
 
 
-def play(state: R.State, rng, script=demo_script, limit: int = 20_000):
-    events = []
-    for _ in range(limit):
-        move = script(state)
-        if move is None:
-            return state, events
-        event = R.resolve(state, move, rng)
-        events.append(event)
-        state = R.apply(state, event)
-    raise RuntimeError(f"the scripted race did not end within {limit} moves")
+def play(state: R.State, rng, script=demo_script, limit: int = 20_000) -> tuple[R.State, list[dict]]:
+    """Play on to the end with ``script`` choosing every move, through the pure rules;
+    returns the final state and the events."""
+    return play_out(state, rng, script, R.resolve, R.apply, limit)

@@ -12,9 +12,9 @@ import random
 from collections import Counter
 
 from companion.games.api import Move
-from companion.kit.update import evolve, replace_at
 from companion.games.lacorsa import driver, rules
 from companion.games.lacorsa.rules import ACT, DISCARD, PLAY, QUALIFY, RACE, State
+from companion.kit.update import evolve, replace_at
 
 
 def table_hands(state: State) -> dict[int, tuple[str, ...]]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 from companion.games.api import Move
-from companion.kit.turns import primary
 from companion.games.street_illegal import rules
 from companion.games.street_illegal.rules import BRAKE, PAID, WITHIN, State
+from companion.kit.turns import primary
 
 
 def choose(state: State, rng: random.Random) -> Move:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.games.api import Move
 from companion.games.three_wide import dice
 from companion.games.three_wide import rules as R
+from companion.kit.turns import play_out
 
 DEMO_OPTIONS = {"players": 3, "race": "classic-intermediate", "length": "short"}
 DEMO_SEED = 1
@@ -85,16 +86,10 @@ def _wants_yellow_stop(state: R.State, c: int) -> bool:
     return car.fuel <= state.settings.tank // 2 or sum(car.tires) >= 5 or car.damage > 0
 
 
-def play(state: R.State, rng, script=demo_script, limit: int = 20_000):
-    events = []
-    for _ in range(limit):
-        move = script(state)
-        if move is None:
-            return state, events
-        event = R.resolve(state, move, rng)
-        events.append(event)
-        state = R.apply(state, event)
-    raise RuntimeError(f"the scripted race did not end within {limit} moves")
+def play(state: R.State, rng, script=demo_script, limit: int = 20_000) -> tuple[R.State, list[dict]]:
+    """Play on to the end with ``script`` choosing every move, through the pure rules;
+    returns the final state and the events."""
+    return play_out(state, rng, script, R.resolve, R.apply, limit)
 
 
 def showcase(state: R.State) -> bool:

@@ -14,8 +14,8 @@ has yet (so every demo race shows one). ``demo_script(state)`` picks the move.
 from __future__ import annotations
 
 from companion.games.api import Move
-from companion.kit.turns import primary
 from companion.games.top_speed import rules as R
+from companion.kit.turns import play_out, primary
 
 TEMPERAMENTS = ("cautious", "greedy", "calculating")
 DEMO_OPTIONS = {"players": 6, "race": "wet", "laps": 15, "grid": "random",
@@ -99,17 +99,9 @@ def _wants_pit(state: R.State, c: int) -> bool:
 
 
 def play(state: R.State, rng, script=demo_script, limit: int = 200_000) -> tuple[R.State, list[dict]]:
-    """Play on to the end with ``script`` choosing every move, through the pure rules
-    (resolve, then apply); returns the final state and the events."""
-    events = []
-    for _ in range(limit):
-        move = script(state)
-        if move is None:
-            return state, events
-        event = R.resolve(state, move, rng)
-        events.append(event)
-        state = R.apply(state, event)
-    raise RuntimeError(f"the scripted race did not end within {limit} moves")
+    """Play on to the end with ``script`` choosing every move, through the pure rules;
+    returns the final state and the events."""
+    return play_out(state, rng, script, R.resolve, R.apply, limit)
 
 
 def showcase(state: R.State) -> bool:
