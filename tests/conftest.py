@@ -27,4 +27,5 @@ def pytest_xdist_auto_num_workers(config):
     """``-n auto``: two workers per core. Much of the suite waits rather than computes (a
     simulated printer prints at paper speed, the power-loss tests wait for the moment to
     cut), so a second worker per core keeps the cores busy meanwhile."""
-    return 2 * (os.cpu_count() or 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 2 * cores
