@@ -1,5 +1,5 @@
-import compileall
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -7,20 +7,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+# Bytecode is kept while testing, whatever PYTHONDONTWRITEBYTECODE says: every worker
+# imports the test modules (pytest rewrites their asserts, 3 s a worker when nothing is
+# kept) and the tests start the companion as a process hundreds of times (0.1 s of
+# compiling each). Set here, before the test modules are imported, for this process and
+# the processes it starts; the files are ignored by git.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 @pytest.fixture
 def state_dir(tmp_path):
     d = tmp_path / "state"
     d.mkdir()
     return d
-
-
-def pytest_configure(config):
-    """Compile the companion's bytecode once, before the workers start: the tests start
-    the companion as a process hundreds of times (the power-loss tests), and with
-    PYTHONDONTWRITEBYTECODE set each start would compile every module again."""
-    if not hasattr(config, "workerinput"):
-        compileall.compile_dir(ROOT / "companion", quiet=2)
 
 
 def pytest_xdist_auto_num_workers(config):
