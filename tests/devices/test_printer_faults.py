@@ -150,9 +150,9 @@ def test_synchronised_printing_keeps_the_paper_moving(config, tmp_path):
 
 @pytest.mark.parametrize("model", ["generic-58mm", "csn-a2"])
 def test_first_job_after_a_start_waits_for_the_killed_job(config, tmp_path, model):
-    config = {**config, "model": model, "line_ms": 6}
+    config = {**config, "model": model, "line_ms": 3}
     receipt = results_receipt()
-    with PrinterSim(line_ms=6, model=model) as sim:
+    with PrinterSim(line_ms=3, model=model) as sim:
         with open_printer(config, "serial", tmp_path / "killed", port=sim.path) as printer:
             printer.submit(receipt)
             assert wait_for(lambda: len(sim.received) > 300, 30)
