@@ -210,7 +210,8 @@ class SerialLink:
       has been printed (``dots x line_ms x (1 + pace_margin)``).
 
     The first job after the link is made (a start of the companion) first lets the
-    printer finish what an earlier, killed run may have left in its buffer.
+    printer finish what an earlier, killed run may have left in its buffer, unless
+    ``drained`` says there can be none (``open_printer``: the spool was empty).
     """
 
     def __init__(self, settings: PrinterSettings, port: str | None = None, *,
@@ -705,6 +706,17 @@ def check_printer(printer_config: Mapping, port: str | None = None) -> tuple[boo
     return True, f"Printer OK on {where}: {state.describe()}"
 
 
+def _spooled(spool: Spool) -> bool:
+    """Whether the spool holds a receipt (an unreadable spool counts as holding one).
+    A receipt leaves the spool only once it is printed, so a run killed mid-receipt
+    leaves its receipt there: with an empty spool at the start, nothing of an earlier
+    run can still be in the printer's buffer, and the first job need not wait for it."""
+    try:
+        return bool(spool.ids())
+    except OSError:
+        return True
+
+
 def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, port: str | None = None, *,
                  out_dir: str | Path | None = None) -> Printer:
     """A running Printer for the [printer] table of hardware/pinout.toml.
@@ -720,7 +732,9 @@ def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, p
         out = Path(out_dir) if out_dir else Path(spool_dir).parent / "receipts"
         return Printer(PngOutput(out, printer_config), spool, retry_s=settings.retry_s)
     if backend == "serial":
-        return Printer(SerialOutput(SerialLink(settings, port), printer_config), spool, retry_s=settings.retry_s)
+        link = SerialLink(settings, port)
+        link.drained = not _spooled(spool)
+        return Printer(SerialOutput(link, printer_config), spool, retry_s=settings.retry_s)
     if backend == "sim":
         from companion.devices.printer_sim import PrinterSim
         from companion.devices.printer_sim import HARDWARE

@@ -165,6 +165,28 @@ def test_first_job_after_a_start_waits_for_the_killed_job(config, tmp_path, mode
         assert sim.receipts()[-1] == expected_paper(receipt)
 
 
+def test_only_a_spooled_receipt_makes_the_first_job_wait(config, tmp_path):
+    """A killed run leaves its receipt in the spool; with none there the printer holds
+    nothing of ours, and the first receipt goes at once."""
+    receipt = Receipt("results", "Results", (Line("1 Anna"), Line("2 Björn")))
+    with PrinterSim(line_ms=3) as sim:
+        with open_printer(config, "serial", tmp_path / "empty", port=sim.path) as printer:
+            assert printer.output.link.drained
+            printer.submit(receipt)
+            assert printer.wait_idle(60), printer.status
+        # a receipt left waiting by a stopped run: the next start waits for the printer to drain
+        with open_printer({**config, "retry_s": 60}, "serial", tmp_path / "left", port=sim.path) as printer:
+            sim.paper_out()
+            printer.submit(receipt)
+            assert wait_for(lambda: printer.status == "Printer: paper out")
+        sim.load_paper()
+        with open_printer(config, "serial", tmp_path / "left", port=sim.path) as printer:
+            assert not printer.output.link.drained
+            assert printer.wait_idle(60), printer.status
+        assert sim.wait_printed() and sim.overflow == 0
+        assert sim.receipts() == [expected_paper(receipt)] * 2
+
+
 # -- commands only for the models that know them -------------------------------------------------
 
 def test_strict_epson_printer_gets_no_esc_7(config, tmp_path):
