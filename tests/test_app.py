@@ -11,6 +11,7 @@ from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
 from companion.devices.display import HeadlessDisplay
 from companion.ui import flow
+from tests.table import make_app, press
 
 
 class RecordingDisplay(HeadlessDisplay):
@@ -26,12 +27,6 @@ class RecordingDisplay(HeadlessDisplay):
         self.rows_at_frame.append(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
         db.close()
         super().show(image)
-
-
-def make_app(state_dir, seed=1, display=None):
-    journal = Journal(state_dir)
-    display = display or HeadlessDisplay(state_dir / "frames")
-    return App(journal=journal, display=display, rng=random.Random(seed))
 
 
 # Home: Dice roller is the first entry; its wizard asks "Dice of": DOWN twice = 3-Wide.
@@ -142,20 +137,6 @@ def test_missing_printer_is_said_once_and_the_receipt_waits(state_dir):
 
 
 # -- the race screen's buttons, the end of a race, undo after the end ------------------
-
-def press(app, keys):
-    """Gestures straight into the loop of a running app (``run`` would boot it again)."""
-    from companion.devices.buttons import InputEnded
-
-    source = ScriptedButtons.from_keys(keys)
-    while True:
-        try:
-            gesture = source.get(timeout=0)
-        except InputEnded:
-            return
-        if gesture is not None:
-            app.step(gesture)
-
 
 def start_laps(app, game="none", cars=2):
     players = [{"name": c, "colour": c} for c in ("Red", "Blue", "Yellow", "Green")[:cars]]

@@ -9,45 +9,13 @@ import pytest
 from companion import results as res
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.buttons import InputEnded, ScriptedButtons
 from companion.devices.display import HeadlessDisplay
 from companion.games import registry
 from companion.receipts.model import overflows
 from companion.ui import flow
 from companion.ui.render import cut_texts
 from companion.ui.view import Menu
-
-
-class PaperTray:
-    """A printer that keeps what it is given."""
-
-    fault = None
-
-    def __init__(self):
-        self.receipts = []
-
-    def submit(self, receipt):
-        self.receipts.append(receipt)
-
-    def pending(self):
-        return []
-
-    def retry(self):
-        pass
-
-    def close(self):
-        pass
-
-
-def press(app, keys):
-    source = ScriptedButtons.from_keys(keys)
-    while True:
-        try:
-            gesture = source.get(timeout=0)
-        except InputEnded:
-            return
-        if gesture is not None:
-            app.step(gesture)
+from tests.table import PaperTray, press
 
 
 def make_app(state_dir):

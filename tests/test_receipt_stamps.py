@@ -6,7 +6,7 @@ from companion import results as res
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
-from tests.test_end_race import PaperTray
+from tests.table import PaperTray
 
 
 def race(app, game="formula-de"):

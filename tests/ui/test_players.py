@@ -3,7 +3,7 @@
 from companion.kit.cars import COLOURS
 from companion.ui import flow
 from companion.ui.players import FIRST, LATER, MAX_NAME, NameEntry, Players, clash, clean
-from tests.test_app import make_app, press
+from tests.table import make_app, press
 
 # Home: Lap counter is the third entry; its wizard: Points, Cars (4: OK names them), Race laps,
 # Counter, Lap times.

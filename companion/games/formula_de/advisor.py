@@ -45,10 +45,7 @@ def odds(state: R.State, c: int) -> list[Odds]:
     corner, first, last = coming_corner(state, c)
     out = []
     for gear, cost in R.gear_choices(state, c):
-        wp = list(car.wp)
-        for zone, n in cost.items():
-            wp[T.ZONES.index(zone)] -= n
-        moved = R.evolve(car, wp=tuple(wp), gear=gear)
+        moved = R.in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
         share = Fraction(1, len(faces))
         stop = short = tire = elim = Fraction(0)

@@ -106,10 +106,7 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
     level = car.level if car.level in WEIGHT else 2
     scored = []
     for gear, cost in R.gear_choices(state, c):
-        wp = list(car.wp)
-        for zone, n in cost.items():
-            wp[T.ZONES.index(zone)] -= n
-        geared = R.evolve(car, wp=tuple(wp), gear=gear)
+        geared = R.in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
         share = Fraction(1, len(faces))
         spaces = risk = Fraction(0)

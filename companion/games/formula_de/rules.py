@@ -240,6 +240,15 @@ def gear_choices(state: State, c: int) -> list[tuple[int, dict[str, int]]]:
     return out
 
 
+def in_gear(car: Car, gear: int, cost: dict[str, int]) -> Car:
+    """``car`` in ``gear`` with its cost (from ``gear_choices``) paid: what a driver
+    weighs before choosing, nothing logged."""
+    wp = list(car.wp)
+    for zone, n in cost.items():
+        wp[T.ZONES.index(zone)] -= n
+    return evolve(car, wp=tuple(wp), gear=gear)
+
+
 def preview(state: State, report: Report | None = None) -> Plan:
     """The move of the car on turn as reported so far."""
     c = state.car_on
