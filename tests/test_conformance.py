@@ -6,8 +6,8 @@ defaults and the demo's answers, then seeded random legal play until the race is
 the event survives a JSON round trip, the view renders inside 128x64 with nothing cut,
 every move label fits; at the end: a replay from the journal equals the live state,
 undoing the last event gives the state before it, the standings have the results.json
-shape, every receipt fits the printer's 32 columns; and the demo runs through the whole
-stack.
+shape, every receipt fits the printer's 32 columns; a damaged event of each kind is
+refused with one of the companion's errors; and the demo runs through the whole stack.
 """
 
 from __future__ import annotations
@@ -130,3 +130,30 @@ def test_the_demo_runs_through_the_whole_stack(slug, tmp_path):
     assert summary["printer_overflow"] == 0
     if summary["standings"]:
         assert is_standings(summary["standings"])
+
+
+@pytest.mark.parametrize("slug", ACTIVITIES)
+def test_a_damaged_event_is_refused_with_a_message(slug, tmp_path):
+    """A journal row that is not the activity's event (an unknown kind, its fields lost or
+    of the wrong type) is refused with one of the companion's errors, which say what is
+    wrong (RuleError, DeckError, DiceError), never a KeyError or TypeError from deep inside
+    the rules. Each kind of event is damaged in the state it was played in."""
+    act = registry.activity(slug)
+    journal = Journal(tmp_path)
+    runner, _ = play(act, journal, 1)
+    session = journal.session(runner.session.id)
+    events = journal.replay(session.id).effective
+    journal.close()
+    state, seen = act.setup(session.options, session.data), set()
+    for event in events:
+        if event["kind"] not in seen:
+            seen.add(event["kind"])
+            damaged = [{"kind": event["kind"]}, {"kind": "no-such-event"}, {}, {"kind": None}, {"kind": [1]}]
+            damaged += [{**event, key: bad} for key in event if key != "kind" for bad in (None, "x", [[]])]
+            for wrong in damaged:
+                try:
+                    act.apply(state, wrong)
+                except Exception as exc:        # noqa: BLE001 - which error is the point
+                    assert type(exc).__module__.startswith("companion."), f"{slug}: {wrong} gave {exc!r}"
+                    assert str(exc), wrong
+        state = act.apply(state, event)

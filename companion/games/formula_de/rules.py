@@ -36,6 +36,7 @@ from companion.games.formula_de.settings import Settings, build
 from companion.games.formula_de import qualifying, road   # both call back into this module
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
+from companion.kit.events import dispatch
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
 
@@ -485,16 +486,7 @@ def _motor_cars(state: State, c: int, gear: int) -> list[int]:
 # -- apply --------------------------------------------------------------------------------
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
-    kind = event.get("kind") if isinstance(event, Mapping) else None
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"unknown Formula Dé event {kind!r}")
-    try:
-        return handler(state, event)
-    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-        if isinstance(exc, RuleError):
-            raise
-        raise RuleError(f"Formula Dé event {kind!r} does not fit ({exc.__class__.__name__}: {exc})") from None
+    return dispatch(_HANDLERS, state, event, "Formula Dé")
 
 
 def _need(state: State, *phases: str) -> None:

@@ -33,6 +33,7 @@ from typing import Any, Mapping
 from companion.core.rng import shuffled
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
+from companion.kit.events import dispatch
 from companion.kit.standings import standing
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
@@ -375,17 +376,8 @@ def _auto(state: State) -> dict:
 # -- apply: pure ----------------------------------------------------------------------
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
-    kind = event.get("kind") if isinstance(event, Mapping) else None
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"unknown Lacorsa event {kind!r}")
-    try:
-        new = handler(state, event)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        if isinstance(exc, RuleError):
-            raise
-        raise RuleError(f"Lacorsa event {kind!r} is malformed ({exc.__class__.__name__}: {exc})") from None
-    if kind != "table":
+    new = dispatch(_HANDLERS, state, event, "Lacorsa")
+    if event["kind"] != "table":
         new = evolve(new, show=False)
     return new
 

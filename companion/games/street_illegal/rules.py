@@ -25,6 +25,7 @@ from companion.core.config import ConfigError
 from companion.core.rng import shuffled
 from companion.kit import cars as kit_cars
 from companion.kit.errors import RuleError
+from companion.kit.events import dispatch
 from companion.kit.standings import standing
 from companion.kit.text import fit, first_fitting, label
 from companion.kit.update import bump
@@ -382,11 +383,7 @@ def _car_named(state: State, name: str) -> int:
 # -- apply: pure ----------------------------------------------------------------------
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
-    kind = event.get("kind")
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"unknown event {kind!r}")
-    return handler(state, event)
+    return dispatch(_HANDLERS, state, event, "Street Illegal")
 
 
 def _expect(ok: bool, what: str) -> None:

@@ -34,6 +34,7 @@ from companion.core.rng import shuffled
 from companion.games.api import CarOption, Move, Option, make_move
 from companion.kit.cars import COLOURS, entries
 from companion.kit.errors import RuleError
+from companion.kit.events import dispatch
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
 
@@ -578,16 +579,7 @@ def incidents(state: State, trigger: tables.Card) -> list[tuple[int, str]]:
 # -- apply ----------------------------------------------------------------------------
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
-    try:
-        handler = _APPLY[event["kind"]]
-    except (KeyError, TypeError):
-        raise RuleError(f"unknown event {event!r}") from None
-    try:
-        return handler(state, event)
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        if isinstance(exc, RuleError):
-            raise
-        raise RuleError(f"event {event.get('kind')} does not fit the race: {exc}") from None
+    return dispatch(_APPLY, state, event, "3-Wide")
 
 
 def _set_car(state: State, c: int, **changes) -> State:

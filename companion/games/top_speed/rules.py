@@ -39,6 +39,7 @@ from companion.core.deck import Card, DeckError, Pile, draw_plan, reorder, shuff
 from companion.core.rng import shuffled
 from companion.kit.cars import entries
 from companion.kit.errors import RuleError
+from companion.kit.events import dispatch
 from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
 from companion.games.api import Move, Option, make_move
@@ -313,14 +314,7 @@ def _deck_orders(state: State, rng) -> list[list[int]]:
 # -- apply ----------------------------------------------------------------------------
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
-    kind = event.get("kind") if isinstance(event, dict) else None
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"unknown Top Speed event {kind!r}")
-    try:
-        return handler(state, event)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise RuleError(f"Top Speed event {kind!r} is malformed ({exc.__class__.__name__}: {exc})") from None
+    return dispatch(_HANDLERS, state, event, "Top Speed")
 
 
 def _need_phase(state: State, *phases: str) -> None:

@@ -18,6 +18,7 @@ from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
+from companion.kit.events import dispatch
 from companion.kit.text import label as fit, short_name
 from companion.kit.update import replace_at
 
@@ -117,34 +118,57 @@ def resolve(state: State, move: Move, rng: Rng) -> dict:
 
 
 def apply(state: State, event: dict) -> State:
-    kind = event.get("kind")
+    return dispatch(_HANDLERS, state, event, "deck shuffler")
+
+
+def _deck(state: State, event: dict) -> int:
+    """The index of the deck ``event`` is about."""
     index = next((i for i, d in enumerate(state.decks) if d.id == event.get("deck")), None)
     if index is None:
         raise ValueError(f"the deck shuffler has no deck {event.get('deck')!r}")
+    return index
+
+
+def _apply_deck(state: State, event: dict) -> State:
+    return replace(state, current=_deck(state, event))
+
+
+def _apply_draw(state: State, event: dict) -> State:
+    index = _deck(state, event)
     d = state.decks[index]
-    if kind == "deck":
-        return replace(state, current=index)
-    if kind == "draw":
-        pile = d.pile if event.get("shuffle") is None else dk.shuffle_all(d.pile, event["shuffle"])
-        draw = dk.Draw.from_json(event)
-        done = ("reshuffled", len(draw.reshuffle), "") if draw.reshuffle is not None else ("", 0, "")
-        d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True, done=done)
-        return _put(replace(state, draws=state.draws + 1), index, d)
-    if kind == "discard":
-        if [c.as_dict() for c in d.shown] != event.get("cards"):
-            raise dk.DeckError("recorded discards do not match the cards on show")
-        done = ("discarded", len(d.shown), d.shown[0].name if len(d.shown) == 1 else "")
-        d = replace(d, pile=dk.discard(d.pile, d.shown), shown=(), done=done)
-    elif kind == "reshuffle":
-        count = len(d.pile.discard)
-        d = replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]), done=("put-back", count, ""))
-    elif kind == "shuffle":
-        everything = dk.Pile(d.pile.draw, d.pile.discard + d.shown)
-        d = replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True,
-                    done=("shuffled", d.size, ""))
-    else:
-        raise ValueError(f"the deck shuffler has no event '{kind}'")
-    return _put(state, index, d)
+    pile = d.pile if event.get("shuffle") is None else dk.shuffle_all(d.pile, event["shuffle"])
+    draw = dk.Draw.from_json(event)
+    done = ("reshuffled", len(draw.reshuffle), "") if draw.reshuffle is not None else ("", 0, "")
+    d = replace(d, pile=dk.apply_draw(pile, draw), shown=d.shown + draw.cards, shuffled=True, done=done)
+    return _put(replace(state, draws=state.draws + 1), index, d)
+
+
+def _apply_discard(state: State, event: dict) -> State:
+    index = _deck(state, event)
+    d = state.decks[index]
+    if [c.as_dict() for c in d.shown] != event.get("cards"):
+        raise dk.DeckError("recorded discards do not match the cards on show")
+    done = ("discarded", len(d.shown), d.shown[0].name if len(d.shown) == 1 else "")
+    return _put(state, index, replace(d, pile=dk.discard(d.pile, d.shown), shown=(), done=done))
+
+
+def _apply_reshuffle(state: State, event: dict) -> State:
+    index = _deck(state, event)
+    d = state.decks[index]
+    count = len(d.pile.discard)
+    return _put(state, index, replace(d, pile=dk.reshuffle_discards(d.pile, event["order"]), done=("put-back", count, "")))
+
+
+def _apply_shuffle(state: State, event: dict) -> State:
+    index = _deck(state, event)
+    d = state.decks[index]
+    everything = dk.Pile(d.pile.draw, d.pile.discard + d.shown)
+    return _put(state, index, replace(d, pile=dk.shuffle_all(everything, event["order"]), shown=(), shuffled=True,
+                                      done=("shuffled", d.size, "")))
+
+
+_HANDLERS = {"deck": _apply_deck, "draw": _apply_draw, "discard": _apply_discard, "reshuffle": _apply_reshuffle,
+             "shuffle": _apply_shuffle}
 
 
 def _put(state: State, index: int, deck: Deck) -> State:

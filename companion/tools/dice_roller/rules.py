@@ -20,6 +20,7 @@ from companion.games import data as game_data
 from companion.core.dice import Die, lookup, roll
 from companion.core.rng import Rng
 from companion.games.api import Move, Option, make_move
+from companion.kit.events import dispatch
 from companion.kit.text import label as fit
 
 HISTORY = 20
@@ -150,27 +151,37 @@ def resolve(state: State, move: Move, rng: Rng) -> dict:
 
 
 def apply(state: State, event: dict) -> State:
-    kind = event.get("kind")
-    if kind == "roll":
-        die = state.die(event["die"])
-        return _rolled(state, f"die:{die.id}", die.label, [die], event["faces"])
-    if kind == "roll-set":
-        s = state.dice_set(event["set"])
-        dice = [state.die(d) for d in event["dice"]]
-        return _rolled(state, f"set:{s.id}", _set_caption(state, s, tuple(event["dice"])), dice, event["faces"])
-    if kind == "swap":
-        s = state.dice_set(event["set"])
-        slot, die = event["slot"], state.die(event["die"]).id
-        if not isinstance(slot, int) or not 0 <= slot < len(s.dice):
-            raise ValueError(f"dice set '{s.id}' has no die {slot}")
-        return _set_dice(state, s, s.dice[:slot] + (die,) + s.dice[slot + 1:], slot)
-    if kind == "reset":
-        s = state.dice_set(event["set"])
-        dice = tuple(state.die(d).id for d in event["dice"])
-        if len(dice) != len(s.dice):
-            raise ValueError(f"dice set '{s.id}' has {len(s.dice)} dice, not {len(dice)}")
-        return _set_dice(state, s, dice, -1)
-    raise ValueError(f"the dice roller has no event '{kind}'")
+    return dispatch(_HANDLERS, state, event, "dice roller")
+
+
+def _apply_roll(state: State, event: dict) -> State:
+    die = state.die(event["die"])
+    return _rolled(state, f"die:{die.id}", die.label, [die], event["faces"])
+
+
+def _apply_roll_set(state: State, event: dict) -> State:
+    s = state.dice_set(event["set"])
+    dice = [state.die(d) for d in event["dice"]]
+    return _rolled(state, f"set:{s.id}", _set_caption(state, s, tuple(event["dice"])), dice, event["faces"])
+
+
+def _apply_swap(state: State, event: dict) -> State:
+    s = state.dice_set(event["set"])
+    slot, die = event["slot"], state.die(event["die"]).id
+    if not isinstance(slot, int) or not 0 <= slot < len(s.dice):
+        raise ValueError(f"dice set '{s.id}' has no die {slot}")
+    return _set_dice(state, s, s.dice[:slot] + (die,) + s.dice[slot + 1:], slot)
+
+
+def _apply_reset(state: State, event: dict) -> State:
+    s = state.dice_set(event["set"])
+    dice = tuple(state.die(d).id for d in event["dice"])
+    if len(dice) != len(s.dice):
+        raise ValueError(f"dice set '{s.id}' has {len(s.dice)} dice, not {len(dice)}")
+    return _set_dice(state, s, dice, -1)
+
+
+_HANDLERS = {"roll": _apply_roll, "roll-set": _apply_roll_set, "swap": _apply_swap, "reset": _apply_reset}
 
 
 def _set_dice(state: State, s: DiceSet, dice: tuple[str, ...], slot: int) -> State:
