@@ -12,15 +12,6 @@ import pytest
 from companion.cli import main
 from companion.commands.toolkit import _draw_cards
 from companion.core import deck as dk
-from companion.games import data as game_data
-
-
-@pytest.fixture(autouse=True)
-def isolated_state(state_dir, monkeypatch):
-    monkeypatch.setenv("COMPANION_STATE", str(state_dir))
-    game_data.clear_cache()
-    yield state_dir
-    game_data.clear_cache()
 
 
 def one_by_one(cards, n, rng):

@@ -12,15 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / ".venv" / "bin" / "companion"
 
 
-@pytest.fixture(autouse=True)
-def isolated_state(state_dir, monkeypatch):
-    """The owner's files come from a fresh state directory, never the user's own."""
-    monkeypatch.setenv("COMPANION_STATE", str(state_dir))
-    game_data.clear_cache()
-    yield state_dir
-    game_data.clear_cache()
-
-
 def run(*args, state_dir):
     env = {**os.environ, "COMPANION_STATE": str(state_dir)}
     return subprocess.run([str(COMPANION), *args], capture_output=True, text=True, env=env, timeout=60)

@@ -59,14 +59,7 @@ def choose(state: State) -> Move | None:
         car = next((c for c in pending if not state.cars[c].auto), None)
         if car is None or any(state.cars[c].auto for c in pending):
             return primary
-        k = _knowledge(state, car)
-        if state.step == QUALIFY:
-            cards = driver.qualify(k)
-        elif car == state.actor:
-            cards = driver.attack(k, state.defender)
-        else:
-            cards = driver.defend(k, state.actor)
-        return _enter(state, car, cards, options)
+        return _enter(state, car, rules.face_down_play(state, car, _knowledge(state, car)), options)
     if state.step == RACE and state.stage in (ACT, DISCARD) and not state.cars[state.actor].auto:
         car = state.actor
         action, cards = driver.decide(_knowledge(state, car))

@@ -353,20 +353,20 @@ def _tie_rolls(state: State, rng) -> list[list[Any]]:
     return [[c, r] for c, r in sorted(rolls.items())]
 
 
+def face_down_play(state: State, car: int, k: driver.Knowledge) -> tuple[str, ...]:
+    """The cards the driver lays face down for ``car`` knowing ``k``: its qualifying
+    cards, or its attack or defence in the fight on now."""
+    if state.step == QUALIFY:
+        return driver.qualify(k)
+    if car == state.actor:
+        return driver.attack(k, state.defender)
+    return driver.defend(k, state.actor)
+
+
 def _auto(state: State) -> dict:
     if state.step == QUALIFY or (state.step == RACE and state.stage == PLAY):
-        plays = []
-        for c in waiting(state):
-            if not state.cars[c].auto:
-                continue
-            k = knowledge(state, c)
-            if state.step == QUALIFY:
-                cards = driver.qualify(k)
-            elif c == state.actor:
-                cards = driver.attack(k, state.defender)
-            else:
-                cards = driver.defend(k, state.actor)
-            plays.append([c, list(cards)])
+        plays = [[c, list(face_down_play(state, c, knowledge(state, c)))]
+                 for c in waiting(state) if state.cars[c].auto]
         return {"kind": "plays", "plays": plays, "face_down": True}
     car = state.actor
     action, cards = driver.decide(knowledge(state, car))
