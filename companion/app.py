@@ -190,9 +190,7 @@ class App:
         if runner is None:
             return
         if runner.session.finished is None:
-            results = {**runner.results(), "ended_early": True}   # the receipts say so
-            self.journal.finish_session(runner.session.id, results)
-            runner.session = self.journal.session(runner.session.id)
+            runner.finish(early=True)
             self.print_results()
         if runner.session.results and runner.session.results.get("standings"):
             self.stack = [flow.Home(), flow.Final()]

@@ -156,8 +156,10 @@ class SessionRunner:
     def receipts(self) -> dict:
         return dict(self.activity.receipts(self.state) or {})
 
-    def finish(self) -> dict:
-        results = self.results()
+    def finish(self, *, early: bool = False) -> dict:
+        """Close the session with its results; ``early``: the table ended the race before
+        its end, and the results (and the receipts made from them) say so."""
+        results = {**self.results(), "ended_early": True} if early else self.results()
         self.journal.finish_session(self.session.id, results)
         self.session = self.journal.session(self.session.id)
         return results
