@@ -7,7 +7,7 @@ what the power-loss tests cut is the companion at work, and its start (imports, 
 run) is the one part they would otherwise spend most of their time on.
 
     with Forkstart() as starter:
-        child = starter.start(["run", "--hardware", "headless", ...])
+        child = starter.start(["run", "--hardware", "headless", ...], stderr=path)
         child.kill(); child.wait()
 """
 
@@ -51,8 +51,10 @@ class Forkstart:
         if ready.strip() != "ready":
             raise RuntimeError(f"the fork server did not start: {ready!r}")
 
-    def start(self, argv: list[str]) -> Child:
-        return Child(self, self._ask("start", argv))
+    def start(self, argv: list[str], stderr: str | os.PathLike | None = None) -> Child:
+        """The companion started with ``argv``; what it says on stderr goes to the file
+        ``stderr`` (default: nowhere)."""
+        return Child(self, self._ask("start", [argv, os.fspath(stderr or os.devnull)]))
 
     def _ask(self, verb: str, arg):
         self.proc.stdin.write(json.dumps([verb, arg]) + "\n")
@@ -77,11 +79,12 @@ def _exit_code(status: int) -> int:
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def _run_child(argv: list[str]) -> None:
+def _run_child(argv: list[str], stderr: str) -> None:
     """In the forked child: the companion, with no pipe of the server's left open."""
     null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
+    for fd in (0, 1):
         os.dup2(null, fd)
+    os.dup2(os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644), 2)
     code = 1
     try:
         from companion import cli
@@ -110,7 +113,7 @@ def serve() -> None:
             sys.stdout.flush()
             pid = os.fork()
             if pid == 0:
-                _run_child(arg)
+                _run_child(*arg)
             answer = pid
         else:
             pid, status = os.waitpid(arg, os.WNOHANG if verb == "poll" else 0)

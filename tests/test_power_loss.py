@@ -64,9 +64,10 @@ def references(tmp_path_factory, starter):
     for name, keys in RACES.items():
         state = tmp_path_factory.mktemp(f"ref-{name}")
         start = time.monotonic()
-        proc = starter.start(arguments(state, keys))
+        log = state.with_name(state.name + ".stderr")
+        proc = starter.start(arguments(state, keys), stderr=log)
         opened = journal_appears(state, proc)
-        assert proc.wait() == 0
+        assert proc.wait() == 0, log.read_text()
         out[name] = (bodies(state), opened - start, time.monotonic() - opened)
     return out
 

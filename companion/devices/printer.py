@@ -216,7 +216,7 @@ class SerialLink:
 
     def __init__(self, settings: PrinterSettings, port: str | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], bool] | None = None):
+                 sleep: Callable[[float], bool] | None = None, drained: bool = False):
         self.settings = settings
         self.profile = settings.profile
         self.port = port or settings.port
@@ -227,7 +227,7 @@ class SerialLink:
         self._unanswered = 0         # in-order queries sent whose answers have not come
         self._early: deque[bytes] = deque()   # in-order answers read while asking something else
         self._born = clock()
-        self.drained = False        # the first job waits for what a killed run left
+        self.drained = drained      # False: the first job waits for what a killed run left
         query = {"gs-r": escpos.QUERY_GS_R, "esc-v": escpos.QUERY_ESC_V}
         self._query = query.get(self.profile.sync or self.profile.status, b"")
         self.line_s = settings.line_ms / 1000.0 * (1.0 if self.profile.sync else 1.0 + self.profile.pace_margin)
@@ -732,8 +732,7 @@ def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, p
         out = Path(out_dir) if out_dir else Path(spool_dir).parent / "receipts"
         return Printer(PngOutput(out, printer_config), spool, retry_s=settings.retry_s)
     if backend == "serial":
-        link = SerialLink(settings, port)
-        link.drained = not _spooled(spool)
+        link = SerialLink(settings, port, drained=not _spooled(spool))
         return Printer(SerialOutput(link, printer_config), spool, retry_s=settings.retry_s)
     if backend == "sim":
         from companion.devices.printer_sim import PrinterSim
@@ -741,7 +740,6 @@ def open_printer(printer_config: Mapping, backend: str, spool_dir: str | Path, p
         model = settings.profile.name if settings.profile.name in HARDWARE else "generic-58mm"
         sim = PrinterSim(baudrate=settings.baudrate, buffer_bytes=settings.buffer_bytes, line_ms=settings.line_ms,
                          width=settings.chars_per_line, path=port, model=model)
-        link = SerialLink(settings, sim.path)
-        link.drained = True          # a fresh simulator holds no earlier job
+        link = SerialLink(settings, sim.path, drained=True)   # a fresh simulator holds no earlier job
         return Printer(SerialOutput(link, printer_config), spool, retry_s=settings.retry_s, sim=sim)
     raise ConfigError(None, "backend", f"unknown printer backend {backend!r}", "use " + ", ".join(BACKENDS))
