@@ -823,8 +823,8 @@ def _apply_land(state: State, e) -> State:
         if front is not None:
             state, ok = _add_marker(state, front, "Bump")
             news.append(("marker", front, "Bump", ok))
-    if track.three_wide(space, taken(state)):
-        m = "3-Crn" if track.row(space) in state.settings.corners else "3-Str"
+    m = track.three_wide(space, taken(state), rows, state.settings.corners)
+    if m:
         state, ok = _add_marker(state, c, m)
         news.append(("marker", c, m, ok))
     passed = set(track.rows_passed(start, moved, rows))

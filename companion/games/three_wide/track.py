@@ -110,10 +110,30 @@ def wreck(first: int, cars: dict[int, int], count: int, rows: int) -> tuple[int,
     return tuple(chosen)
 
 
-def three_wide(space: int, taken: set[int]) -> bool:
-    """Whether the row of ``space`` has all three lanes filled."""
+def three_wide(space: int, taken: set[int], rows: int, corners: frozenset[int]) -> str | None:
+    """The 3-wide marker a car that ends its move on ``space`` earns (2.3), or None.
+
+    On a straight, "3-Str" when all three lanes of its row are filled: the three cars side
+    by side. In a corner, "3-Crn" when three cars in corner spaces, one in each lane, block
+    the track together with it: the middle-lane car adjacent (diagonals too) to the other
+    two, so a car in 45 (outside), 46 (inside) and one ending in 47 (middle) are 3-wide
+    in the corner, and so is one ending in 49 beside 47 (the rulebook's examples)."""
     r = row(space)
-    return all(space_at(r, ln) in taken for ln in range(3))
+    if r not in corners:
+        return "3-Str" if all(space_at(r, ln) in taken for ln in range(3)) else None
+    ln = lane(space)
+    middles = [space] if ln == 1 else _beside(space, 1, taken, rows, corners)
+    for mid in middles:
+        if all(ln == side or _beside(mid, side, taken, rows, corners) for side in (0, 2)):
+            return "3-Crn"
+    return None
+
+
+def _beside(space: int, ln: int, taken: set[int], rows: int, corners: frozenset[int]) -> list[int]:
+    """The taken corner spaces of lane ``ln`` adjacent to ``space`` (its row and the rows
+    either side)."""
+    near = ((row(space) + k) % rows for k in (-1, 0, 1))
+    return [space_at(r, ln) for r in near if r in corners and space_at(r, ln) in taken]
 
 
 def front_car(space: int, cars: dict[int, int], rows: int) -> int | None:

@@ -33,9 +33,24 @@ def test_green_pit_stop_moves_back_ignoring_cars_and_takes_the_next_free_space()
     assert track.back(55, 4, ROWS, set()) == (7, 1)
 
 
-def test_three_wide_needs_all_three_lanes_of_the_row():
-    assert not track.three_wide(27, {27, 28, 29} - {27} | {26})
-    assert track.three_wide(30, {28, 29, 30})
+STRAIGHT = frozenset()
+CORNER = frozenset(range(ROWS))
+
+
+def test_three_wide_on_a_straight_needs_all_three_lanes_of_the_row():
+    assert track.three_wide(27, {26, 27, 28, 29}, ROWS, STRAIGHT) is None
+    assert track.three_wide(30, {28, 29, 30}, ROWS, STRAIGHT) == "3-Str"
+
+
+def test_three_wide_in_a_corner_is_three_lanes_blocked_by_adjacent_cars():
+    # 45 is row 14 outside, 46 and 47 row 15 inside and middle, 49 row 16 inside
+    assert track.three_wide(47, {45, 46, 47}, ROWS, CORNER) == "3-Crn"
+    assert track.three_wide(49, {45, 46, 47, 49}, ROWS, CORNER) == "3-Crn"
+    # the middle car must touch both others: 43 (row 14 inside) and 51 (row 16 outside)
+    assert track.three_wide(47, {43, 47, 51}, ROWS, CORNER) == "3-Crn"
+    assert track.three_wide(44, {37, 44, 48}, ROWS, CORNER) is None      # 37 is two rows from 44
+    # every car of the group in a corner space
+    assert track.three_wide(47, {45, 46, 47}, ROWS, frozenset({15})) is None
 
 
 def test_wreck_adds_the_closest_car_to_the_last_wrecked():
