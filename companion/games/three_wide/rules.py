@@ -411,6 +411,8 @@ def playable(state: State, cd: tables.Card, c: int) -> bool:
     a face-up lap marker (Move Now)."""
     if cd.effect == "move-now":
         return state.cars[c].face_up
+    if cd.effect == "bump-and-run":
+        return bump_and_run(state, c) is not None
     if cd.effect in NEEDS_FRONT or cd.effect in NEEDS_BEHIND:
         cars = on_track(state)
         if c not in cars:
@@ -419,12 +421,30 @@ def playable(state: State, cd: tables.Card, c: int) -> bool:
     return True
 
 
+def bump_and_run(state: State, c: int) -> tuple[int, int] | None:
+    """Bump and Run for car ``c`` (appendix A): (the car directly in front, the space it
+    is moved to: one space ahead and over to the outside), or None when the tactic may not
+    be played: no car directly in front, that car on its roof, in the outside lane, or
+    the space ahead and to the outside taken."""
+    cars = on_track(state)
+    if c not in cars:
+        return None
+    front = track.directly(cars[c], cars, state.settings.rows, -1)
+    if front is None or state.cars[front].roof:
+        return None
+    to = track.bumped(cars[front], set(cars.values()), state.settings.rows)
+    return None if to is None else (front, to[0])
+
+
 def _can_resolve(state: State) -> bool:
     card_i, c = state.played[state.step]
     car = state.cars[c]
     if not car.running or car.roof:
         return False
-    return card(state, card_i).effect != "move-now" or car.face_up
+    effect = card(state, card_i).effect
+    if effect == "bump-and-run":
+        return bump_and_run(state, c) is not None
+    return effect != "move-now" or car.face_up
 
 
 def _owner(state: State, c: int) -> str:
@@ -683,6 +703,12 @@ def _apply_skip(state: State, e) -> State:
     if state.phase != TACTIC:
         raise RuleError("no tactic to resolve now")
     card_i, c = state.played[state.step]
+    if card(state, card_i).effect == "bump-and-run":
+        # "this tactic may not be played, and is returned to your hand"
+        p = state.cars[c].owner
+        state = evolve(state, hands=replace_at(state.hands, p, state.hands[p] + (card_i,)),
+                       news=(("returned", card_i, c),))
+        return _next_tactic(state)
     state = evolve(state, discard=state.discard + (card_i,), news=(("skip", card_i, c),))
     return _next_tactic(state)
 
@@ -703,8 +729,16 @@ def _apply_resolve(state: State, e) -> State:
         return evolve(state, phase=ROLL, mover=c, rolled=True, stage="tactics", news=tuple(news))
     if cd.effect == "move":
         queue = [(c, cd.move)]
-    elif cd.effect in ("push", "bump-draft", "bump-and-run") and front is not None:
-        queue = [(front, 1 if cd.effect == "bump-and-run" else cd.move), (c, cd.move)]
+    elif cd.effect == "bump-and-run":
+        # the car in front is moved one space ahead and to the outside (a shove: its
+        # damage does not slow it), then this car moves; the car in front gets a Bump
+        front, to = bump_and_run(state, c)
+        state, ok = _add_marker(state, front, "Bump")
+        news.append(("marker", front, "Bump", ok))
+        return evolve(state, news=tuple(news), group=(front, c), mover=front, want=1, proposal=to,
+                      phase=PLACE, rolled=False, queue=((c, cd.move),))
+    elif cd.effect in ("push", "bump-draft") and front is not None:
+        queue = [(front, cd.move), (c, cd.move)]
         marked, marker = (c, "Engine") if cd.effect == "push" else (front, "Bump")
         state, ok = _add_marker(state, marked, marker)
         news.append(("marker", marked, marker, ok))
@@ -732,7 +766,7 @@ def _apply_resolve(state: State, e) -> State:
     elif cd.effect == "debris":
         state = evolve(state, debris=True)
         news.append(("debris",))
-    elif cd.effect in ("push", "bump-draft", "bump-and-run", "draft-front", "draft-behind", "slingshot"):
+    elif cd.effect in ("push", "bump-draft", "draft-front", "draft-behind", "slingshot"):
         news.append(("no-front", c))
     state = evolve(state, news=tuple(news), group=tuple(x for x, _ in queue))
     return _next_move(state, queue)

@@ -84,6 +84,8 @@ def _news(state: R.State, item: tuple) -> list[str]:
         return [f"{num(state, item[2])} {cd.name}"]
     if kind == "skip":
         return [f"{num(state, item[2])} {R.card(state, item[1]).name}: no"]
+    if kind == "returned":
+        return [f"{num(state, item[2])} {R.card(state, item[1]).short}: to hand"]
     if kind == "blocked":
         return [f"{num(state, item[1])} blocked: {R.card(state, item[2]).short} off"]
     if kind == "sling":
@@ -255,7 +257,7 @@ def _check_lines(state: R.State, n: int) -> list[str]:
 EFFECT_WORDS = {
     "move": "moves {n}", "move-now": "rolls dice now", "push": "pushes: both {n}",
     "bump-draft": "draft: both {n}", "draft-front": "+ line ahead: {n}", "draft-behind": "+ line behind: {n}",
-    "block": "blocks behind", "bump-and-run": "front 1, self {n}", "slingshot": "2 when front goes",
+    "block": "blocks behind", "bump-and-run": "front out, go {n}", "slingshot": "2 when front goes",
     "debris": "yellow at check",
 }
 """What a tactic does, after the car number (16 characters at most)."""

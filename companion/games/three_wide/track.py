@@ -155,6 +155,19 @@ def directly(space: int, cars: dict[int, int], rows: int, step: int) -> int | No
     return next((c for c, s in cars.items() if s == target), None)
 
 
+def bumped(space: int, taken: set[int], rows: int) -> tuple[int, int] | None:
+    """Where Bump and Run moves the car in front, on ``space`` (appendix A): one space
+    ahead and over to the outside, the next row's space one lane further out (space, laps
+    gained); None when it cannot go there: it is in the outside lane already, or that
+    space is taken."""
+    ln = lane(space)
+    if ln == 2:
+        return None
+    r, laps = ahead(row(space), 1, rows)
+    target = space_at(r, ln + 1)
+    return None if target in taken else (target, laps)
+
+
 def in_line(car: int, cars: dict[int, int], rows: int, step: int) -> tuple[int, ...]:
     """The cars directly in line ahead of ``car`` (``step`` -1, nearest first) or behind
     it (+1): same lane, one row after another, until a gap."""

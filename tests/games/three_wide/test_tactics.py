@@ -209,3 +209,47 @@ def test_a_tactic_is_offered_only_when_its_requirement_holds(data):
     offered = {(m.arg("card"), m.arg("car")) for m in rules.moves(state) if m.kind == "play"}
     assert (push, 0) in offered and (block, 0) not in offered
     assert (block, 5) not in offered               # not a Red car
+
+
+def _bump_and_run_ready(state, front_space=31, behind_space=34):
+    """Red's car 0 behind Blue's car 5 (same lane, one row apart), Bump and Run in Red's hand."""
+    bump = card_index(state, name="Bump and Run")
+    state = with_car(state, 0, space=behind_space)
+    state = with_car(state, 5, space=front_space)
+    return dealt(state, [[bump], [], []]), bump
+
+
+def test_bump_and_run_moves_the_front_car_one_space_ahead_and_to_the_outside(data):
+    state, bump = _bump_and_run_ready(started(3, racing=False))     # 31: row 10, inside lane
+    state = _play(state, {0: [(bump, 0)]})
+    state, _ = perform(state, "resolve")
+    assert state.mover == 5 and state.want == 1
+    assert state.proposal == track.space_at(9, 1)                  # row 9, middle lane: 29
+    state, _ = perform(state, "land", space=29)
+    assert state.mover == 0 and state.want == rules.card(state, bump).move
+    state, _ = perform(state, "land", space=state.proposal)
+    assert state.cars[5].space == 29 and state.cars[0].space == 31
+    assert state.cars[5].markers == ("Bump",) and state.cars[0].markers == ()
+
+
+def test_bump_and_run_is_not_offered_when_the_front_car_cannot_go_to_the_outside(data):
+    # the car in front is in the outside lane already (33: row 10, outside)
+    state, bump = _bump_and_run_ready(started(3, racing=False), front_space=33, behind_space=36)
+    state, _ = perform(state, "show")
+    assert not [m for m in rules.moves(state) if m.kind == "play" and m.arg("card") == bump]
+    # the space ahead and to the outside (29) is taken
+    state, bump = _bump_and_run_ready(started(3, racing=False))
+    state = with_car(state, 6, space=29)
+    state, _ = perform(state, "show")
+    assert not [m for m in rules.moves(state) if m.kind == "play" and m.arg("card") == bump]
+
+
+def test_bump_and_run_that_is_not_possible_goes_back_to_the_hand(data):
+    state, bump = _bump_and_run_ready(started(3, racing=False))
+    state = _play(state, {0: [(bump, 0)]})
+    state = with_car(state, 6, space=29)          # by now the space to the outside is taken
+    assert [m.kind for m in rules.moves(state) if m.kind in ("resolve", "skip")] == ["skip"]
+    state, _ = perform(state, "skip")
+    assert bump in state.hands[0] and bump not in state.discard
+    assert (state.cars[5].space, state.cars[0].space) == (31, 34) and state.cars[5].markers == ()
+    assert "BumpRun: to hand" in " ".join(screens.news_lines(state))

@@ -76,3 +76,10 @@ def test_wreck_tie_goes_to_the_closest_space_number_then_the_largest():
 def test_a_wreck_stops_when_no_car_is_adjacent():
     cars = {0: 31, 1: 40}
     assert track.wreck(0, cars, 3, ROWS) == (0,)
+
+
+def test_bump_and_run_goes_one_row_ahead_one_lane_out():
+    assert track.bumped(31, set(), ROWS) == (29, 0)      # row 10 inside -> row 9 middle
+    assert track.bumped(1, set(), ROWS) == (59, 1)       # over the line: row 19, a lap on
+    assert track.bumped(33, set(), ROWS) is None         # the outside lane already
+    assert track.bumped(31, {29}, ROWS) is None          # the space is taken
