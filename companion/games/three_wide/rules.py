@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.core import deck
 from companion.core.rng import shuffled
 from companion.games.api import CarOption, Move, Option, make_move
 from companion.kit.cars import COLOURS, entries
@@ -489,19 +490,18 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
             grid.extend(shuffled([v[r] for v in by_owner.values() if len(v) > r], rng))
         return {"kind": "start", "grid": grid, "pile": list(shuffled(range(len(state.settings.deck)), rng))}
     if kind == "deal":
-        want = [min(max(1, tables.HAND - len(h)) if state.fill else 1, max(0, tables.HAND_LIMIT - len(h)))
-                for h in state.hands]
-        drawn, pile, discard = _draw(state.pile, state.discard, sum(want), rng)
+        want = owed(state)
+        drawn, pile, discard, mixed = _draw(state.pile, state.discard, sum(want), rng)
         hands, at = [], 0
         for n in want:
             hands.append(drawn[at:at + n])
             at += n
-        return {"kind": "deal", "cards": hands, "pile": pile, "discard": _without(discard, drawn)}
+        return {"kind": "deal", "cards": hands, "pile": pile, "discard": discard, **_mixed(mixed)}
     if kind == "redraw":
         p = state.actor
         back = list(state.discard) + list(state.hands[p])
-        drawn, pile, discard = _draw(state.pile, back, tables.HAND, rng)
-        return {"kind": "redraw", "player": p, "cards": drawn, "pile": pile, "discard": _without(discard, drawn)}
+        drawn, pile, discard, mixed = _draw(state.pile, back, tables.HAND, rng)
+        return {"kind": "redraw", "player": p, "cards": drawn, "pile": pile, "discard": discard, **_mixed(mixed)}
     if kind in ("show", "tactics-done", "resolve", "skip"):
         return {"kind": kind}
     if kind == "wreck":
@@ -527,11 +527,12 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
     if kind == "land":
         return {"kind": "land", "car": move.arg("car"), "space": move.arg("space")}
     if kind == "check":
-        first, pile, discard = _draw(state.pile, state.discard, 1, rng)
+        first, pile, discard, mixed = _draw(state.pile, state.discard, 1, rng)
         if not first:       # every card is in a hand: nothing triggers
-            return {"kind": "check", "cards": [], "pile": pile, "discard": discard}
-        more, pile, discard = _draw(pile, discard, len(incidents(state, card(state, first[0]))), rng)
-        return {"kind": "check", "cards": first + more, "pile": pile, "discard": discard}
+            return {"kind": "check", "cards": [], "pile": pile, "discard": discard, **_mixed(mixed)}
+        more, pile, discard, again = _draw(pile, discard + first, len(incidents(state, card(state, first[0]))), rng)
+        return {"kind": "check", "cards": first + more, "pile": pile, "discard": discard + more,
+                **_mixed(mixed or again)}
     if kind in ("pace", "caution"):
         return {"kind": kind, "face": rng.randint(1, 6)}
     if kind == "pit":
@@ -546,27 +547,27 @@ def resolve(state: State, move: Move, rng) -> dict[str, Any]:
     raise RuleError(f"unknown move {kind}")
 
 
-def _without(discard, drawn) -> list[int]:
-    """The discard pile less the cards just drawn (``_draw`` counts drawn cards as
-    discarded: trigger and resolution cards are; dealt cards go to a hand)."""
-    out = list(discard)
-    for c in drawn:
-        if c in out:
-            out.remove(c)
-    return out
+def owed(state: State) -> list[int]:
+    """The cards each player is dealt now (2.2): one each turn, and on the first turn and
+    a restart turn enough to bring the hand up to five (at least one). No limit on a hand:
+    when the deck runs dry the discards are reshuffled (``_draw``)."""
+    return [max(1, tables.HAND - len(h)) if state.fill else 1 for h in state.hands]
 
 
-def _draw(pile, discard, n: int, rng) -> tuple[list[int], list[int], list[int]]:
-    """``n`` cards off the top; the discards are shuffled into a new pile when it runs
-    out. (cards, pile after, discard after)."""
-    pile, discard, drawn = list(pile), list(discard), []
-    for _ in range(n):
-        if not pile:
-            pile, discard = list(shuffled(discard, rng)), []
-        if not pile:
-            break
-        drawn.append(pile.pop(0))
-    return drawn, pile, discard + drawn
+def _mixed(reshuffled: bool) -> dict[str, bool]:
+    """The event's mark that the discards were shuffled into a new deck."""
+    return {"reshuffled": True} if reshuffled else {}
+
+
+def _draw(pile, discard, n: int, rng) -> tuple[list[int], list[int], list[int], bool]:
+    """``n`` cards off the top of the tactic deck (cards are indices into the race's
+    deck) as every deck draws (``core.deck``): when the pile runs out, the discards are
+    shuffled into a new one; fewer than ``n`` when both run out. (cards, pile after,
+    discards after, whether the discards were reshuffled)."""
+    before = deck.Pile(tuple(pile), tuple(discard))
+    plan = deck.draw_plan(before, n, rng)
+    after = deck.apply_draw(before, plan)
+    return list(plan.cards), list(after.draw), list(after.discard), plan.reshuffle is not None
 
 
 def attempts(state: State, c: int, stop_id: str, extra: bool) -> int:
@@ -646,9 +647,17 @@ def _apply_deal(state: State, e) -> State:
     dealt = [tuple(int(x) for x in h) for h in e["cards"]]
     if len(dealt) != len(state.players):
         raise RuleError("a deal gives every player cards")
+    short = sum(owed(state)) - sum(len(d) for d in dealt)
+    news = (("deal", tuple(len(d) for d in dealt)),) + _deck_news(e, short)
     hands = tuple(h + d for h, d in zip(state.hands, dealt))
     return evolve(state, hands=hands, pile=tuple(e["pile"]), discard=tuple(e["discard"]), fill=False,
-                  phase=TACTICS, actor=0, show=False, news=(("deal", tuple(len(d) for d in dealt)),))
+                  phase=TACTICS, actor=0, show=False, news=news)
+
+
+def _deck_news(e, short: int = 0) -> tuple[tuple[Any, ...], ...]:
+    """What the table must hear about the deck: the discards reshuffled into a new deck,
+    cards owed that no pile could give."""
+    return ((("reshuffle",),) if e.get("reshuffled") else ()) + ((("short", short),) if short > 0 else ())
 
 
 def _apply_show(state: State, e) -> State:
@@ -674,7 +683,8 @@ def _apply_redraw(state: State, e) -> State:
     if state.phase != TACTICS or p != state.actor or p in state.redrawn:
         raise RuleError("no new hand now")
     return evolve(state, hands=replace_at(state.hands, p, tuple(int(x) for x in e["cards"])),
-                  pile=tuple(e["pile"]), discard=tuple(e["discard"]), redrawn=state.redrawn + (p,))
+                  pile=tuple(e["pile"]), discard=tuple(e["discard"]), redrawn=state.redrawn + (p,),
+                  news=_deck_news(e) or state.news)
 
 
 def _apply_tactics_done(state: State, e) -> State:
@@ -898,7 +908,7 @@ def _apply_check(state: State, e) -> State:
         return _next_incident(state)
     trigger = card(state, drawn[0])
     spare = drawn[1:]
-    news: list[tuple] = [("trigger", drawn[0])]
+    news: list[tuple] = [*_deck_news(e), ("trigger", drawn[0])]
     cars = list(state.cars)
     for i, car in enumerate(cars):
         if "Brake" in car.markers and "Brake" in trigger.trigger:

@@ -95,6 +95,10 @@ def _news(state: R.State, item: tuple) -> list[str]:
         return [f"{num(state, item[1])} slingshot: 2"]
     if kind == "skill":
         return [f"{num(state, item[1])} {tables.SKILL_NAMES[item[2]]}"]
+    if kind == "reshuffle":
+        return ["Discards reshuffled"]
+    if kind == "short":
+        return [f"Deck empty: {item[1]} short"]
     if kind == "no-card":
         return ["No card left: forgiven"]
     if kind == "no-front":
@@ -294,8 +298,9 @@ def _tactics(state: R.State) -> View:
     p = state.actor
     who = state.players[p]
     cars = " ".join(num(state, c) for c in R.race_order(state, range(len(state.cars))) if state.cars[c].owner == p)
+    deck = news_lines(state, [n for n in state.news if n[0] in ("reshuffle", "short")])
     if not state.show:
-        body = [_line(f"{who}: your tactics"), _line(f"Cars {cars}"), _line("Others look away"),
+        body = [_line(f"{who}: your tactics"), _line(deck[0] if deck else f"Cars {cars}"), _line("Others look away"),
                 _line(f"GO: show {len(state.hands[p])} cards")]
         return _view(f"Tactics {p + 1}/{len(state.players)}", body, state)
     hand = [R.card(state, i) for i in state.hands[p]]
@@ -303,6 +308,7 @@ def _tactics(state: R.State) -> View:
     played = [f"{R.card(state, i).short}>{num(state, c)}" for i, c in state.played if state.cars[c].owner == p]
     if played:
         items.append(fit("Played " + " ".join(played), MENU_CHARS))
+    items += [fit(x, MENU_CHARS) for x in deck]
     return _view(f"{who}: hand", [Menu(tuple(items) or ("No cards",))], state)
 
 

@@ -22,7 +22,6 @@ SKILLS = ("experience", "fast-pit", "great-save", "major-repair", "quick-fix")
 SKILL_NAMES = {"experience": "Experience", "fast-pit": "Fast Pit Stop", "great-save": "Great Save",
                "major-repair": "Major Repair", "quick-fix": "Quick Fix"}
 HAND = 5          # cards in a hand on the first turn and on restarts (2.2)
-HAND_LIMIT = 8    # no deal takes a hand above this: the deck (63 cards) never runs dry in the hands
 
 
 @dataclass(frozen=True)

@@ -182,13 +182,35 @@ def test_a_new_hand_replaces_the_whole_hand(data):
     assert all(m.kind != "redraw" for m in rules.moves(state))
 
 
-def test_hands_stop_growing_at_eight_so_the_deck_never_runs_dry(data):
+def test_every_turn_deals_one_card_each_with_no_limit_on_a_hand(data):
     state = started(6, racing=False)
-    for _ in range(12):
+    for _ in range(6):
         state = evolve(state, phase=rules.DEAL)
         state, _ = perform(state, "deal", random.Random(2))
-    assert [len(h) for h in state.hands] == [8] * 6
-    assert len(state.pile) + len(state.discard) == 63 - 48
+    assert [len(h) for h in state.hands] == [10] * 6        # five, then one a turn
+    assert len(state.pile) == 63 - 60
+
+
+def test_a_deck_run_dry_reshuffles_the_discards_and_the_screen_says_so(data):
+    state = started(3, racing=False)
+    state = evolve(state, phase=rules.DEAL, fill=False, pile=(0, 1), discard=tuple(range(2, 12)))
+    state, event = perform(state, "deal", random.Random(3))
+    assert event["reshuffled"] and [len(h) for h in state.hands] == [1, 1, 1]
+    assert state.hands[0] == (0,) and state.hands[1] == (1,)     # the pile first, then the shuffled discards
+    dealt = {i for h in state.hands for i in h}
+    assert sorted(dealt | set(state.pile)) == list(range(12)) and state.discard == ()
+    hidden = screens.view(state)
+    assert "Discards reshuffled" in [w.text for w in hidden.body]
+    state, _ = perform(state, "show")
+    assert "Discards reshuffled" in screens.view(state).body[0].items
+
+
+def test_a_deal_with_no_card_anywhere_says_how_many_it_owes(data):
+    state = started(3, racing=False)
+    state = evolve(state, phase=rules.DEAL, fill=False, pile=(0,), discard=())
+    state, event = perform(state, "deal", random.Random(3))
+    assert [len(h) for h in state.hands] == [1, 0, 0] and "reshuffled" not in event
+    assert "Deck empty: 2 short" in [w.text for w in screens.view(state).body]
 
 
 def test_an_incident_check_with_no_card_left_forgives_every_marker(data):
@@ -253,3 +275,10 @@ def test_bump_and_run_that_is_not_possible_goes_back_to_the_hand(data):
     assert bump in state.hands[0] and bump not in state.discard
     assert (state.cars[5].space, state.cars[0].space) == (31, 34) and state.cars[5].markers == ()
     assert "BumpRun: to hand" in " ".join(screens.news_lines(state))
+
+
+def test_a_trigger_card_from_a_reshuffled_deck_is_said_on_screen(data):
+    state = evolve(started(3), phase=rules.CHECK, pile=(), discard=(0, 1, 2))
+    state, event = perform(state, "check", random.Random(1))
+    assert event["reshuffled"] and state.phase == rules.LEADER
+    assert "Discards reshuffled" in [w.text for w in screens.view(state).body]
