@@ -7,8 +7,10 @@ automated car's is secret on the device).
 
 The written policy (docs/games/lacorsa.md says it in the table's words):
 
-- A car with a car directly ahead always challenges it (unless it is its team-mate): a
-  challenge costs one card, as a discard or an extend does, and may gain a place.
+- A car with a car in the space directly ahead must challenge it, team-mate or not (the
+  rules say so; team orders then decide the place). With an open space ahead it still
+  challenges a rival further ahead: a challenge costs one card, as a discard or an extend
+  does, and may gain a place.
 - The chance that an opponent beats a card is worked out from the unseen cards (every card
   of the race not in the car's hand and not yet played): the opponent holds ``left`` of
   them and plays its best card when it holds three or fewer (or on the final lap), else
@@ -20,7 +22,7 @@ The written policy (docs/games/lacorsa.md says it in the table's words):
   it plays its surest card: cards kept back are worth nothing after the flag.
 - The Champion 12 is kept for the end, its last three cards, and (Racer) a fight for the
   lead; the Redline's +2 goes with a card when that wins (Steady: only near the end).
-- With nobody ahead (the leader) or a team-mate ahead, the turn ends with an Extend card
+- With nobody ahead (the leader) or a team-mate beyond an open space, the turn ends with an Extend card
   into the open space when it has one it may use (the leader never with the Drafting 3),
   else with a discard of the card it can best do without; a Racer in the lead discards
   two with its Redline to bring the end nearer.
@@ -57,6 +59,7 @@ class Knowledge:
     final: bool
     open_ahead: bool
     nerve: float | None = None          # None: the level's built-in nerve
+    must_challenge: bool = False        # a car in the space directly ahead (rules.State.must_challenge)
 
     @property
     def position(self) -> int:
@@ -190,7 +193,7 @@ def decide(k: Knowledge) -> tuple[str, tuple[str, ...]]:
     ("discard", cards)."""
     s = k.settings
     ahead = k.ahead
-    if ahead is not None and ahead not in k.team:
+    if k.must_challenge or (ahead is not None and ahead not in k.team):
         # a challenge costs one card, as a discard or an extend does, and may gain a place:
         # the car always challenges, with its lowest card when it cannot expect to win
         return "challenge", ()

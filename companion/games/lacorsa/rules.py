@@ -131,6 +131,14 @@ class State:
         i = self.order.index(car)
         return self.order[i - 1] if i > 0 else None
 
+    def must_challenge(self, car: int) -> bool:
+        """A car with a car in the space directly ahead must challenge it (rules 11 and
+        15: the race starts with the last car challenging the car directly ahead, and a
+        winner goes on challenging the next car directly ahead); extending and
+        discarding are for a car with an open space ahead, the leader included (rules
+        18 and 22)."""
+        return self.ahead(car) is not None and not self.open_ahead(car)
+
 
 # -- setup ----------------------------------------------------------------------------
 
@@ -203,6 +211,7 @@ def knowledge(state: State, car: int) -> driver.Knowledge:
     return driver.Knowledge(me=car, level=state.cars[car].level, settings=s, hand=state.hands[car],
                             unseen=unseen, left=state.left, order=order, team=state.team(car),
                             final=state.final, open_ahead=bool(state.order) and state.open_ahead(car),
+                            must_challenge=state.step == RACE and car in state.order and state.must_challenge(car),
                             nerve=dict(s.nerve).get(state.cars[car].level))
 
 
@@ -245,6 +254,8 @@ def moves(state: State) -> list[Move]:
     ahead = state.ahead(car)
     if ahead is not None:
         out.append(make_move("challenge", "Challenge", player=state.name(car), car=car, primary=True))
+    if state.must_challenge(car):
+        return out + [_table_move()]
     if state.open_ahead(car):
         pool = human_pool(state)
         for d in state.settings.suit:
@@ -515,6 +526,8 @@ def _apply_act(state: State, e) -> State:
         ahead = state.ahead(car)
         _expect(ahead is not None and state.passes < 2, "no car to challenge")
         return evolve(state, stage=PLAY, defender=ahead, plays=())
+    if state.must_challenge(car):
+        raise RuleError(f"{state.name(car)} must challenge {state.name(state.ahead(car))}, directly ahead")
     cards = _check_play(state, car, e["cards"])
     if action == "extend":
         d = state.settings.card(cards[0])
@@ -594,8 +607,8 @@ def _apply_redline(state: State, e) -> State:
 
 def _apply_discard_menu(state: State, e) -> State:
     car = _car(state, e["car"])
-    _expect(state.step == RACE and state.stage == ACT and car == state.actor and not state.cars[car].auto,
-            "no discard now")
+    _expect(state.step == RACE and state.stage == ACT and car == state.actor and not state.cars[car].auto
+            and not state.must_challenge(car), "no discard now")
     return evolve(state, stage=DISCARD)
 
 

@@ -70,22 +70,50 @@ def test_a_car_that_loses_ends_its_turn_and_the_car_ahead_goes_next():
     assert state.actor == 1                        # car 2, passed, lost its turn this lap
 
 
-def test_after_the_leaders_turn_the_next_lap_starts_at_the_back():
+def test_a_car_with_a_car_directly_ahead_must_challenge_it():
     state = race()
-    state = challenge(state, ["4"], ["10"])        # 3 loses: 2's turn
-    state = act(state, 2, "discard", "4")
-    state = act(state, 1, "discard", "5")
+    assert {m.kind for m in R.moves(state)} == {"challenge", "table"}    # no Discard, no Extend
+    with pytest.raises(RuleError, match="must challenge"):
+        act(state, 3, "discard", "4")
+    with pytest.raises(RuleError):
+        R.apply(state, {"kind": "discard-menu", "car": 3})
+    # the winner goes on challenging the next car directly ahead
+    state = challenge(state, ["9"], ["8"])
+    assert state.actor == 3 and state.passes == 1 and not state.open_ahead(3)
+    assert {m.kind for m in R.moves(state)} == {"challenge", "table"}
+    with pytest.raises(RuleError, match="must challenge"):
+        act(state, 3, "discard", "4")
+
+
+def test_an_automated_car_challenges_its_team_mate_directly_ahead():
+    state = race(players=2, autos={1: "steady"})   # Blue (automated) runs cars 2 and 3
+    assert state.actor == 3 and state.team(3) == (2, 3)
+    auto = R.moves(state)[0]
+    assert auto.kind == "auto"
+    event = R.resolve(state, auto, None)
+    assert event["action"] == "challenge"
+    state = R.apply(state, event)
+    assert (state.stage, state.defender) == (R.PLAY, 2)
+
+
+def _losing_challenges(state, *cars):
+    """Each of ``cars`` in turn challenges the car ahead and loses (4 against 11)."""
+    for car in cars:
+        assert state.actor == car
+        state = challenge(state, ["4"], ["11"])
+    return state
+
+
+def test_after_the_leaders_turn_the_next_lap_starts_at_the_back():
+    state = _losing_challenges(race(), 3, 2, 1)
     assert state.actor == 0 and state.ahead(0) is None
     state = act(state, 0, "discard", "6")
     assert (state.lap, state.actor) == (2, 3)
 
 
 def _gap_ahead_of_car_1():
-    """Lap 1: everyone discards, the leader extends: an open space opens ahead of car 1."""
-    state = race()
-    state = act(state, 3, "discard", "4")
-    state = act(state, 2, "discard", "4")
-    state = act(state, 1, "discard", "4")
+    """Lap 1: every challenge is lost, the leader extends: an open space opens ahead of car 1."""
+    state = _losing_challenges(race(), 3, 2, 1)
     state = act(state, 0, "extend", "Extend 1")
     assert state.space[0] == 4 and state.lap == 2
     return state
@@ -93,7 +121,7 @@ def _gap_ahead_of_car_1():
 
 def test_pass_then_extend_is_allowed():
     state = _gap_ahead_of_car_1()
-    state = act(state, 3, "discard", "5")
+    state = challenge(state, ["5"], ["10"])        # car 3 loses to car 2
     state = challenge(state, ["9"], ["8"])         # car 2 passes car 1 into space 2
     assert state.actor == 2 and state.open_ahead(2)
     assert "extend" in {m.kind for m in R.moves(state)}
@@ -104,9 +132,10 @@ def test_pass_then_extend_is_allowed():
 
 def test_extend_then_pass_is_not():
     state = _gap_ahead_of_car_1()
-    state = act(state, 3, "discard", "5")
-    state = act(state, 2, "discard", "5")
+    state = challenge(state, ["5"], ["10"])        # car 3 loses to car 2
+    state = challenge(state, ["5"], ["10"])        # car 2 loses to car 1
     assert state.actor == 1 and state.open_ahead(1)
+    assert {"extend", "discard-menu", "challenge"} <= {m.kind for m in R.moves(state)}
     state = act(state, 1, "extend", "Extend 2")
     assert state.actor == 0
     with pytest.raises(RuleError):
@@ -120,15 +149,13 @@ def test_an_extend_needs_an_open_space_and_an_extend_card():
     with pytest.raises(RuleError):
         act(state, 3, "extend", "Extend 1")
     state = _gap_ahead_of_car_1()
-    state = act(act(state, 3, "discard", "5"), 2, "discard", "5")
+    state = challenge(challenge(state, ["5"], ["10"]), ["5"], ["10"])
     with pytest.raises(RuleError):
         act(state, 1, "extend", "9")
 
 
 def test_the_leader_cannot_extend_with_the_drafting_3():
-    state = race()
-    for car in (3, 2, 1):
-        state = act(state, car, "discard", "4")
+    state = _losing_challenges(race(), 3, 2, 1)
     assert state.actor == 0
     labels = [m.label for m in R.moves(state) if m.kind == "extend"]
     assert labels == ["Extend 1", "Extend 2"]
@@ -138,20 +165,20 @@ def test_the_leader_cannot_extend_with_the_drafting_3():
 
 def test_a_car_behind_a_gap_may_extend_with_the_drafting_3():
     state = _gap_ahead_of_car_1()
-    state = act(act(state, 3, "discard", "5"), 2, "discard", "5")
+    state = challenge(challenge(state, ["5"], ["10"]), ["5"], ["10"])
     state = act(state, 1, "extend", "Drafting 3")
     assert state.space[1] == 3
 
 
-def test_a_car_that_cannot_extend_must_discard():
-    state = race()
+def test_a_car_that_does_not_extend_discards_to_end_its_turn():
+    state = _losing_challenges(race(), 3, 2, 1)
     kinds = {m.kind for m in R.moves(state)}
-    assert kinds == {"challenge", "discard-menu", "table"}     # every way on costs a card
-    state = R.apply(state, {"kind": "discard-menu", "car": 3})
+    assert kinds == {"extend", "discard-menu", "table"}        # every way on costs a card
+    state = R.apply(state, {"kind": "discard-menu", "car": 0})
     entry = R.moves(state)
     assert {m.kind for m in entry} == {"act", "redline", "back"}
-    state = act(state, 3, "discard", "R", "Extend 1")         # an R discards two cards
-    assert state.left[3] == 10 and state.actor == 2
+    state = act(state, 0, "discard", "R", "Extend 1")         # an R discards two cards
+    assert state.left[0] == 9 and (state.lap, state.actor) == (2, 3)
 
 
 def test_a_car_out_of_cards_mid_turn_passes_play_to_the_car_ahead():
@@ -173,8 +200,7 @@ def test_the_final_lap_is_completed_up_to_the_leader():
     assert [o.kind for o in state.last] == ["challenge", "out"]
     from companion.games.lacorsa import screens
     assert "Final lap: Green out" in [w.text for w in screens.view(state).body]
-    state = act(state, 2, "discard", "5")
-    state = act(state, 1, "discard", "5")
+    state = _losing_challenges(state, 2, 1)
     state = act(state, 0, "discard", "5")
     assert state.step == R.DONE
     assert [r["name"] for r in R.standings(state)] == ["Red", "Blue", "Yellow", "Green"]
@@ -185,7 +211,7 @@ def test_a_car_without_cards_is_passed_over_on_the_final_lap():
     state = race()
     state = evolve(state, left=(5, 0, 5, 5), final=True)
     state = challenge(state, ["4"], ["10"])
-    state = act(state, 2, "discard", "5")
+    state = challenge(state, ["R"], [])            # worth 0 against no card: the tie to car 1
     assert state.actor == 0                        # car 1 has no cards: play passes on
     assert state.last[-1].kind == "skip"
 

@@ -18,8 +18,8 @@ def _finish(state: R.State, rng) -> R.State:
 def test_points_follow_the_finishing_order_from_the_data():
     state = evolve(race(), left=(3, 3, 3, 1))
     state = challenge(state, ["9"], ["8"])         # car 3 passes car 2 with its last card
-    for car in (1, 0):
-        state = act(state, car, "discard", "5")
+    state = challenge(state, ["4"], ["11"])        # car 1 challenges car 0 and loses
+    state = act(state, 0, "discard", "5")
     assert state.step == R.DONE
     rows = R.standings(state)
     assert [(r["name"], r["points"]) for r in rows] == [("Red", 10), ("Blue", 8), ("Green", 6), ("Yellow", 4)]

@@ -175,9 +175,15 @@ def test_an_automated_choice_does_not_change_when_a_humans_hand_does(monkeypatch
             if move.kind == "auto":
                 event = R.resolve(state, move, Dice())
                 chosen.append(event)
-            else:                                   # the humans: always their 5, else their 6, ...
-                event = {"kind": "act", "car": state.actor, "action": "discard", "cards": ["5"]} \
-                    if state.stage == R.ACT else {"kind": "plays", "plays": [[R.waiting(state)[0], ["6"]]]}
+            else:                                   # the humans: a challenge when they must, else a
+                # discard; their lowest plain card the human suits still hold
+                card = next(n for n in ("4", "5", "6", "7", "8", "9", "10", "11") if R.human_pool(state)[n])
+                if state.stage != R.ACT:
+                    event = {"kind": "plays", "plays": [[R.waiting(state)[0], [card]]]}
+                elif state.must_challenge(state.actor):
+                    event = {"kind": "act", "car": state.actor, "action": "challenge", "cards": []}
+                else:
+                    event = {"kind": "act", "car": state.actor, "action": "discard", "cards": [card]}
             state = step(state, event)
         events.append(chosen)
         states.append(state)

@@ -83,7 +83,7 @@ def _replay(state, events):
 
 def test_cards_left_is_one_press_away():
     state = challenge(race(), ["R", "9"], ["10"])  # Green passes Yellow
-    state = act(state, 3, "discard", "Extend 2")
+    state = challenge(state, ["Extend 2"], ["11"])  # Green loses to Blue, directly ahead
     move = next(m for m in R.moves(state) if m.kind == "table")
     shown = R.apply(state, R.resolve(state, move, random.Random(1)))
     view = S.view(shown)
