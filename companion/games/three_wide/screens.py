@@ -261,7 +261,7 @@ def _check_lines(state: R.State, n: int) -> list[str]:
 EFFECT_WORDS = {
     "move": "moves {n}", "move-now": "rolls dice now", "push": "pushes: both {n}",
     "bump-draft": "draft: both {n}", "draft-front": "+ line ahead: {n}", "draft-behind": "+ line behind: {n}",
-    "block": "blocks behind", "bump-and-run": "front out, go {n}", "slingshot": "2 when front goes",
+    "block": "blocks behind", "bump-and-run": "bumps out, go {n}", "slingshot": "2 when front goes",
     "debris": "yellow at check",
 }
 """What a tactic does, after the car number (16 characters at most)."""
