@@ -20,9 +20,11 @@ A race goes (rulebook sections in brackets):
 - the end (4): when a car completes the final lap under green, or one green-white-checker
   turn after the yellow flag was out at that moment.
 
-The tactic cards are drawn by the companion from its own shuffled deck for the incident
-check (trigger and resolution boxes); playing tactics from hands is not offered yet
-(docs/games/3-wide.md).
+The companion holds the tactic deck: it deals the hands (2.2: a card each turn, a hand
+filled to five on the first and restart turns, no limit; a deck run dry reshuffles its
+discards), each player reads their own hand alone, the played tactics resolve in tactic
+number order, and the incident check turns the trigger and resolution cards from the same
+deck (docs/games/3-wide.md).
 """
 
 from __future__ import annotations
