@@ -263,7 +263,7 @@ def _wear(state: State, car: Car) -> Car:
 def _plan(state: State, c: int, report: Report) -> Plan:
     car = _wear(state, state.cars[c])
     if state.qualifying:         # alone on the track
-        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1)
+        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1, qualifying=True)
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     p = driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
                      laps=state.settings.laps, others=others, markers=state.markers)
@@ -345,11 +345,11 @@ def _report_moves(state: State) -> list[Move]:
     out = [make_move("done", label(f"Move {p.moved}" if not p.pit else "Into the pit"), player=who, car=c,
                      primary=True)]
     blocked = T.blocked_cost(r.blocked) or (0, 0)
-    if p.moved >= 2 and car.zone_wp(T.BRAKES) - r.brake - blocked[0] >= 1 and not r.slips:
+    if p.moved >= 2 and car.zone_wp(T.BRAKES) - r.brake - blocked[0] >= 1:     # after a slipstream too
         add("brake", "Braked 1")
     if r.blocked < T.BLOCKED_OUT and r.blocked < r.roll + p.slide + r.soft and not r.slips:
         add("blocked", "Blocked 1")
-    if r.gear >= 4 and not r.brake and not r.blocked and r.slips < 3 and not p.pit and not state.qualifying:
+    if r.gear >= 4 and not r.brake and not r.blocked and not p.pit and not state.qualifying:   # chained: no limit
         add("slip", "Slipstream +3")
     if T.soft_bonus(car.tires, state.rain) and not r.soft:
         add("soft", "Soft tires +1")
