@@ -88,3 +88,70 @@ def test_a_stopwatch_lap_with_no_stop_in_a_3_stop_corner_is_over():
     state = R.evolve(state, cars=R.replace_at(state.cars, 0, R.evolve(car, dist=C4.at - 1, gear=3)))
     state = throw(state, 3, 8, 1.0)
     assert state.qual[0][2] is True and state.car_on == 1
+
+
+# -- setup: tires once the weather is known, road races, the grid on screen ----------------
+
+from companion.games.formula_de import screens as S          # noqa: E402
+from companion.games.formula_de import tables as T           # noqa: E402
+
+from .helpers import data                                     # noqa: E402
+
+
+def grid_after_start(options, weather=1):
+    state = R.setup(options, data())
+    grid = [[20 - i] for i in range(len(state.cars))]
+    return R.apply(state, {"kind": "start", "weather": weather, "grid": grid, "starts": [10] * len(state.cars)})
+
+
+def test_tires_are_not_asked_at_setup_but_fitted_once_the_rain_is_rolled():
+    assert "tires" not in [o.key for o in R.CAR_OPTIONS]
+    state = grid_after_start({"players": 3, "cars": [{}, {}, {"driver": "auto"}]}, weather=1)   # 1: rain
+    assert state.rain and state.phase == R.GRID
+    assert state.cars[2].tires == T.RAIN                 # the automated car fits its own
+    changes = [m for m in R.moves(state) if m.kind == "tires"]
+    assert [(m.arg("car"), m.label) for m in changes] == [(0, "Red to soft"), (1, "Blue to soft")]
+    for _ in range(2):                                   # hard -> soft -> rain
+        move = next(m for m in R.moves(state) if m.kind == "tires" and m.arg("car") == 0)
+        state = R.apply(state, R.resolve(state, move, None))
+    assert state.cars[0].tires == T.RAIN
+    assert any("rain tires" in line for line in S.grid_lines(state))
+    assert "Red: rain tires" not in S.grid_lines(state)
+    state = R.apply(state, {"kind": "ok"})
+    assert state.phase == R.GEAR and not [m for m in R.moves(state) if m.kind == "tires"]
+
+
+def test_a_tire_change_is_refused_once_the_race_runs():
+    import pytest
+    from companion.kit.errors import RuleError
+
+    state = R.apply(grid_after_start({"players": 2}), {"kind": "ok"})
+    with pytest.raises(RuleError):
+        R.apply(state, {"kind": "tires", "car": 0, "tires": T.SOFT})
+
+
+def test_a_road_race_asks_no_tires_nor_build_and_offers_no_tire_change():
+    road, circuit = {"race": "road"}, {"race": "circuit"}
+    human = {"driver": "human", "build": "constructed"}
+    assert [o.key for o in R.CAR_OPTIONS if o.applies(human, road)] == ["driver"]
+    assert [o.key for o in R.CAR_OPTIONS if o.applies(human, circuit)] == ["driver", "build", "wear"]
+    state = grid_after_start({"players": 2, "race": "road"})
+    assert [m.kind for m in R.moves(state)] == ["ok"]
+    assert {c.tires for c in state.cars} == {T.HARD}
+
+
+def test_grid_boxes_are_not_read_as_space_0():
+    state = R.apply(grid_after_start({"players": 3}, weather=15), {"kind": "ok"})
+    assert [c.dist for c in state.cars] == [0, -1, -2]
+    captions = []
+    for c in range(3):                                    # each rolls a 1 in 1st gear
+        state = gear(state, c, 1, 1)
+        captions.append(S.outcome_caption(state, R.preview(state)))
+        state = done(state)
+        if state.phase == R.SHOW:
+            state = R.apply(state, {"kind": "ok"})
+    assert captions == ["to sp 1", "to grid 1, car near", "to grid 2, car near"]
+    words = [S.turn_lines(state, R.Turn(c, 1, 1, d - 1, d))[1] for c, d in ((0, 1), (1, 0), (2, -1))]
+    assert words == ["move 1 to space 1", "move 1 to grid 1", "move 1 to grid 2"]
+    where = [line.split("L1 ")[1] for line in S.round_lines(state) if "L1 " in line]
+    assert where == ["sp 1 G1", "grid 1 G1", "grid 2 G1"]
