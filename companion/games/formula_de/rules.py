@@ -636,8 +636,9 @@ def _fix(state: State, event) -> State:
 
 
 def _tires(state: State, event) -> State:
-    """The weather is known: a human car fits other tires (``tire_moves``)."""
-    _need(state, GRID)
+    """The weather is known: a human car fits other tires (``tire_moves``; after the
+    qualifying laps too, where races journaled before offered them)."""
+    _need(state, GRID, QDONE)
     c, tires = event["car"], event["tires"]
     legal = {(m.arg("car"), m.arg("tires")) for m in tire_moves(state)}
     if (c, tires) not in legal:
