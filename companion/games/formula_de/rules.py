@@ -9,6 +9,8 @@ A race goes:
 - ``start``: the weather is rolled on the circuit's chart (or set in the options), the
   grid by the black die (highest on pole, ties re-rolled), then every car's start roll
   (1: misses the first turn; 20: 4 spaces at once and may take 2nd gear next round).
+- ``grid``: the weather known, the tires are fitted (``tires``, one press a change for a
+  human car; an automated car fits its own), then ``ok``.
 - each round, in race order (leader first; level cars: the higher gear, then the one
   that was ahead before, as the companion cannot see lanes): the player picks a gear
   (``gear``, up one at most, down with the gearing-down costs; skipping 4 is refused) and
