@@ -69,6 +69,15 @@ class _NoDice:
         raise _WouldRoll(name)
 
 
+def resolve_without_dice(activity: Activity, state: Any, move: Move) -> dict | None:
+    """``move`` resolved when its outcome is not random (it may read the clock); None
+    when its resolve reaches for the dice."""
+    try:
+        return activity.resolve(state, move, _NoDice())
+    except _WouldRoll:
+        return None
+
+
 Undone = dict[int, list[tuple[str, dict]]]
 """depth (effective events since the replay's start) -> [(move key, event undone there)]"""
 
@@ -181,10 +190,8 @@ class SessionRunner:
         found = next((ev for k, ev in reversed(self.undone.get(self.depth, ())) if k == key), None)
         if found is None:
             return None
-        try:
-            return self.activity.resolve(self.state, move, _NoDice())
-        except _WouldRoll:
-            return copy.deepcopy(found)
+        fresh = resolve_without_dice(self.activity, self.state, move)
+        return copy.deepcopy(found) if fresh is None else fresh
 
     def record(self, event: dict, label: str, move: str | None = None) -> None:
         """Commit an event already resolved (``move``: the key of the move it came from),
