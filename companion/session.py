@@ -4,12 +4,22 @@
 event to the journal, and only then applies it. ``undo()`` journals an undo and
 rebuilds the state by replay. ``SessionRunner.resume`` rebuilds a session after a
 restart from the journal alone.
+
+Undo is for a mis-press, never a free re-roll: a move made again at the state an undo
+returned to, the same move as one undone there (the same die, the same gear), gets the
+undone event's outcome back instead of a new roll. The undone event stays in the
+history; the repeat is journaled as any event; another move rolls anew. What was undone
+where is derived from the journal (each event row keeps the key of its move), so a
+restart keeps it. A move whose resolve needs no randomness (a lap time read from the
+clock) is resolved afresh.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
+import json
 import logging
 import pickle
 import random
@@ -17,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.core.journal import Entry, Journal, Session
+from companion.core.journal import UNDO, Entry, Journal, Replay, Session
 from companion.games import registry
 from companion.games.api import Activity, Move
 
@@ -43,6 +53,72 @@ def code_fingerprint(package: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def move_key(move: Move) -> str:
+    """What makes two moves the same move (its kind, player and arguments; not its label)."""
+    return json.dumps([move.kind, move.player, [list(a) for a in move.args]], separators=(",", ":"), default=str)
+
+
+class _WouldRoll(BaseException):
+    """A resolve reached for the dice (BaseException: a pack's ``except Exception`` lets it through)."""
+
+
+class _NoDice:
+    """An rng that refuses to roll: resolving with it tells whether a move has a random outcome."""
+
+    def __getattr__(self, name: str):
+        raise _WouldRoll(name)
+
+
+def resolve_without_dice(activity: Activity, state: Any, move: Move) -> dict | None:
+    """``move`` resolved when its outcome is not random (it may read the clock); None
+    when its resolve reaches for the dice."""
+    try:
+        return activity.resolve(state, move, _NoDice())
+    except _WouldRoll:
+        return None
+
+
+Undone = dict[int, list[tuple[str, dict]]]
+"""depth (effective events since the replay's start) -> [(move key, event undone there)]"""
+
+
+def undone_outcomes(replay: Replay) -> tuple[int, Undone]:
+    """From a session's journal rows: how many effective events the state holds (from
+    where the replay starts), and the events undone at each depth of the present line
+    of play, with their moves. An event made at a depth where it was not undone before
+    forgets what was undone deeper (that was another line of play)."""
+    stack: list[int] = []
+    events: dict[int, dict] = {}
+    undone: Undone = {}
+    for seq, _label, event, _created in replay.rows:
+        if event is None:
+            continue
+        if event["kind"] == UNDO:
+            target = event.get("target")
+            if stack and stack[-1] == target:
+                stack.pop()
+                key = replay.moves.get(target)
+                if key is not None:
+                    undone.setdefault(len(stack), []).append((key, events[target]))
+            elif target in stack:               # not the newest: where it leaves is not known
+                stack.remove(target)
+                undone.clear()
+            continue
+        _forget_deeper(undone, len(stack), event)
+        stack.append(seq)
+        events[seq] = event
+    return len(stack), undone
+
+
+def _forget_deeper(undone: Undone, depth: int, event: dict) -> None:
+    """``event`` is made at ``depth``: unless it is one undone there (the same line of
+    play again), what was undone deeper is of another line."""
+    if any(ev == event for _, ev in undone.get(depth, ())):
+        return
+    for d in [d for d in undone if d > depth]:
+        del undone[d]
+
+
 @dataclass
 class SessionRunner:
     journal: Journal
@@ -51,6 +127,8 @@ class SessionRunner:
     state: Any
     package: str = ""                  # the activity's package (snapshots' code fingerprint)
     problems: list[str] = field(default_factory=list)
+    depth: int = 0                     # effective events since the replay's start
+    undone: Undone = field(default_factory=dict)   # outcomes undone at each depth (undone_outcomes)
 
     # -- construction -----------------------------------------------------------------
 
@@ -85,6 +163,7 @@ class SessionRunner:
                 problems.append(f"journal event '{event.get('kind')}' could not be applied ({exc}); skipped")
         self.state = state
         self.problems = problems
+        self.depth, self.undone = undone_outcomes(replay)
 
     # -- actions ----------------------------------------------------------------------
 
@@ -92,19 +171,36 @@ class SessionRunner:
         return list(self.activity.moves(self.state))
 
     def perform(self, move: Move, rng: random.Random) -> dict:
-        """Resolve, commit, apply. Returns the committed event."""
-        event = self.activity.resolve(self.state, move, rng)
+        """Resolve, commit, apply. Returns the committed event. The same move as one
+        undone at this state gets that event's outcome back (never a re-roll)."""
+        key = move_key(move)
+        event = self._undone_outcome(move, key)
+        if event is None:
+            event = self.activity.resolve(self.state, move, rng)
         label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
         outcome = self.activity.describe(event)
         if outcome:
             label = f"{label}: {outcome}"
-        self.record(event, label)
+        self.record(event, label, key)
         return event
 
-    def record(self, event: dict, label: str) -> None:
-        """Commit an event already resolved, then apply it (and keep a snapshot now and then)."""
-        seq = self.journal.append(self.session.id, event, label)
+    def _undone_outcome(self, move: Move, key: str) -> dict | None:
+        """The event of ``move`` undone at this state, when its outcome was random (a
+        move with none, or one read from the clock, is resolved afresh)."""
+        found = next((ev for k, ev in reversed(self.undone.get(self.depth, ())) if k == key), None)
+        if found is None:
+            return None
+        fresh = resolve_without_dice(self.activity, self.state, move)
+        return copy.deepcopy(found) if fresh is None else fresh
+
+    def record(self, event: dict, label: str, move: str | None = None) -> None:
+        """Commit an event already resolved (``move``: the key of the move it came from),
+        then apply it (and keep a snapshot now and then)."""
+        seq = self.journal.append(self.session.id, event, label, move)
         self.state = self.activity.apply(self.state, event)
+        if self.undone:
+            _forget_deeper(self.undone, self.depth, event)
+        self.depth += 1
         if seq % SNAPSHOT_EVERY == 0:
             self._save_snapshot(seq)
 

@@ -5,7 +5,8 @@ defaults and the demo's answers, then seeded random legal play until the race is
 (or a bound), through the real session runner and an SQLite journal. After every move:
 the event survives a JSON round trip, the view renders inside 128x64 with nothing cut,
 every move label fits; at the end: a replay from the journal equals the live state,
-undoing the last event gives the state before it, the standings have the results.json
+undoing the last event gives the state before it and making the same move again gives
+the undone outcome back (never a re-roll), the standings have the results.json
 shape, every receipt fits the printer's 32 columns; a damaged event of each kind is
 refused with one of the companion's errors; and the demo runs through the whole stack.
 """
@@ -24,7 +25,7 @@ from companion.games.api import Activity, event_json
 from companion.kit.standings import is_standings
 from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
 from companion.receipts.model import Receipt, overflows
-from companion.session import SessionRunner
+from companion.session import SessionRunner, resolve_without_dice
 from companion.ui.wizard import finish_options
 from companion.ui.render import cut_texts, render
 
@@ -65,8 +66,9 @@ def check_receipts(act: Activity, state) -> None:
         assert overflows(receipt) == [], f"{act.slug}: {kind} receipt wider than the paper"
 
 
-def play(act: Activity, journal: Journal, seed: int):
-    """A session played with random legal moves; (runner, the state before the last move)."""
+def play(act: Activity, journal: Journal, seed: int, last: list | None = None):
+    """A session played with random legal moves; (runner, the state before the last move).
+    ``last`` gets the last move and its event."""
     options, data = setup_of(act)
     runner = SessionRunner.start(journal, act.slug, options, data)
     rng, pick = random.Random(seed), random.Random(seed * 7919)
@@ -81,6 +83,8 @@ def play(act: Activity, journal: Journal, seed: int):
         move = pick.choice(moves)
         before = runner.state
         event = runner.perform(move, rng)
+        if last is not None:
+            last[:] = [move, event]
         assert runner.state == act.apply(before, json.loads(event_json(event))), \
             f"{act.slug}: event {event.get('kind')!r} does not survive JSON"
         check_view(act, runner.state)
@@ -94,7 +98,8 @@ def play(act: Activity, journal: Journal, seed: int):
 def test_random_legal_play_keeps_the_contract(slug, seed, tmp_path):
     act = registry.activity(slug)
     journal = Journal(tmp_path)
-    runner, before = play(act, journal, seed)
+    last: list = []
+    runner, before = play(act, journal, seed, last)
     state = runner.state
 
     resumed = SessionRunner.resume(journal, journal.session(runner.session.id))
@@ -111,6 +116,11 @@ def test_random_legal_play_keeps_the_contract(slug, seed, tmp_path):
     if before is not None:
         runner.undo()
         assert runner.state == before, f"{slug}: undo does not give the state before"
+        move, event = last
+        again = runner.perform(move, random.Random(seed + 1000))
+        if resolve_without_dice(act, before, move) is None:      # a random outcome: kept
+            assert again == event, f"{slug}: the undone {move.kind!r} made again rolled anew"
+        assert runner.state == act.apply(before, again)
     journal.close()
 
 

@@ -1,7 +1,10 @@
 """The session runner's snapshots: a resume replays only the events after the newest
 snapshot and gets exactly the state a full replay gives; an undo behind a snapshot, a
-damaged snapshot or one made by other code falls back to the full replay."""
+damaged snapshot or one made by other code falls back to the full replay. Undo is for a
+mis-press: the same move made again where an undo returned gives the undone outcome
+back (after a restart too), another move rolls anew."""
 
+import itertools
 import pickle
 import random
 import sqlite3
@@ -130,3 +133,115 @@ def test_a_journal_with_the_older_snapshot_table_opens(state_dir):
     db.close()
     journal, runner = race(state_dir, SNAPSHOT_EVERY + 1)
     assert snapshot_seqs(journal, runner.session.id) == [SNAPSHOT_EVERY]
+
+
+class CountingRng(random.Random):
+    """A seeded rng that counts the dice it rolls."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.rolls = 0
+
+    def randrange(self, *args, **kwargs):
+        self.rolls += 1
+        return super().randrange(*args, **kwargs)
+
+
+def formula_de_at_the_first_gear(state_dir):
+    journal = Journal(state_dir)
+    runner = SessionRunner.start(journal, "formula-de", {"players": 2, "weather": "good"},
+                                 game_data.load("formula-de"))
+    rng = random.Random(5)
+    while runner.state.phase != "gear":
+        runner.perform(next(m for m in runner.moves() if m.primary), rng)
+    return journal, runner
+
+
+def gear_move(runner, g):
+    return next(m for m in runner.moves() if m.kind == "gear" and m.arg("gear") == g)
+
+
+def test_an_undone_roll_made_again_gives_the_same_outcome_and_stays_in_the_history(state_dir):
+    journal, runner = formula_de_at_the_first_gear(state_dir)
+    first = runner.perform(gear_move(runner, 1), random.Random(1))
+    rolled = runner.state
+    runner.undo()
+    for seed in range(2, 8):                   # however often BACK and GO are pressed
+        rng = CountingRng(seed)
+        assert runner.perform(gear_move(runner, 1), rng) == first
+        assert rng.rolls == 0 and runner.state == rolled
+        runner.undo()
+    history = runner.history()
+    assert [e.event["roll"] for e in history if e.event.get("kind") == "gear"] == [first["roll"]] * 7
+    assert sum(e.undone for e in history) == 7
+    assert runner.state == full_replay(journal, runner.session.id)
+
+
+def test_another_gear_rolls_anew_and_the_first_gear_still_gets_its_roll_back(state_dir):
+    journal, runner = formula_de_at_the_first_gear(state_dir)
+    rng = random.Random(5)
+    while not (runner.state.phase == "gear" and len([m for m in runner.moves() if m.kind == "gear"]) >= 2):
+        runner.perform(next(m for m in runner.moves() if m.primary), rng)
+    low, high = sorted(m.arg("gear") for m in runner.moves() if m.kind == "gear")[:2]
+    first = runner.perform(gear_move(runner, low), random.Random(1))
+    runner.undo()
+    other = CountingRng(3)
+    runner.perform(gear_move(runner, high), other)     # another choice: a new roll
+    assert other.rolls == 1
+    runner.undo()
+    again = CountingRng(4)
+    assert runner.perform(gear_move(runner, low), again) == first and again.rolls == 0
+
+
+def test_a_new_line_of_play_forgets_what_was_undone_further_on(state_dir):
+    journal, runner = formula_de_at_the_first_gear(state_dir)
+    first = runner.perform(gear_move(runner, 1), random.Random(1))
+    runner.undo()
+    runner.perform(next(m for m in runner.moves() if m.kind == "advice"), random.Random(1))
+    rng = CountingRng(9)
+    runner.perform(gear_move(runner, 1), rng)  # another state (the odds shown): a new roll
+    assert rng.rolls == 1
+    assert runner.state.report.roll in runner.state.settings.faces[0]
+    assert first["kind"] == "gear"
+
+
+def test_the_kept_outcome_survives_a_restart(state_dir):
+    journal, runner = formula_de_at_the_first_gear(state_dir)
+    first = runner.perform(gear_move(runner, 1), random.Random(1))
+    runner.undo()
+    sid = runner.session.id
+    journal.close()
+    journal = Journal(state_dir)
+    resumed = SessionRunner.resume(journal, journal.session(sid))
+    rng = CountingRng(6)
+    assert resumed.perform(gear_move(resumed, 1), rng) == first and rng.rolls == 0
+    assert resumed.state == full_replay(journal, sid)
+    journal.close()
+
+
+def test_an_undone_die_of_the_dice_roller_rolls_the_same_and_another_die_anew(state_dir):
+    journal, runner = race(state_dir, 3)
+    roll = next(m for m in runner.moves() if m.primary)
+    first = runner.perform(roll, random.Random(1))
+    runner.undo()
+    same = CountingRng(2)
+    assert runner.perform(roll, same) == first and same.rolls == 0
+    runner.undo()
+    other = next(m for m in runner.moves() if m.kind == "roll" and m.arg("die") != roll.arg("die"))
+    rng = CountingRng(2)
+    runner.perform(other, rng)
+    assert rng.rolls == 1
+
+
+def test_a_move_without_dice_is_resolved_afresh(state_dir, monkeypatch):
+    journal = Journal(state_dir)
+    runner = SessionRunner.start(journal, "laps", {"players": 2, "timing": "on"}, {})
+    go = next(m for m in runner.moves() if m.primary)
+    runner.perform(go, random.Random(1))
+    lap = next(m for m in runner.moves() if m.kind != "finish")
+    clock = itertools.count(1000.0, 30.0)          # the wall clock moves on between the presses
+    monkeypatch.setattr("time.time", lambda: next(clock))
+    first = runner.perform(lap, random.Random(1))
+    runner.undo()
+    again = runner.perform(lap, random.Random(1))
+    assert first["at"] < again["at"] and {**first, "at": 0} == {**again, "at": 0}

@@ -8,6 +8,12 @@ rebuilt by replaying its events through the rules' pure ``apply``.
 Undo is an event too (``{"kind": "undo", "target": seq}``): the undone action stays
 in the journal and in the history, and replay skips it.
 
+An event may be appended with the move that was resolved into it (``append(...,
+move=key)``, an opaque string the session runner makes): it is kept in the row's body
+under ``MOVE_KEY`` and handed back apart (``Replay.moves``), never inside the event the
+rules apply. The session runner uses it to give an undone move's outcome back when the
+same move is made again at the same state.
+
 Each event row carries a CRC32 of its JSON body. A row whose body is unreadable is
 reported (``Replay.problems``) and skipped; it stays in the file, nothing is deleted.
 SQLite's write-ahead log makes each append atomic: a torn last write (power cut during
@@ -63,6 +69,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 UNDO = "undo"
+MOVE_KEY = "_move"
+"""The key of an event row's body that holds the move it was resolved from (not part of the event)."""
 MARK_MAGIC = "RCJ1"
 PROBLEMS_FILE = "journal-problems.txt"
 
@@ -102,6 +110,7 @@ class Replay:
     undone: set[int] = field(default_factory=set, repr=False)
     effective: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    moves: dict[int, str] = field(default_factory=dict, repr=False)   # seq -> the move's key
 
     @cached_property
     def entries(self) -> list[Entry]:
@@ -313,9 +322,10 @@ class Journal:
 
     # -- events -----------------------------------------------------------------------
 
-    def append(self, session_id: int, event: dict[str, Any], label: str) -> int:
-        """Commit ``event`` (with its history ``label``) and return its sequence number."""
-        body = _dump(event)
+    def append(self, session_id: int, event: dict[str, Any], label: str, move: str | None = None) -> int:
+        """Commit ``event`` (with its history ``label`` and, if given, the key of the move
+        it was resolved from) and return its sequence number."""
+        body = _dump(event if move is None else {**event, MOVE_KEY: move})
         seq = self._next_seq(session_id)
         self._write("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
                     (session_id, seq, label, body, _crc(body), time.time()))
@@ -369,6 +379,7 @@ class Journal:
         rows: list[tuple[int, str, dict[str, Any] | None, float]] = []
         problems: list[str] = []
         undone: set[int] = set()
+        moves: dict[int, str] = {}
         for seq, label, body, crc, created in self.rows(session_id, after):
             event = None
             if _crc(body) != crc:
@@ -380,10 +391,12 @@ class Journal:
                     event = None
                 elif event["kind"] == UNDO:
                     undone.add(event.get("target"))
+                elif MOVE_KEY in event:
+                    moves[seq] = event.pop(MOVE_KEY)
             rows.append((seq, label, event, created))
         effective = [event for seq, _, event, _ in rows
                      if event is not None and seq not in undone and event["kind"] != UNDO]
-        return Replay(rows, undone, effective, problems)
+        return Replay(rows, undone, effective, problems, moves)
 
     # -- internals --------------------------------------------------------------------
 

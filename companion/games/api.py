@@ -125,11 +125,15 @@ class CarOption(Option):
 
     ``only_if`` = (other key, value): asked only of the cars whose answer to the other
     question is that value (the level of an automated driver).
+    ``race_if`` = (race option key, value): asked only when the race's answer to that
+    option is that value (Formula Dé's car build: not in a road race, which gives every
+    car its driver's card).
     """
 
     total: int = 0
     parts: tuple[tuple[str, str, int, int], ...] = ()
     only_if: tuple[str, Any] | None = None
+    race_if: tuple[str, Any] | None = None
 
     def initial(self) -> Any:
         """The answer a car starts with."""
@@ -137,7 +141,11 @@ class CarOption(Option):
             return {key: low for key, _, low, _ in self.parts}
         return super().initial()
 
-    def applies(self, car: Mapping[str, Any]) -> bool:
+    def applies(self, car: Mapping[str, Any], race: Mapping[str, Any] | None = None) -> bool:
+        """Whether the question is asked of ``car`` (its answers so far) in a race set up
+        with the answers ``race``."""
+        if self.race_if is not None and race is not None and race.get(self.race_if[0]) != self.race_if[1]:
+            return False
         if self.only_if is None:
             return True
         key, value = self.only_if

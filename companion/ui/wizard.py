@@ -52,9 +52,14 @@ class Wizard(Screen):
 
     def questions(self, app: Host) -> list[Question]:
         out = [Question(o) for o in self.options(app)]
+        race = self.race(app)
         for option in self.car_options(app):
-            out += [Question(option, i) for i in range(self.car_count(app)) if option.applies(self.car(option, i))]
+            out += [Question(option, i) for i in range(self.car_count(app)) if option.applies(self.car(option, i), race)]
         return out
+
+    def race(self, app: Host) -> dict[str, Any]:
+        """The race's answers so far (a question not answered yet: its default)."""
+        return {o.key: self.value(o) for o in self.options(app)}
 
     def car(self, option: CarOption | None, i: int) -> dict[str, Any]:
         """Car ``i``'s answers so far (each per-car question at its first answer)."""
@@ -143,7 +148,7 @@ class Wizard(Screen):
         return q is not None and q.option is option
 
     def problem(self, app: Host, option: CarOption) -> str:
-        cars = [i for i in range(self.car_count(app)) if option.applies(self.car(option, i))]
+        cars = [i for i in range(self.car_count(app)) if option.applies(self.car(option, i), self.race(app))]
         return option.problem([self.value(option, i) for i in cars])
 
     def name_players(self, app: Host, count: int, label: str = "Players") -> None:

@@ -76,3 +76,12 @@ def test_back_steps_back_through_the_cars(app):
     assert app.frame().title == "Blue: Driver"
     press(app, "BACK")
     assert app.frame().title == "Red: Driver"
+
+
+def test_a_per_car_question_for_one_kind_of_race_is_not_asked_in_another(app):
+    road = wizard.Wizard("formula-de", values={"players": 2, "race": "road"})
+    assert [(q.option.key, q.car) for q in road.questions(app) if q.car is not None] == [("driver", 0), ("driver", 1)]
+    circuit = wizard.Wizard("formula-de", values={"players": 2, "race": "circuit"})
+    asked = [(q.option.key, q.car) for q in circuit.questions(app) if q.car is not None]
+    assert ("build", 0) in asked and ("build", 1) in asked
+    assert not any(key == "tires" for key, _ in asked)        # fitted once the weather is known

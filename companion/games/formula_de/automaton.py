@@ -10,8 +10,9 @@
    expected spaces less ``WEIGHT`` x the expected cost (Careful: 6, Racer: 2). The cost
    counts half the next move's too: from where this move ends, the cheapest gear it
    could pick next, every face of that die held by the brakes it will have left.
-3. It stops in the pit at the end of a lap when its tires are down to half, fitting
-   rain tires in rain, hard tires in the dry. It never slipstreams and steers round
+3. Once the weather is known (before the race, before the qualifying laps) it fits rain
+   tires in rain, hard tires in the dry (``tires_for``). It stops in the pit at the end
+   of a lap when its tires are down to half, fitting the same. It never slipstreams and steers round
    damage markers (the table puts it in a free lane); a car beside or ahead is taken as
    the companion sees it.
 """
@@ -130,6 +131,11 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
     return gear, why
 
 
+def tires_for(rain: bool) -> str:
+    """The tires an automated car fits (at the start, in a pit stop): rain tires in rain."""
+    return T.RAIN if rain else T.HARD
+
+
 def report(state: R.State, c: int) -> driving.Report:
     """What the automated car does after its roll (the state has the gear engaged)."""
     car = state.cars[c]
@@ -139,5 +145,5 @@ def report(state: R.State, c: int) -> driving.Report:
     report = driving.Report(r.gear, r.roll, brake=brake)
     full = car.full[0]
     if R.can_pit(state, c, report) and car.zone_wp(T.TIRES) * 2 <= full:
-        report = driving.Report(r.gear, r.roll, pit=T.RAIN if state.rain else T.HARD)
+        report = driving.Report(r.gear, r.roll, pit=tires_for(state.rain))
     return report

@@ -18,11 +18,12 @@ from companion.kit.turns import play_out
 
 DEMO_OPTIONS = {
     "players": 6, "laps": 2, "weather": "rain", "team": False,
-    "cars": [{"driver": "human", "tires": T.RAIN}, {"driver": "auto", "level": 2, "tires": T.RAIN},
-             {"driver": "human", "tires": T.HARD}, {"driver": "human", "tires": T.RAIN},
-             {"driver": "auto", "level": 1, "tires": T.RAIN}, {"driver": "human", "tires": T.SOFT}],
+    "cars": [{"driver": "human"}, {"driver": "auto", "level": 2}, {"driver": "human"}, {"driver": "human"},
+             {"driver": "auto", "level": 1}, {"driver": "human"}],
 }
 """Six cars, two automated, in the rain: hard and soft tires slide in the corners."""
+DEMO_TIRES = {0: T.RAIN, 2: T.HARD, 3: T.RAIN, 5: T.SOFT}
+"""The tires the humans fit on the grid screen once the rain is known (the automated cars fit rain tires)."""
 DEMO_SEED = 1
 
 
@@ -31,6 +32,9 @@ def demo_script(state: R.State) -> Move | None:
     if not options:
         return None
     primary = next((m for m in options if m.primary), options[0])
+    if state.phase == R.GRID:
+        return next((m for m in options if m.kind == "tires"
+                     and state.cars[m.arg("car")].tires != DEMO_TIRES.get(m.arg("car"))), primary)
     if state.phase == R.GEAR and primary.kind == "gear":
         c = state.car_on
         gear, _ = automaton.choose_gear(state, c)

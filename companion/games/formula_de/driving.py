@@ -82,6 +82,16 @@ def pit_possible(circuit: Circuit, car: Car, reach: int, laps: int, pits: int) -
     return lap < laps and pits < laps - 1 and car.dist < entry <= car.dist + reach
 
 
+def skipped_stops(required: int, made: int, qualifying: bool = False) -> bool:
+    """Whether leaving a corner that requires ``required`` stops after ``made`` ends the
+    car's race (or its qualifying lap): in a race, 2 or more stops still owed (none made
+    in a 2-stop corner, none or one in a 3-stop corner); in a stopwatch lap, no stop at
+    all in a 2- or 3-stop corner (any other stop owed is an overshoot, a throw a space)."""
+    if qualifying:
+        return required >= 2 and made == 0
+    return required - made >= 2
+
+
 def slide_for(circuit: Circuit, car: Car, roll: int, rain: bool) -> int:
     lap = lap_of(car.dist, circuit.length)
     touched = bool(circuit.zones(car.dist + 1, car.dist + roll))
@@ -90,9 +100,14 @@ def slide_for(circuit: Circuit, car: Car, roll: int, rain: bool) -> int:
 
 
 def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
-         others: Sequence[int] = (), markers: Sequence[int] = ()) -> Plan:
+         others: Sequence[int] = (), markers: Sequence[int] = (), qualifying: bool = False) -> Plan:
     """The outcome of ``report`` for ``car`` (``others``: the other cars' distances on
-    the track; ``markers``: the damage markers' spaces from the line)."""
+    the track; ``markers``: the damage markers' spaces from the line).
+
+    The finishing line after ``laps`` laps ends the car's race: nothing beyond it (the
+    next lap's corners, markers) is judged. ``qualifying``: a stopwatch lap, where only
+    a 2- or 3-stop corner left with no stop at all ends the lap (``out``); leaving one
+    with a stop made but some still owed is an overshoot like any other."""
     wp = dict(zip(T.ZONES, car.wp))
     losses: list[tuple[str, int, str]] = []
     out = ""
@@ -119,25 +134,27 @@ def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
     final = slipped + 3 * report.slips - report.brake - report.blocked - report.held + report.skid
     if report.skid:
         lose(T.TIRES, 1, "skid")
-    if report.slips and not circuit.zones(start + 1, slipped) and circuit.zones(slipped + 1, final):
+    line = laps * circuit.length
+    if report.slips and not circuit.zones(start + 1, slipped) and circuit.zones(slipped + 1, min(final, line - 1)):
         lose(T.BRAKES, min(1, wp[T.BRAKES]), "slipstream")
     final = max(start, final)
     pit = bool(report.pit) and pit_possible(circuit, car, final - start + report.brake + report.blocked, laps, 0)
     path_end = circuit.pit_entry(start) if pit else final
+    judged = min(path_end, line - 1)       # the race ends on the line: nothing past it counts
 
     corner, stops = 0, 0
     overshoots: list[tuple[int, int]] = []
     spin = False
     if not out:
-        for c, first, last in circuit.zones(start, path_end):
+        for c, first, last in circuit.zones(start, judged):
             here = car.corner == c.number and first <= start <= last
             made = car.stops if here else 0
             if path_end > last:
                 owed = c.stops - made
-                if owed >= 2:
+                if skipped_stops(c.stops, made, qualifying):
                     out = f"skipped stops C{c.number}"
                     break
-                if owed == 1:
+                if owed >= 1:
                     spaces = path_end - last
                     overshoots.append((c.number, spaces))
                     cost = spaces * T.overshoot_factor(car.tires, rain, lap, car.changed)
@@ -157,8 +174,8 @@ def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
     for zone in (T.BODY, T.ENGINE, T.HANDLING):
         if not out and wp[zone] <= 0:
             out = zone
-    finish = not pit and final >= laps * circuit.length
-    crossed = sum(1 for d in range(start + 1, path_end + 1) if d >= 0 and d % circuit.length in set(markers))
+    finish = not pit and final >= line
+    crossed = sum(1 for d in range(start + 1, judged + 1) if d >= 0 and d % circuit.length in set(markers))
     contact = (not pit and not finish and not out
                and any(o in (final, final + 1) for o in others))
     return Plan(start, path_end if pit else final, slide, tuple(losses), out, corner if not pit else 0,

@@ -1,29 +1,31 @@
 """Stopwatch qualifying with the companion as referee (the optional rules): each car
 drives a lap alone from the line; wear points do not count; every throw counts, plus one
 per space overshot and one per full minute; no stop in a 2- or 3-stop corner sends the
-car to the back; ties go to the faster time. Then tires may be changed for the race.
+car to the back; ties go to the faster time. Tires are fitted once the qualifying
+weather is known (the grid screen, before the first car drives) and again once the
+race's weather is (rules.tire_moves).
 """
 
 from __future__ import annotations
 
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
-from companion.kit.errors import RuleError
 from companion.kit.update import evolve, replace_at
 
 
 def start(state: R.State, event) -> R.State:
     """Before the qualifying laps: their weather (good and changeable: no effect; rain:
-    every lap in rain), then the first car drives alone from the line."""
+    every lap in rain); tires are fitted, then the first car drives alone from the line."""
     s = state.settings
     if s.weather == "roll":
         w = int(event["weather"])
         line = T.RAINY if s.circuit.weather_result(w) == "rain" else T.GOOD
     else:
         w, line = 0, T.RAINY if s.weather == "rain" else T.GOOD
-    cars = tuple(evolve(c, dist=0, gear=0, corner=0, stops=0) for c in state.cars)
+    cars = R.fit_auto_tires(state, (evolve(c, dist=0, gear=0, corner=0, stops=0) for c in state.cars),
+                            T.raining(line))
     return evolve(state, cars=cars, qualifying=True, qweather=line, weather_roll=w, qual=((),) * len(cars),
-                  phase=R.GEAR, order=(0,), turn=0, qthrows=0, qclock=0.0)
+                  phase=R.GRID, order=(0,), turn=0, qthrows=0, qclock=0.0)
 
 
 def order(state: R.State) -> tuple[int, ...]:
@@ -55,12 +57,3 @@ def move(state: R.State, c: int, report: R.Report, clock: float) -> R.State:
         return evolve(state, phase=R.QDONE, qualifying=False, qualified=True, order=())
     car = evolve(car, dist=p.final, corner=p.corner, stops=p.stops)
     return evolve(R._set(state, c, car), phase=R.GEAR)
-
-
-def tires(state: R.State, event) -> R.State:
-    """Between qualifying and the race: a car fits other tires."""
-    R._need(state, R.QDONE)
-    c, tires = event["car"], event["tires"]
-    if tires not in T.TIRE_TYPES or state.settings.road:
-        raise RuleError(f"no {tires!r} tires to fit")
-    return R._set(state, c, evolve(state.cars[c], tires=tires))

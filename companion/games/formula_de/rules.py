@@ -9,6 +9,8 @@ A race goes:
 - ``start``: the weather is rolled on the circuit's chart (or set in the options), the
   grid by the black die (highest on pole, ties re-rolled), then every car's start roll
   (1: misses the first turn; 20: 4 spaces at once and may take 2nd gear next round).
+- ``grid``: the weather known, the tires are fitted (``tires``, one press a change for a
+  human car; an automated car fits its own), then ``ok``.
 - each round, in race order (leader first; level cars: the higher gear, then the one
   that was ahead before, as the companion cannot see lanes): the player picks a gear
   (``gear``, up one at most, down with the gearing-down costs; skipping 4 is refused) and
@@ -54,13 +56,15 @@ LEVELS = ((1, "Careful"), (2, "Racer"))
 CAR_OPTIONS = (
     CarOption("driver", "Driver", choices=((kitcars.HUMAN, "Human"), (kitcars.AUTO, "Automated"))),
     CarOption("level", "Auto level", choices=LEVELS, default=2, only_if=("driver", kitcars.AUTO)),
-    CarOption("tires", "Tires", choices=((T.HARD, "Hard"), (T.SOFT, "Soft"), (T.RAIN, "Rain"))),
-    CarOption("build", "Car", choices=(("standard", "Standard WP"), ("constructed", "Constructed"))),
+    CarOption("build", "Car", choices=(("standard", "Standard WP"), ("constructed", "Constructed")),
+              race_if=("race", "circuit")),
     CarOption("wear", "Wear points", kind="split", total=T.CONSTRUCTED_TOTAL,
               parts=tuple((z, z.capitalize(), lo, hi) for z, (lo, hi) in T.LIMITS.items()),
               default={T.TIRES: 6, T.BRAKES: 3, T.GEARBOX: 3, T.BODY: 3, T.ENGINE: 3, T.HANDLING: 2},
-              only_if=("build", "constructed")),
+              only_if=("build", "constructed"), race_if=("race", "circuit")),
 )
+"""Tires are not asked here: they are fitted once the weather is known (``tire_moves``).
+A road race asks no build either: every car has its driver's card and hard tires."""
 
 START, GRID, GEAR, REPORT, SHOW, ROUND, OVER = "start", "grid", "gear", "report", "show", "round", "over"
 QDONE = "qualified"
@@ -190,7 +194,7 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
         e = {**defaults, **e, **extra}
         driver = kitcars.AUTO if e.get("driver") == kitcars.AUTO else kitcars.HUMAN
         level = e.get("level") if e.get("level") in (1, 2) else 2
-        tires = e.get("tires") if e.get("tires") in T.TIRE_TYPES else T.HARD
+        tires = e.get("tires") if e.get("tires") in T.TIRE_TYPES else T.HARD   # fitted after the weather
         wp = settings.standard
         if e.get("build") == "constructed":
             wp = _constructed(e.get("wear"), e["name"])
@@ -263,7 +267,7 @@ def _wear(state: State, car: Car) -> Car:
 def _plan(state: State, c: int, report: Report) -> Plan:
     car = _wear(state, state.cars[c])
     if state.qualifying:         # alone on the track
-        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1)
+        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1, qualifying=True)
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     p = driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
                      laps=state.settings.laps, others=others, markers=state.markers)
@@ -293,14 +297,10 @@ def moves(state: State) -> list[Move]:
         first = state.settings.grid == "stopwatch" and not state.qualified
         return [make_move("start", "QUALIFY" if first else "START", primary=True)]
     if phase == QDONE:
-        out = [make_move("start", "RACE START", primary=True)]
-        if not state.settings.road:      # tires may be changed between qualifying and the race
-            for i, car in enumerate(state.cars):
-                new = T.TIRE_TYPES[(T.TIRE_TYPES.index(car.tires) + 1) % len(T.TIRE_TYPES)]
-                out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i,
-                                     tires=new))
-        return out
-    if phase in (GRID, SHOW):
+        return [make_move("start", "RACE START", primary=True)]
+    if phase == GRID:
+        return [make_move("ok", "OK", primary=True), *tire_moves(state)]
+    if phase == SHOW:
         return [make_move("ok", "OK", primary=True)]
     if phase == ROUND:
         return [make_move("next", "NEXT ROUND", primary=True)]
@@ -325,6 +325,31 @@ def moves(state: State) -> list[Move]:
     return []
 
 
+def tire_moves(state: State) -> list[Move]:
+    """Once the weather is known (the grid screen, before the race and before the
+    qualifying laps): one press fits a human car the next tire type (an automated car
+    fits its own, ``automaton.tires_for``). None in a road race: hard tires for all."""
+    if state.settings.road:
+        return []
+    out = []
+    for i, car in enumerate(state.cars):
+        if car.driver == kitcars.AUTO:
+            continue
+        new = T.TIRE_TYPES[(T.TIRE_TYPES.index(car.tires) + 1) % len(T.TIRE_TYPES)]
+        out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new))
+    return out
+
+
+def fit_auto_tires(state: State, cars, rain: bool) -> tuple[Car, ...]:
+    """The weather is known: every automated car fits the tires its policy picks (in a
+    road race every car keeps its hard tires)."""
+    from companion.games.formula_de import automaton
+    if state.settings.road:
+        return tuple(cars)
+    fit = automaton.tires_for(rain)
+    return tuple(evolve(c, tires=fit) if c.driver == kitcars.AUTO else c for c in cars)
+
+
 def gear_label(g: int, cost: Mapping[str, int]) -> str:
     from companion.kit.standings import ordinal
     if not cost:
@@ -345,11 +370,11 @@ def _report_moves(state: State) -> list[Move]:
     out = [make_move("done", label(f"Move {p.moved}" if not p.pit else "Into the pit"), player=who, car=c,
                      primary=True)]
     blocked = T.blocked_cost(r.blocked) or (0, 0)
-    if p.moved >= 2 and car.zone_wp(T.BRAKES) - r.brake - blocked[0] >= 1 and not r.slips:
+    if p.moved >= 2 and car.zone_wp(T.BRAKES) - r.brake - blocked[0] >= 1:     # after a slipstream too
         add("brake", "Braked 1")
     if r.blocked < T.BLOCKED_OUT and r.blocked < r.roll + p.slide + r.soft and not r.slips:
         add("blocked", "Blocked 1")
-    if r.gear >= 4 and not r.brake and not r.blocked and r.slips < 3 and not p.pit and not state.qualifying:
+    if r.gear >= 4 and not r.brake and not r.blocked and not p.pit and not state.qualifying:   # chained: no limit
         add("slip", "Slipstream +3")
     if T.soft_bonus(car.tires, state.rain) and not r.soft:
         add("soft", "Soft tires +1")
@@ -533,7 +558,7 @@ def _start(state: State, event) -> State:
         line = T.FIRST_LINE[s.circuit.weather_result(w)]
     else:
         w, line = 0, T.FIRST_LINE[s.weather]
-    cars = list(state.cars)
+    cars = list(fit_auto_tires(state, state.cars, T.raining(line)))
     for k, c in enumerate(grid):
         effect = T.start_effect(starts[c])
         car = evolve(cars[c], dist=-k, gear=0, corner=0, stops=0, grid_rolls=grid_rolls[c], start_roll=starts[c])
@@ -548,6 +573,8 @@ def _start(state: State, event) -> State:
 
 def _ok(state: State, event) -> State:
     _need(state, GRID, SHOW)
+    if state.phase == GRID and state.qualifying:          # tires fitted: the first car drives
+        return evolve(state, phase=GEAR)
     if state.phase == GRID:
         return _new_round(state)
     return _next_turn(state)
@@ -608,6 +635,17 @@ def _fix(state: State, event) -> State:
     number = here[0].number if here else 0
     stops = car.stops if number and number == car.corner else 0
     return _set(state, c, evolve(car, dist=dist, corner=number, stops=stops))
+
+
+def _tires(state: State, event) -> State:
+    """The weather is known: a human car fits other tires (``tire_moves``; after the
+    qualifying laps too, where races journaled before offered them)."""
+    _need(state, GRID, QDONE)
+    c, tires = event["car"], event["tires"]
+    legal = {(m.arg("car"), m.arg("tires")) for m in tire_moves(state)}
+    if (c, tires) not in legal:
+        raise RuleError(f"no {tires!r} tires to fit on car {c!r} now")
+    return _set(state, c, evolve(state.cars[c], tires=tires))
 
 
 def _lose(car: Car, zone: str, amount: int, cause: str, rnd: int, lap: int) -> Car:
@@ -886,7 +924,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice, "fix": _fix, "tires": qualifying.tires}
+             "auto": _auto, "advice": _advice, "fix": _fix, "tires": _tires}
 
 
 # -- the race as the platform sees it -----------------------------------------------------

@@ -64,8 +64,13 @@ def _where(state: R.State, c: int) -> str:
     return f"C{corner.number} ({corner.stops} stop{'s' if corner.stops > 1 else ''}) in {first - car.dist}"
 
 
-def _space(state: R.State, dist: int) -> int:
-    return max(0, dist) % state.settings.circuit.length
+def place(state: R.State, dist: int, word: str = "sp") -> str:
+    """Where ``dist`` is on the board, truthfully: ``sp 47`` (spaces from the line on the
+    car's lap) on the track, ``grid 3`` (the grid's 3rd box; the pole's, on the line, is
+    ``grid 1``) before the car has crossed the line, so no two places read alike."""
+    if dist <= 0:
+        return f"grid {1 - dist}"
+    return f"{word} {dist % state.settings.circuit.length}"
 
 
 def view(state: R.State) -> View:
@@ -128,6 +133,13 @@ def _qualified_view(state: R.State) -> View:
 
 
 def _grid_view(state: R.State) -> View:
+    if state.qualifying:             # the qualifying weather is known: tires, then the laps
+        title, status = bar("Qualifying", STATUS_WEATHER[state.qweather])
+        rolled = f" ({state.weather_roll})" if state.weather_roll else ""
+        lines = [fit(f"weather: {WEATHER_WORDS[state.qweather]}{rolled}", MENU_CHARS)]
+        lines += [fit(f"{car.name}: {car.tires} tires" + (", auto" if car.driver != "human" else ""), MENU_CHARS)
+                  for car in state.cars]
+        return View(title=title, status=status, body=(Menu(tuple(lines)),))
     title, status = bar("Grid", STATUS_WEATHER[state.weather])
     return View(title=title, status=status, body=(Menu(tuple(grid_lines(state))),))
 
@@ -150,7 +162,7 @@ def _last_line(state: R.State) -> str:
     who = name(state, t.car)[:3]
     if t.out:
         return fit(f"{who}: OUT")
-    return fit(f"{who}: {t.final - t.start} to sp {_space(state, t.final)}")
+    return fit(f"{who}: {t.final - t.start} to {place(state, t.final)}")
 
 
 def _gear_view(state: R.State) -> View:
@@ -226,7 +238,7 @@ def outcome_caption(state: R.State, p) -> str:
     if p.overshoots:
         corner, spaces = p.overshoots[-1]
         return f"overshoots C{corner} by {spaces}"
-    to = f"to sp {_space(state, p.final)}"
+    to = f"to {place(state, p.final)}"
     if p.corner:
         stops = state.settings.circuit.corners[p.corner - 1].stops
         return f"{to}: C{p.corner} {p.stops}/{stops}"
@@ -246,7 +258,7 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
         lines.append(fit(f"PIT: black {roll}", MENU_CHARS))
         lines.append(fit(f"quick: out {spaces} sp, 4th" if kind == "quick" else "slow: wait a round", MENU_CHARS))
     else:
-        lines.append(fit(f"move {t.final - t.start} to space {_space(state, t.final)}", MENU_CHARS))
+        lines.append(fit(f"move {t.final - t.start} to {place(state, t.final, 'space')}", MENU_CHARS))
     if t.corner and not t.out:
         stops = state.settings.circuit.corners[t.corner - 1].stops
         lines.append(fit(f"C{t.corner}: stop {t.stops} of {stops}", MENU_CHARS))
@@ -297,7 +309,7 @@ def round_lines(state: R.State) -> list[str]:
         if car.out:
             out.append(fit(f"{k} {car.name} out L{car.out_lap}", MENU_CHARS))
             continue
-        where = "finished" if car.place else f"L{state.lap(c)} sp {_space(state, car.dist)} G{car.gear}"
+        where = "finished" if car.place else f"L{state.lap(c)} {place(state, car.dist)} G{car.gear}"
         out.append(row(f"{k} {car.name}", where, MENU_CHARS))
         out.append(" " + dashboard(car))
     return out

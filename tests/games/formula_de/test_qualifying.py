@@ -12,7 +12,9 @@ def qualifying(players=2, weather="good"):
     state = R.setup({"players": players, "grid": "stopwatch", "weather": weather}, data())
     (move,) = R.moves(state)
     assert move.label == "QUALIFY"
-    return R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
+    state = R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
+    assert state.phase == R.GRID and state.car_on == -1      # the weather known: tires first
+    return R.apply(state, {"kind": "ok"})
 
 
 def throw(state, g, roll, clock, **report):
@@ -79,11 +81,20 @@ def test_no_stop_in_a_2_stop_corner_ends_the_lap_at_the_back():
     assert Q.order(state) == (1, 0)        # slow, but it stopped everywhere
 
 
-def test_tires_may_be_changed_between_qualifying_and_the_race():
-    state = qualifying()
-    state = drive_lap(drive_lap(state, 10.0), 12.0)
-    assert state.phase == R.QDONE
+def test_tires_are_fitted_before_the_qualifying_laps_and_again_before_the_race():
+    state = R.setup({"players": 2, "grid": "stopwatch", "weather": "rain"}, data())
+    state = R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
     change = next(m for m in R.moves(state) if m.kind == "tires" and m.arg("car") == 1)
     assert change.label == "Blue to soft"
     state = R.apply(state, R.resolve(state, change, None))
-    assert state.cars[1].tires == "soft"
+    state = R.apply(state, {"kind": "ok"})
+    assert state.cars[1].tires == "soft" and state.car_on == 0
+    state = drive_lap(drive_lap(state, 10.0), 12.0)
+    assert state.phase == R.QDONE
+    assert [m.kind for m in R.moves(state)] == ["start"]
+    state = R.apply(state, {"kind": "start", "weather": 0, "grid": None, "starts": [10, 10]})
+    assert state.phase == R.GRID and state.cars[1].tires == "soft"
+    change = next(m for m in R.moves(state) if m.kind == "tires" and m.arg("car") == 1)
+    assert change.label == "Blue to rain"
+    state = R.apply(state, R.resolve(state, change, None))
+    assert state.cars[1].tires == "rain"
