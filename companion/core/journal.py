@@ -136,6 +136,29 @@ class Journal:
             self._salvage(fault)
         self._check_history()
 
+    @classmethod
+    def read_only(cls, state_dir: str | Path) -> "Journal":
+        """The journal opened for reading only (the table screen): SQLite's ``mode=ro``, no
+        schema, no salvage, no note beside it; every write fails. Each query is its own
+        short read transaction, so the writer in WAL mode is never blocked."""
+        path = Path(state_dir) / cls.FILENAME
+        if not path.exists():
+            raise JournalError(f"no journal at {path} (start the companion once, or check --state)")
+        self = cls.__new__(cls)
+        self.path, self.notice, self._mark_fd = path, None, None
+        try:
+            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA query_only=1")
+            self._db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"cannot read the journal {path}: {exc}") from None
+        return self
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits (``PRAGMA data_version``)."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def _connect(self) -> str | None:
         """Open the file and run SQLite's quick integrity check; return what is wrong
         with it (None: it is sound)."""
