@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "companion.commands.results",
     "companion.commands.printing",
     "companion.commands.selftest",
+    "companion.commands.table",
 )
 
 

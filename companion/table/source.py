@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from typing import Any
 
 from companion import results
-from companion.core.journal import UNDO, Journal, Session
+from companion.core.journal import UNDO, Journal, JournalError, Session
 from companion.games import registry
 from companion.table.public import public_view
 
@@ -45,7 +46,8 @@ class Follower:
     """The newest session of the journal in ``state_dir``, read-only."""
 
     def __init__(self, state_dir):
-        self.journal = Journal.read_only(state_dir)
+        self.state_dir = state_dir
+        self.journal: Journal | None = None       # opened once the box has made it
         self.version: int | None = None
         self.session: Session | None = None
         self.activity = None
@@ -59,11 +61,23 @@ class Follower:
         self.poll()
 
     def close(self) -> None:
-        self.journal.close()
+        if self.journal is not None:
+            self.journal.close()
 
     def poll(self) -> bool:
         """Read what the box committed since the last poll; True when the page changes."""
-        version = self.journal.data_version()
+        if self.journal is None:
+            try:
+                self.journal = Journal.read_only(self.state_dir)
+            except JournalError as exc:     # the box has not made its journal yet
+                self.problems = [str(exc)]
+                return self._publish()
+            self.problems = []
+        try:
+            version = self.journal.data_version()
+        except sqlite3.DatabaseError as exc:   # busy for a moment: the next poll reads it
+            log.warning("journal not read: %s", exc)
+            return False
         if version == self.version:
             return False
         self.version = version
@@ -133,12 +147,15 @@ class Follower:
 
     def _make_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"title": "Race Companion", "activity": "", "race": None, "history": [],
-                               "chart": [], "championship": self._championship(), "problems": []}
+                               "chart": [], "championship": {"title": "", "races": 0, "standings": []},
+                               "problems": self.problems[-3:]}
+        if self.journal is None:
+            return out
+        out["championship"] = self._championship()
         if self.session is None:
             return out
         out["title"] = results.activity_title(self.session.activity, self.session.options)
         out["activity"] = self.session.activity
-        out["problems"] = self.problems[-3:]
         out["history"] = self.labels[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
