@@ -224,6 +224,9 @@ class Activity:
     # "turn", "waiting", "laps"} (companion/table/public.py says each key); nothing
     # hidden (a hand's cards, a deck's order) may be in it. None: the standings and the
     # OLED view's words
+    secret: Callable[[Any], bool] | None = None          # a face-down choice is being
+    # made (tactics picked in turn, cards played face down before the reveal): the table
+    # screen withholds the history's entries from the moment it began until it ends
     data: str = "own"                                    # whose data.toml it is set up
     # with: "own" (a game), "game-option" (the game chosen in its "game" option), "none"
 

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 HISTORY = 10
 """How many of the last actions the page lists."""
+WITHHELD = "(a choice made face down)"
+"""An action the page does not say yet: a tactic picked, a card played face down."""
 
 
 def chart_point(activity, state) -> tuple[int, list[str]] | None:
@@ -55,6 +57,7 @@ class Follower:
         self.seq = 0                       # the last journal row applied
         self.labels: list[str] = []        # the history's words, oldest first
         self.chart: dict[int, list[str]] = {}
+        self.secret_from: int | None = None  # labels from here on are face-down choices
         self.problems: list[str] = []
         self.payload: dict[str, Any] = {}
         self.text = ""                     # the payload as JSON
@@ -100,6 +103,7 @@ class Follower:
 
     def _rebuild(self, session: Session) -> None:
         self.session, self.seq, self.labels, self.chart, self.problems = session, 0, [], {}, []
+        self.secret_from = None
         try:
             self.activity = registry.activity(session.activity)
             self.state = self.activity.setup(session.options, session.data)
@@ -134,6 +138,12 @@ class Follower:
         self.problems += [p for p in replay.problems if p not in self.problems]
 
     def _sample(self) -> None:
+        secret = self.activity.secret
+        if secret is not None and secret(self.state):
+            if self.secret_from is None:
+                self.secret_from = len(self.labels)
+        else:
+            self.secret_from = None
         point = chart_point(self.activity, self.state)
         if point is not None:
             self.chart[point[0]] = point[1]
@@ -156,7 +166,9 @@ class Follower:
             return out
         out["title"] = results.activity_title(self.session.activity, self.session.options)
         out["activity"] = self.session.activity
-        out["history"] = self.labels[-HISTORY:][::-1]
+        shown = len(self.labels) if self.secret_from is None else self.secret_from
+        labels = self.labels[:shown] + [WITHHELD] * (len(self.labels) - shown)
+        out["history"] = labels[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
             out["chart"] = [[lap, order] for lap, order in sorted(self.chart.items())]

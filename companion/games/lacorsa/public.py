@@ -61,3 +61,9 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     crashed = any(i in g for g in state.crashed)
     note = ("automated" if c.auto else f"{c.owner_name}'s car") + (", crashed" if crashed else "")
     return car(c.name, c.colour, widgets, note=note, out=crashed)
+
+
+def secret(state: R.State) -> bool:
+    """Cards are in face down while another car has still to play: they stay off the
+    table screen until the reveal."""
+    return bool(state.plays) and bool(R.waiting(state))

@@ -9,6 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, championship_entries=rules.championship_entries, view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=tables.check,
-    public=public.public,
+    public=public.public, secret=public.secret,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -64,3 +64,9 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     owner = state.players[c.owner]
     note = f"{owner}'s {'team' if c.team else 'associated'} car, lap {c.lap}"
     return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out)
+
+
+def secret(state: R.State) -> bool:
+    """The players pick their tactics in turn from their hands: what each picked stays
+    off the table screen until the tactics are turned."""
+    return state.phase == R.TACTICS
