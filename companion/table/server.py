@@ -99,7 +99,7 @@ class TableServer:
 
     def stop(self) -> None:
         """Stop serving (from any thread)."""
-        if self._stop is not None:
+        if self._stop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._stop.set)
 
     async def _poll(self) -> None:
@@ -135,10 +135,12 @@ class TableServer:
             elif path == "/state.json":
                 await self._reply(writer, 200, self.follower.text.encode(), "application/json", head=head)
             elif path == "/events":
-                await self._stream(writer, head)
+                await self._stream(reader, writer, head)
             else:
                 await self._reply(writer, 404, b"Not found: the table screen is at /\n", head=head)
         except (ConnectionError, asyncio.TimeoutError):
+            pass
+        except asyncio.CancelledError:   # the server stops: the page reconnects to the next one
             pass
         except Exception:
             log.exception("a connection failed")
@@ -180,8 +182,9 @@ class TableServer:
                   f"{extra}{SECURITY_HEADERS}\r\n")
         await self._send(writer, header.encode() + (b"" if head else body))
 
-    async def _stream(self, writer: asyncio.StreamWriter, head: bool) -> None:
-        """The SSE stream: the whole state now, then at each change; a comment when quiet."""
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: bool) -> None:
+        """The SSE stream: the whole state now, then at each change; a comment when quiet.
+        It ends when the page goes (its end of the connection closes) or sends anything."""
         await self._send(writer, ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                   "Cache-Control: no-store\r\nConnection: close\r\n"
                                   f"{SECURITY_HEADERS}\r\n").encode())
@@ -189,18 +192,23 @@ class TableServer:
             return
         wake = asyncio.Event()
         self.streams.add(wake)
+        gone = asyncio.ensure_future(reader.read(1))
         try:
             await self._send(writer, b"retry: 2000\n\n")
             while self._server is not None and self._server.is_serving():
                 await self._send(writer, f"event: race\ndata: {self.follower.text}\n\n".encode())
-                while True:
-                    try:
-                        await asyncio.wait_for(wake.wait(), self.limits.keepalive_s)
-                        break
-                    except asyncio.TimeoutError:
+                while not wake.is_set():
+                    woken = asyncio.ensure_future(wake.wait())
+                    done, _ = await asyncio.wait((woken, gone), timeout=self.limits.keepalive_s,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    woken.cancel()
+                    if gone in done:
+                        return
+                    if not done:
                         await self._send(writer, b": still here\n\n")
                 wake.clear()
         finally:
+            gone.cancel()
             self.streams.discard(wake)
 
 

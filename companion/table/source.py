@@ -119,15 +119,13 @@ class Follower:
             return
         replay = self.journal.replay(self.session.id, after=self.seq)
         rows = replay.rows
-        if not rows:
-            return
-        if any(event is not None and event.get("kind") == UNDO for _, _, event, _ in rows):
+        if self.seq and any(event is not None and event.get("kind") == UNDO for _, _, event, _ in rows):
             self._rebuild(self.session)   # an undo reaches back: replay from the setup
             return
         for seq, label, event, _ in rows:
             self.seq = seq
             self.labels.append(label)
-            if event is None:
+            if event is None or seq in replay.undone or event.get("kind") == UNDO:
                 continue
             try:
                 self.state = self.activity.apply(self.state, event)
