@@ -62,7 +62,8 @@ def where(state: R.State, i: int) -> str:
     stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
     if first <= c.dist <= last and c.corner == corner.number:
         return f"in corner {corner.number}: stop {c.stops} of {corner.stops}"
-    return f"corner {corner.number} ({stops}) in {first - c.dist} spaces"
+    ahead = first - c.dist
+    return f"corner {corner.number} ({stops}) in {ahead} space{'s' if ahead != 1 else ''}"
 
 
 def odds(state: R.State, i: int) -> list[str]:
