@@ -34,11 +34,14 @@ def run(args) -> int:
     if not 0 <= port <= 65535:
         raise CommandError(f"--port {port}: a port is a number from 0 to 65535")
 
-    from companion.table.server import TableServer, address
+    from companion.table.server import TableServer, address, inherited
     from companion.table.source import Follower
 
+    sock = inherited()           # systemd's socket unit listens for it (systemd/companion-table.socket)
+    if sock is not None:
+        port = sock.getsockname()[1]
     follower = Follower(state_dir(args.state))
-    server = TableServer(follower, args.host, port)
+    server = TableServer(follower, args.host, port, sock=sock)
 
     def ready(srv: TableServer) -> None:
         print(f"companion table: serving the table screen on {address(srv.port, args.host)}", flush=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 from dataclasses import dataclass
 from importlib import resources
@@ -62,9 +63,11 @@ class Refused(Exception):
 class TableServer:
     """Serves ``follower``'s race on ``host``:``port`` (port 0: any free one)."""
 
-    def __init__(self, follower: Follower, host: str = "0.0.0.0", port: int = 8080, limits: Limits = Limits()):
+    def __init__(self, follower: Follower, host: str = "0.0.0.0", port: int = 8080, limits: Limits = Limits(),
+                 sock: socket.socket | None = None):
         self.follower = follower
         self.host, self.port = host, port
+        self.sock = sock                 # a listening socket handed over (systemd's socket unit)
         self.limits = limits
         self.page = resources.files("companion.table").joinpath(PAGE).read_bytes()
         self.connections = 0
@@ -81,9 +84,13 @@ class TableServer:
     async def serve(self, ready: Callable[["TableServer"], None] | None = None) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        self._server = await asyncio.start_server(self._connection, self.host, self.port,
-                                                  limit=self.limits.request_bytes, reuse_address=True,
-                                                  backlog=self.limits.clients)
+        if self.sock is not None:
+            self._server = await asyncio.start_server(self._connection, sock=self.sock,
+                                                      limit=self.limits.request_bytes)
+        else:
+            self._server = await asyncio.start_server(self._connection, self.host, self.port,
+                                                      limit=self.limits.request_bytes, reuse_address=True,
+                                                      backlog=self.limits.clients)
         self.port = self._server.sockets[0].getsockname()[1]
         if ready is not None:
             ready(self)
@@ -212,6 +219,15 @@ class TableServer:
             self.streams.discard(wake)
 
 
+def inherited() -> socket.socket | None:
+    """The listening socket systemd hands over (``LISTEN_FDS``, fd 3), if it did."""
+    if os.environ.get("LISTEN_PID") != str(os.getpid()) or int(os.environ.get("LISTEN_FDS", "0") or 0) < 1:
+        return None
+    for key in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
+        os.environ.pop(key, None)
+    return socket.socket(fileno=3)
+
+
 def address(port: int, host: str = "0.0.0.0") -> str:
     """The address a phone on the same network opens: the box's own LAN address (found
     without sending a packet), else its name."""
@@ -221,7 +237,9 @@ def address(port: int, host: str = "0.0.0.0") -> str:
     try:
         probe.connect(("192.0.2.1", 9))   # TEST-NET-1: routing only, nothing is sent
         ip = probe.getsockname()[0]
-    except OSError:
+        if ip.startswith("127."):
+            raise OSError("no network")
+    except OSError:   # none of its own (systemd's socket): the box's name on the network
         ip = socket.gethostname() + ".local"
     finally:
         probe.close()
