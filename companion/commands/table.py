@@ -34,7 +34,8 @@ def run(args) -> int:
     if not 0 <= port <= 65535:
         raise CommandError(f"--port {port}: a port is a number from 0 to 65535")
 
-    from companion.table.server import TableServer, address, inherited
+    from companion.table.address import address
+    from companion.table.server import TableServer, inherited
     from companion.table.source import Follower
 
     sock = inherited()           # systemd's socket unit listens for it (systemd/companion-table.socket)

@@ -226,21 +226,3 @@ def inherited() -> socket.socket | None:
     for key in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
         os.environ.pop(key, None)
     return socket.socket(fileno=3)
-
-
-def address(port: int, host: str = "0.0.0.0") -> str:
-    """The address a phone on the same network opens: the box's own LAN address (found
-    without sending a packet), else its name."""
-    if host not in ("0.0.0.0", "::", ""):
-        return f"http://{host}:{port}/"
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))   # TEST-NET-1: routing only, nothing is sent
-        ip = probe.getsockname()[0]
-        if ip.startswith("127."):
-            raise OSError("no network")
-    except OSError:   # none of its own (systemd's socket): the box's name on the network
-        ip = socket.gethostname() + ".local"
-    finally:
-        probe.close()
-    return f"http://{ip}:{port}/"
