@@ -34,6 +34,9 @@ def run(args) -> int:
     if not 0 <= port <= 65535:
         raise CommandError(f"--port {port}: a port is a number from 0 to 65535")
 
+    # The page is plain HTTP on the local network: asyncio need not load OpenSSL (about 3 MB
+    # of the server's memory on the device, docs/decisions.md).
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from companion.table.address import address
     from companion.table.server import TableServer, inherited
     from companion.table.source import Follower
