@@ -32,15 +32,19 @@ def address_lines(url: str, width: int) -> tuple[str, ...]:
 
 @dataclass
 class TableCode(Screen):
-    def view(self, app: "Host") -> View:
-        from companion.table import qr
-        from companion.ui.render import picture_layout
+    shown: View | None = None      # made once: the code takes a moment to compute on a Pi
 
-        url = app.table_address()
-        modules = qr.matrix(url)
-        room = (WIDTH - picture_layout(len(modules))[2] - 3) // ADVANCE
-        lines = ("Table", "screen:", *address_lines(url, room))
-        return View("Table screen", (Picture(tuple(tuple(r) for r in modules), lines),))
+    def view(self, app: "Host") -> View:
+        if self.shown is None:
+            from companion.table import qr
+            from companion.ui.render import picture_layout
+
+            url = app.table_address()
+            modules = qr.matrix(url)
+            room = (WIDTH - picture_layout(len(modules))[2] - 3) // ADVANCE
+            lines = ("Table", "screen:", *address_lines(url, room))
+            self.shown = View("Table screen", (Picture(tuple(tuple(r) for r in modules), lines),))
+        return self.shown
 
     def handle(self, app: "Host", gesture) -> None:
         if pressed(gesture, BACK, OK, GO):
