@@ -69,6 +69,9 @@ class Follower:
 
     def poll(self) -> bool:
         """Read what the box committed since the last poll; True when the page changes."""
+        if self.journal is not None and self.journal.writer_back():
+            self.journal.close()              # opened while the box was off: now it writes again
+            self.journal, self.version = None, None
         if self.journal is None:
             try:
                 self.journal = Journal.read_only(self.state_dir)

@@ -206,3 +206,24 @@ def test_a_box_without_a_journal_yet_is_waited_for(state_dir, serving):
     while next_race()["race"] is None:
         pass
     s.close()
+
+
+def test_a_read_only_file_system_is_read_with_the_box_on_or_off(state_dir):
+    """As the service sees the state directory (ReadOnlyPaths=): a read-only mount."""
+    import shutil
+    import subprocess
+    import sys
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a private read-only mount here (needs unshare -m)")
+    app = race(state_dir, "lacorsa", 10)
+    want = app.runner.history()[-1].label
+    script = (f"mount --bind {state_dir} {state_dir} && mount -o remount,bind,ro {state_dir} && "
+              f"{sys.executable} -c 'from companion.table.source import Follower; "
+              f"f = Follower(\"{state_dir}\"); f.poll(); print(f.payload[\"history\"][0]); "
+              f"print(f.journal.immutable)'")
+    on = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert on.stdout.split("\n")[:2] == [want, "False"], on.stderr     # the box running: its -shm is there
+    app.journal.close()                                                  # the box off: no -shm
+    off = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert off.stdout.split("\n")[:2] == [want, "True"], off.stderr
