@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from companion.kit.turns import primary_index
+
 
 def bar(label: str, value: int, maximum: int) -> dict[str, Any]:
     return {"kind": "bar", "label": str(label), "value": int(value), "max": max(int(maximum), 1)}
@@ -40,3 +42,14 @@ def car(name: str, colour: str, widgets: Iterable[dict[str, Any]], *, note: str 
     widgets, a short note (where it stands), and whether it is out of the race."""
     return {"name": str(name), "colour": str(colour), "note": str(note), "out": bool(out),
             "widgets": list(widgets)}
+
+
+def waiting(moves: Sequence, player: str = "") -> tuple[str, str]:
+    """(whose turn, what the box waits for) from the move GO performs: ``player`` (else the
+    move's) and its label, "Red: Roll gear 4". For moves that name nothing hidden only: a
+    list of a hand's cards says only whose turn it is (the pack's words)."""
+    if not moves:
+        return player, ""
+    move = moves[primary_index(moves)]
+    who = player or move.player or ""
+    return who, (f"{who}: {move.label}" if who else move.label)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.api import Activity
+from companion.kit.dashboard import waiting
 
 KEYS = ("finished", "laps", "lap", "turn", "waiting", "cars", "notes", "screen", "standings")
 
@@ -46,11 +47,8 @@ def _from_view(activity: Activity, state: Any) -> dict[str, Any]:
     """The default: the OLED view's title, status and lines, and the primary move."""
     view = activity.view(state)
     lines = [w for widget in view.body for w in _words(widget)]
-    moves = activity.moves(state)
-    move = next((m for m in moves if m.primary), moves[0] if moves else None)
-    return {"laps": view.status, "screen": [view.title, *lines],
-            "turn": (move.player or "") if move else "",
-            "waiting": move.label if move else ""}
+    turn, waits = waiting(activity.moves(state))
+    return {"laps": view.status, "screen": [view.title, *lines], "turn": turn, "waiting": waits}
 
 
 def _words(widget: Any) -> list[str]:

@@ -10,9 +10,8 @@ from companion.games.formula_de import advisor
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.screens import WEATHER_WORDS, ZONE_WORDS
-from companion.kit.dashboard import bar, car, stat
+from companion.kit.dashboard import bar, car, stat, waiting
 from companion.kit.standings import ordinal
-from companion.kit.turns import primary_index
 
 PHASES = {R.START: "before the start", R.GRID: "the grid", R.SHOW: "a turn's outcome",
           R.ROUND: "the round is over", R.OVER: "finished"}
@@ -28,11 +27,8 @@ def public(state: R.State) -> dict[str, Any]:
     notes = [f"{s.circuit.label}: weather {WEATHER_WORDS[state.weather]}" + (", raining" if state.rain else "")]
     if on >= 0 and state.phase == R.GEAR and not state.qualifying:
         notes += odds(state, on)
-    moves = R.moves(state)
-    move = moves[primary_index(moves)] if moves else None
-    turn = state.cars[on].name if on >= 0 else (move.player or "") if move else ""
-    waiting = (f"{turn}: {move.label}" if turn and move else move.label if move else "")
-    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waiting, "notes": notes,
+    turn, waits = waiting(R.moves(state), state.cars[on].name if on >= 0 else "")
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
 

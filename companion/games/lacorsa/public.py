@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.lacorsa import rules as R
-from companion.kit.dashboard import bar, car, cards, stat
-from companion.kit.turns import primary_index
+from companion.kit.dashboard import bar, car, cards, stat, waiting
 
 
 def public(state: R.State) -> dict[str, Any]:
@@ -18,11 +17,11 @@ def public(state: R.State) -> dict[str, Any]:
         R.BETWEEN: "between races", R.DONE: "finished"}.get(state.step, state.step)
     if state.championship:
         laps += f", race {state.race} of {s.races}"
-    turn, waiting = _waiting(state)
+    turn, waits = _waiting(state)
     notes = []
     if state.defender >= 0 and state.stage == R.PLAY:
         notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
-    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waiting, "notes": notes,
+    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
 
@@ -39,8 +38,7 @@ def _waiting(state: R.State) -> tuple[str, str]:
         if state.stage == R.DISCARD:
             return who, f"{who}: enter the card discarded"
         return who, f"{who}: challenge, extend or discard"
-    moves = R.moves(state)
-    return "", moves[primary_index(moves)].label if moves else ""
+    return waiting(R.moves(state))
 
 
 def dashboard(state: R.State, i: int) -> dict[str, Any]:

@@ -9,8 +9,7 @@ from typing import Any
 from companion.games.three_wide import rules as R
 from companion.games.three_wide import tables
 from companion.kit.cars import COLOURS
-from companion.kit.dashboard import bar, car, chips, stat
-from companion.kit.turns import primary_index
+from companion.kit.dashboard import bar, car, chips, stat, waiting
 
 CHIP_WORDS = ("B", "G", "Y", "R")   # a chip's wear, as on the OLED (black .. red)
 PHASES = {R.START: "Draw the grid", R.DEAL: "Deal the tactic cards", R.OVER: "The race is over"}
@@ -24,12 +23,12 @@ def public(state: R.State) -> dict[str, Any]:
         laps += ", yellow flag"
     elif state.gwc:
         laps += ", green-white-checker"
-    turn, waiting = _waiting(state)
+    turn, waits = _waiting(state)
     notes = []
     if state.hands:
         notes.append("Tactic cards in hand: " + ", ".join(
             f"{name} {len(hand)}" for name, hand in zip(state.players, state.hands)))
-    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waiting, "notes": notes,
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
 
@@ -41,11 +40,7 @@ def _waiting(state: R.State) -> tuple[str, str]:
         return who, f"{who}: choose tactics ({len(state.hands[state.actor])} cards in hand, secret)"
     if state.phase in PHASES:
         return "", PHASES[state.phase]
-    moves = R.moves(state)
-    if not moves:
-        return "", ""
-    move = moves[primary_index(moves)]
-    return (move.player or ""), (f"{move.player}: {move.label}" if move.player else move.label)
+    return waiting(R.moves(state))
 
 
 def dashboard(state: R.State, i: int) -> dict[str, Any]:

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.top_speed import rules as R
-from companion.kit.dashboard import bar, car, cards, stat
-from companion.kit.turns import primary_index
+from companion.kit.dashboard import bar, car, cards, stat, waiting
 
 STATUS = {R.DRAWING: "drawing", R.PASSED: "passed", R.BUST: "bust", R.PIT: "in the pits", R.DONE: "done",
           R.NO_LAP: "no lap"}
@@ -28,11 +27,8 @@ def public(state: R.State) -> dict[str, Any]:
         notes.append(f"Safety Car out ({state.sc})")
     if state.yellow:
         notes.append("Yellow flag: no overtaking")
-    moves = R.moves(state)
-    move = moves[primary_index(moves)] if moves else None
-    turn = state.name(state.turn) if 0 <= state.turn < len(state.cars) else ""
-    waiting = f"{turn}: {move.label}" if turn and move else move.label if move else ""
-    return {"laps": laps, "lap": lap, "turn": turn, "waiting": waiting, "notes": notes,
+    turn, waits = waiting(R.moves(state), state.name(state.turn) if 0 <= state.turn < len(state.cars) else "")
+    return {"laps": laps, "lap": lap, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
 

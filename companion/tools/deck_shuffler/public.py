@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.kit.dashboard import bar, car, cards
-from companion.kit.turns import primary_index
+from companion.kit.dashboard import bar, car, cards, waiting
 from companion.tools.deck_shuffler import rules as R
 
 
@@ -16,5 +15,5 @@ def public(state: R.State) -> dict[str, Any]:
                                    cards("showing", [c.name for c in d.shown] or ["none"])],
                  note="in use" if i == state.current else "")
              for i, d in enumerate(state.decks)]
-    return {"laps": f"{state.draws} draws", "waiting": moves[primary_index(moves)].label if moves else "",
+    return {"laps": f"{state.draws} draws", "waiting": waiting(moves)[1],
             "cars": decks}

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.kit.dashboard import bar, car, stat
-from companion.kit.turns import primary_index
+from companion.kit.dashboard import bar, car, stat, waiting
 from companion.tools.lap_counter import rules as R
 
 
@@ -16,9 +15,9 @@ def public(state: R.LapCounter) -> dict[str, Any]:
     lead = max((r["laps"] for r in rows), default=0)
     laps = f"{race.length - lead} laps to go" if race.countdown else f"Lap {lead} of {race.length}"
     moves = R.moves(state)
-    waiting = moves[primary_index(moves)].label if moves else ""
+    turn, waits = waiting(moves)
     cars = [car(r["name"], r.get("colour") or r["name"],
                 [bar("laps", r["laps"], race.length), stat("laps led", r.get("laps_led", 0))],
                 note="finished" if r.get("finished") else "")
             for r in rows]
-    return {"laps": laps, "lap": lead, "waiting": waiting, "cars": cars}
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars}
