@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image
 
 from companion.ui import fonts
-from companion.ui.view import Bar, Big, Menu, Picture, Row, Text, View
+from companion.ui.view import Bar, Big, Menu, Row, Text, View
 
 from companion.profile import (BODY_TOP, FOOTER_RULE, HEIGHT, LINE_H, MARGIN,  # noqa: E402
                                SCROLLBAR_W, TITLE_H, WIDTH)
@@ -35,9 +35,11 @@ BLACK, WHITE = 0, 1
 def render(view: View) -> Image.Image:
     """The 128x64 mode "1" image of ``view``."""
     im = Image.new("1", (WIDTH, HEIGHT), BLACK)
-    if view.body and isinstance(view.body[0], Picture):
-        _draw_picture(im, view.body[0])
-        return im
+    if view.body and type(view.body[0]) not in _DRAW:
+        from companion.ui.picture import Picture
+        if isinstance(view.body[0], Picture):
+            _draw_picture(im, view.body[0])
+            return im
     _title_bar(im, str(view.title), str(view.status))
     body_bottom = HEIGHT
     if view.footer:
@@ -265,7 +267,7 @@ def picture_layout(n: int) -> tuple[int, int, int]:
     return scale, quiet, n * scale + 2 * quiet
 
 
-def _draw_picture(im: Image.Image, w: Picture) -> None:
+def _draw_picture(im: Image.Image, w) -> None:
     """The picture at the left, 2 px a module when it fits, dark on a lit square with a
     quiet zone all round (a QR code's); its lines beside it."""
     scale, quiet, side = picture_layout(len(w.modules))

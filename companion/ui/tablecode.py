@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from companion.profile import ADVANCE, WIDTH
 from companion.ui.nav import BACK, GO, OK, Screen, pressed
-from companion.ui.view import Picture, View
+from companion.ui.picture import Picture
+from companion.ui.view import View
 
 if TYPE_CHECKING:
     from companion.ui.host import Host

@@ -54,16 +54,8 @@ class Menu:
     selected: int = 0
 
 
-@dataclass(frozen=True)
-class Picture:
-    """A 1-bit picture that fills the screen at its left (the table screen's QR code):
-    ``modules`` rows of dark (True) and light squares, drawn dark on a lit square with a
-    quiet zone, and ``lines`` of small text beside it. A view with a picture shows nothing else."""
-    modules: tuple[tuple[bool, ...], ...]
-    lines: tuple[str, ...] = ()
-
-
-Widget = Text | Big | Row | Bar | Menu | Picture
+Widget = Text | Big | Row | Bar | Menu
+"""(and ``companion.ui.picture.Picture``, a view of its own: loaded only where one is shown)"""
 
 
 @dataclass(frozen=True)

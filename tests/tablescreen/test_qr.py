@@ -11,7 +11,7 @@ from PIL import Image
 from companion.table import qr
 from companion.ui.render import render
 from companion.ui.tablecode import TableCode, address_lines
-from companion.ui.view import Picture
+from companion.ui.picture import Picture
 from tests.table import PaperTray, make_app, press
 from tests.tablescreen.conftest import play
 
