@@ -12,7 +12,6 @@ COMMAND_MODULES = (
     "companion.commands.results",
     "companion.commands.printing",
     "companion.commands.selftest",
-    "companion.commands.table",
 )
 
 
