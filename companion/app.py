@@ -32,7 +32,7 @@ class App:
     def __init__(self, *, journal: Journal, display, printer=None, printer_factory=None,
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
-                 renderer: Callable[[View], Any] | None = None):
+                 renderer: Callable[[View], Any] | None = None, table: dict | None = None):
         self.journal = journal
         self.display = display
         self.printer = printer
@@ -42,6 +42,7 @@ class App:
         self.data_dir = Path(data_dir) if data_dir else None
         self.watchdog = watchdog
         self._render = renderer
+        self.table = table             # [table] of the pinout (None: no table screen)
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
@@ -219,9 +220,20 @@ class App:
             return False
         from companion import results as res
         receipt = self.runner.receipts().get(kind)
+        if receipt is not None and kind == "program" and self.table_on():
+            receipt = self._with_table_address(receipt)
         if receipt is not None:
             self.submit(res.stamp(self.journal, self.runner.session, receipt))
         return receipt is not None
+
+    def _with_table_address(self, receipt):
+        """The program with the table screen's address at its foot (phones follow the race)."""
+        from dataclasses import replace
+        from companion.receipts.model import Feed, Line, Rule
+        url = self.table_address()
+        lines = [Line(url[i:i + 32]) for i in range(0, len(url), 32)]
+        return replace(receipt, items=(*receipt.items, Feed(), Rule(),
+                                       Line("The race live on a phone:"), *lines))
 
     def print_results(self) -> bool:
         """Print the session's results (dated, numbered in its championship): the
@@ -292,6 +304,13 @@ class App:
     def championship_lines(self) -> list[str]:
         from companion import results as res
         return res.championship_lines(self.journal)
+
+    def table_on(self) -> bool:
+        return bool(self.table and self.table.get("enabled"))
+
+    def table_address(self) -> str:
+        from companion.table.address import address
+        return address(int(self.table["port"]))
 
     # -- the loop ---------------------------------------------------------------------
 

@@ -48,7 +48,8 @@ class Runtime:
             journal.close()
             raise StartupError(str(exc)) from None
         app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
-                  rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog())
+                  rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
+                  table=board.pinout.get("table"))
         if journal.notice:  # a damaged or shortened journal is said on the first frame
             app.toast = journal.notice
         return cls(state_dir, journal, board, app)

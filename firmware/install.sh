@@ -9,7 +9,9 @@
 #   apt packages, the `companion` system user (groups gpio, i2c, dialout), a virtual
 #   environment in <repo>/.venv with the companion installed in it, the boot settings
 #   (firmware/config.txt appended to config.txt, the serial console removed from
-#   cmdline.txt), i2c-dev loaded at boot, the udev rule and the service unit, enabled.
+#   cmdline.txt), i2c-dev loaded at boot, the udev rule and the service unit, enabled; the
+#   table screen's service and socket (on the port of [table] in the pinout), enabled unless
+#   [table] enabled = false.
 #
 # Environment (for building an image tree and for the tests):
 #   ROOT=DIR      prefix for every file it reads or writes for the system (/etc, /boot,
@@ -48,6 +50,7 @@ VENV=$APP_DIR/.venv
 SERVICE_USER=companion
 SERVICE_GROUPS=(gpio i2c dialout)
 UNIT=companion.service
+TABLE_UNITS=(companion-table.service companion-table.socket)
 STATE_HOME=/var/lib/race-companion
 PYCACHE=/var/cache/race-companion/pycache # PYTHONPYCACHEPREFIX in systemd/companion.service
 PACKAGES=(
@@ -254,6 +257,45 @@ install_system_files() {
 	else
 		run "${SYSTEMCTL[@]}" enable "$UNIT"
 	fi
+	install_table
+}
+
+# table_setting KEY DEFAULT: KEY under [table] in the pinout the companion reads.
+table_setting() {
+	local pinout=$SRC_DIR/hardware/pinout.toml value
+	if [[ -f $ROOT/etc/race-companion/pinout.toml ]]; then pinout=$ROOT/etc/race-companion/pinout.toml; fi
+	value=$(awk -v key="$1" '
+		/^[[:space:]]*\[/ { in_table = ($0 ~ /^[[:space:]]*\[table\][[:space:]]*(#.*)?$/) }
+		in_table && $0 ~ "^[[:space:]]*" key "[[:space:]]*=" {
+			sub(/^[^=]*=[[:space:]]*/, ""); sub(/[[:space:]]*(#.*)?$/, ""); print; exit
+		}' "$pinout")
+	printf '%s\n' "${value:-$2}"
+}
+
+# The table screen: its service and its socket (systemd listens on the port and hands the
+# socket over, so the server has no network of its own), enabled unless switched off.
+install_table() {
+	local port enabled name
+	port=$(table_setting port 8080)
+	enabled=$(table_setting enabled true)
+	[[ $port =~ ^[0-9]+$ ]] || die "[table] port in the pinout is not a number: $port"
+	put /etc/systemd/system/companion-table.service 0644 "the table screen, for $APP_DIR" \
+		< <(sed "s|/opt/race-companion/|$APP_DIR/|g" "$SRC_DIR/systemd/companion-table.service") || :
+	put /etc/systemd/system/companion-table.socket 0644 "the table screen on port $port" \
+		< <(sed "s|^ListenStream=.*|ListenStream=$port|" "$SRC_DIR/systemd/companion-table.socket") || :
+	for name in "${TABLE_UNITS[@]}"; do
+		if [[ $enabled == false ]]; then
+			if "${SYSTEMCTL[@]}" is-enabled --quiet "$name" 2>/dev/null; then
+				run "${SYSTEMCTL[@]}" disable "$name"
+			else
+				ok "$name off ([table] enabled = false)"
+			fi
+		elif "${SYSTEMCTL[@]}" is-enabled --quiet "$name" 2>/dev/null; then
+			ok "$name enabled"
+		else
+			run "${SYSTEMCTL[@]}" enable "$name"
+		fi
+	done
 }
 
 finish() {
@@ -264,7 +306,9 @@ finish() {
 	elif ((REBOOT)); then
 		echo "Done. Reboot to apply the boot settings; the companion then starts by itself: sudo reboot"
 	elif [[ -z $ROOT ]]; then
+		run systemctl daemon-reload
 		run systemctl restart "$UNIT"
+		if [[ $(table_setting enabled true) != false ]]; then run systemctl restart companion-table.socket; fi
 		echo "Done. The companion is (re)started: systemctl status $UNIT"
 	else
 		echo "Done."

@@ -145,6 +145,51 @@ class Journal:
             self._salvage(fault)
         self._check_history()
 
+    @classmethod
+    def read_only(cls, state_dir: str | Path) -> "Journal":
+        """The journal opened for reading only (the table screen): SQLite's ``mode=ro``, no
+        schema, no salvage, no note beside it; every write fails. Each query is its own
+        short read transaction, so the writer in WAL mode is never blocked. On a read-only
+        file system a journal whose writer is not running has no shared-memory file and
+        cannot be opened so: it is then opened ``immutable`` (``self.immutable``), which is
+        exact while nobody writes; reopen it once the writer is back (``writer_back()``)."""
+        path = Path(state_dir) / cls.FILENAME
+        if not path.exists():
+            raise JournalError(f"no journal at {path} (start the companion once, or check --state)")
+        self = cls.__new__(cls)
+        self.path, self.notice, self._mark_fd, self.immutable = path, None, None, False
+        uri = path.resolve().as_uri()
+        try:
+            self._db = self._open_read_only(f"{uri}?mode=ro")
+        except sqlite3.DatabaseError as exc:
+            if path.with_name(cls.FILENAME + "-wal").exists():
+                raise JournalError(f"cannot read the journal {path}: {exc}") from None
+            try:
+                self._db = self._open_read_only(f"{uri}?mode=ro&immutable=1")
+            except sqlite3.DatabaseError:
+                raise JournalError(f"cannot read the journal {path}: {exc}") from None
+            self.immutable = True
+        return self
+
+    @staticmethod
+    def _open_read_only(uri: str) -> sqlite3.Connection:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA query_only=1")
+            db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def writer_back(self) -> bool:
+        """Whether a journal opened ``immutable`` has a writer again (its shared memory is back)."""
+        return self.immutable and self.path.with_name(self.FILENAME + "-shm").exists()
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits (``PRAGMA data_version``)."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def _connect(self) -> str | None:
         """Open the file and run SQLite's quick integrity check; return what is wrong
         with it (None: it is sound)."""

@@ -45,6 +45,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "buffer_bytes": 256, "flow_control": "none", "status_timeout_ms": 500, "retry_s": 3,
         "status": "auto",
     },
+    # the table screen (companion/table): on or off, and the port it serves on
+    "table": {"enabled": True, "port": 8080},
 }
 # (low, high) for the integer settings
 _RANGES = {
@@ -64,10 +66,10 @@ def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
     for name, value in raw.items():
         if not isinstance(value, dict):
             raise ConfigError(where, name, "is not in a table",
-                              "put it under [buttons], [display] or [printer]")
+                              "put it under [buttons], [display], [printer] or [table]")
         if name not in DEFAULTS:
             raise ConfigError(where, name, "unknown table",
-                              "the tables are [buttons], [display] and [printer]")
+                              "the tables are [buttons], [display], [printer] and [table]")
     pinout = {name: dict(value) for name, value in raw.items()}
     pinout.setdefault("printer", {})
     for table, defaults in DEFAULTS.items():
@@ -80,7 +82,16 @@ def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
     _check_buttons(pinout["buttons"], where)
     _check_display(pinout["display"], where)
     _check_printer_model(pinout["printer"], where)
+    _check_table(pinout["table"], where)
     return pinout
+
+
+def _check_table(table: dict, where) -> None:
+    if not isinstance(table["enabled"], bool):
+        raise ConfigError(where, "table.enabled", f"must be true or false, not {table['enabled']!r}")
+    port = table["port"]
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ConfigError(where, "table.port", f"must be a port number from 1 to 65535, not {port!r}")
 
 
 def _check_printer_model(printer: dict, where) -> None:

@@ -23,6 +23,8 @@ The screens turn a state into words and pictures:
     view(state) -> View                # what the 128x64 screen shows now
     receipts(state) -> dict[str, Receipt]   # "program" prints when it first exists,
         # "results" when the race is over
+    public(state) -> dict              # optional: the table screen's public dashboard
+        # (companion.table.public): never a hand's cards or a deck's order
 
 States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
@@ -225,6 +227,14 @@ class Activity:
     # decided (grid, track, cards), shown from the pause menu; None: nothing to show
     session: str = "race"                                # what a session is called
     pause: tuple[str, ...] = PAUSE_ITEMS                  # the pause menu's items
+    public: Callable[[Any], Mapping[str, Any]] | None = None   # the table screen's
+    # public view of a state: {"cars": [{"name", "colour", "widgets": [...]}], "notes",
+    # "turn", "waiting", "laps"} (companion/table/public.py says each key); nothing
+    # hidden (a hand's cards, a deck's order) may be in it. None: the standings and the
+    # OLED view's words
+    secret: Callable[[Any], bool] | None = None          # a face-down choice is being
+    # made (tactics picked in turn, cards played face down before the reveal): the table
+    # screen withholds the history's entries from the moment it began until it ends
     data: str = "own"                                    # whose data.toml it is set up
     # with: "own" (a game), "game-option" (the game chosen in its "game" option), "none"
 

@@ -125,7 +125,7 @@ def _scrolled(view: View, selected: int) -> tuple[View, int]:
 
 PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last",
                 "program": "Print program", "grid": "Grid and track", "end": "End {}",
-                "home": "Main menu"}
+                "home": "Main menu", "table": "Table screen"}
 """The pause menu's words for the items an activity declares (``Activity.pause``)."""
 
 
@@ -136,6 +136,8 @@ class Pause(Screen):
     def items(self, app: Host) -> list[tuple[str, str]]:
         act = app.current()
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
+        if app.table_on():   # the table screen's address and QR code, before "Main menu"
+            keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
         return [(k, PAUSE_LABELS[k].format(act.session)) for k in keys]
 
     def view(self, app: Host) -> View:
@@ -167,6 +169,9 @@ class Pause(Screen):
             app.push(Decisions())
         elif key == "end":
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
+        elif key == "table":
+            from companion.ui.tablecode import TableCode
+            app.push(TableCode())
         elif key == "home":
             app.go_home()
 

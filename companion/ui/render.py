@@ -35,6 +35,11 @@ BLACK, WHITE = 0, 1
 def render(view: View) -> Image.Image:
     """The 128x64 mode "1" image of ``view``."""
     im = Image.new("1", (WIDTH, HEIGHT), BLACK)
+    if view.body and type(view.body[0]) not in _DRAW:
+        from companion.ui.picture import Picture
+        if isinstance(view.body[0], Picture):
+            _draw_picture(im, view.body[0])
+            return im
     _title_bar(im, str(view.title), str(view.status))
     body_bottom = HEIGHT
     if view.footer:
@@ -253,6 +258,28 @@ def _draw_big(im: Image.Image, w: Big, y: int, h: int) -> None:
     if caption:
         caption = fonts.truncate(caption, 1, WIDTH - 2 * MARGIN)
         _text(im, _aligned_x(fonts.text_width(caption), "center"), y + h - LINE_H + 1, caption)
+
+
+def picture_layout(n: int) -> tuple[int, int, int]:
+    """(px a module, quiet zone px, side of the lit square) of an n-module picture."""
+    scale = 2 if 2 * n <= HEIGHT - 4 else 1
+    quiet = max(1, (HEIGHT - n * scale) // 2)
+    return scale, quiet, n * scale + 2 * quiet
+
+
+def _draw_picture(im: Image.Image, w) -> None:
+    """The picture at the left, 2 px a module when it fits, dark on a lit square with a
+    quiet zone all round (a QR code's); its lines beside it."""
+    scale, quiet, side = picture_layout(len(w.modules))
+    _fill(im, 0, 0, side, min(HEIGHT, side), WHITE)
+    for y, row in enumerate(w.modules):
+        for x, dark in enumerate(row):
+            if dark:
+                _fill(im, quiet + x * scale, quiet + y * scale, quiet + (x + 1) * scale, quiet + (y + 1) * scale,
+                      BLACK)
+    left = side + 3
+    for i, line in enumerate(w.lines[:HEIGHT // LINE_H]):
+        _text(im, left, 1 + i * LINE_H, fonts.truncate(str(line), 1, WIDTH - left))
 
 
 _DRAW = {Text: _draw_text, Row: _draw_row, Bar: _draw_bar, Menu: _draw_menu, Big: _draw_big}

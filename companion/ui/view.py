@@ -55,6 +55,7 @@ class Menu:
 
 
 Widget = Text | Big | Row | Bar | Menu
+"""(and ``companion.ui.picture.Picture``, a view of its own: loaded only where one is shown)"""
 
 
 @dataclass(frozen=True)

@@ -235,8 +235,8 @@ def test_unknown_table_in_the_pinout_is_refused(tmp_path):
     from companion.devices.board import load_pinout
     path = tmp_path / "pinout.toml"
     path.write_text(PINOUT.read_text() + "\n[evil]\nx = 1\n")
-    with pytest.raises(ConfigError, match=r"evil: unknown table \(the tables are \[buttons\], \[display\] "
-                                          r"and \[printer\]\)"):
+    with pytest.raises(ConfigError, match=r"evil: unknown table \(the tables are \[buttons\], \[display\], "
+                                          r"\[printer\] and \[table\]\)"):
         load_pinout(path)
 
 

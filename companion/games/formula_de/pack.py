@@ -1,7 +1,7 @@
 """Formula Dé as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.formula_de import autoplay, circuit, rules, screens
+from companion.games.formula_de import autoplay, public, circuit, rules, screens
 
 ACTIVITY = Activity(
     slug="formula-de", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
@@ -9,5 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=circuit.check,
+    public=public.public,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -1,7 +1,7 @@
 """Lacorsa as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.lacorsa import autoplay, rules, screens
+from companion.games.lacorsa import autoplay, public, rules, screens
 
 ACTIVITY = Activity(
     slug="lacorsa", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
@@ -9,5 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     check_data=rules.check_data, describe=rules.describe,
     view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
+    public=public.public, secret=public.secret,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

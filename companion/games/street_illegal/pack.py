@@ -1,7 +1,7 @@
 """Street Illegal as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.street_illegal import autoplay, rules, screens, track
+from companion.games.street_illegal import autoplay, public, rules, screens, track
 
 ACTIVITY = Activity(
     slug="street-illegal", kind="game", options=rules.OPTIONS,
@@ -9,5 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     championship_entries=rules.championship_entries, check_data=track.check_data,
     view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
+    public=public.public,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -1,7 +1,7 @@
 """3-Wide as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.three_wide import autoplay, rules, screens, tables
+from companion.games.three_wide import autoplay, public, rules, screens, tables
 
 ACTIVITY = Activity(
     slug="3-wide", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
@@ -9,5 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, championship_entries=rules.championship_entries, view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=tables.check,
+    public=public.public, secret=public.secret,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -1,0 +1,67 @@
+"""Lacorsa on the table screen: every car's cards left and the cards it has played (face
+up on the table), its space, and the championship. An automated car's hand is secret: the
+page has how many cards it holds, never which."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.lacorsa import rules as R
+from companion.kit.dashboard import bar, car, cards, stat, waiting
+
+
+def public(state: R.State) -> dict[str, Any]:
+    s = state.settings
+    laps = f"Lap {state.lap}" if state.step == R.RACE else {
+        R.DEAL: "dealing", R.QUALIFY: "qualifying", R.GRID: "the grid", R.START: "the start",
+        R.BETWEEN: "between races", R.DONE: "finished"}.get(state.step, state.step)
+    if state.championship:
+        laps += f", race {state.race} of {s.races}"
+    turn, waits = _waiting(state)
+    notes = []
+    if state.defender >= 0 and state.stage == R.PLAY:
+        notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
+    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waits, "notes": notes,
+            "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def _waiting(state: R.State) -> tuple[str, str]:
+    """Whose turn and what the box waits for, in words: a human's card entry lists every
+    card a car may hold, so the highlighted one is never said."""
+    if state.step == R.QUALIFY or state.stage == R.PLAY and state.step == R.RACE:
+        pending = [state.name(c) for c in R.waiting(state)]
+        return (pending[0] if len(pending) == 1 else ""), f"{' and '.join(pending)}: play face down"
+    if state.step == R.RACE and state.actor >= 0:
+        who = state.name(state.actor)
+        if state.cars[state.actor].auto:
+            return who, f"{who} drives (automated)"
+        if state.stage == R.DISCARD:
+            return who, f"{who}: enter the card discarded"
+        return who, f"{who}: challenge, extend or discard"
+    return waiting(R.moves(state))
+
+
+def dashboard(state: R.State, i: int) -> dict[str, Any]:
+    c = state.cars[i]
+    suit = len(state.settings.suit)
+    # a play made face down while another car has still to play is not shown yet
+    down = dict(state.plays).get(i, ()) if R.waiting(state) else ()
+    widgets = []
+    if state.left:
+        widgets.append(bar("cards left", state.left[i] + len(down), suit))
+    if state.played:
+        shown = list(state.played[i][:len(state.played[i]) - len(down)])
+        widgets.append(cards("played", shown + (["face down"] if down else []) or ["none yet"]))
+    if state.space and state.step == R.RACE:
+        widgets.append(stat("space", state.space[i]))
+    if state.championship and state.totals:
+        widgets.append(stat("championship", f"{state.totals[i]} points"))
+    crashed = any(i in g for g in state.crashed)
+    note = ("automated" if c.auto else f"{c.owner_name}'s car") + (", crashed" if crashed else "")
+    return car(c.name, c.colour, widgets, note=note, out=crashed)
+
+
+def secret(state: R.State) -> bool:
+    """Cards are in face down while another car has still to play: they stay off the
+    table screen until the reveal."""
+    return bool(state.plays) and bool(R.waiting(state))

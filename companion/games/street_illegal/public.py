@@ -1,0 +1,68 @@
+"""Street Illegal on the table screen: the field in race order, each car's hand limit
+(how many tempo cards it holds: the most chips it may pay), duels and brakes, and the
+race's track cards with the current one marked. The Old Pros' tempo deck stays face down:
+the page has the cards turned in a duel, never the deck's order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.street_illegal import rules as R
+from companion.kit.dashboard import car, cards, stat
+from companion.kit.standings import ordinal
+from companion.kit.turns import primary_index
+
+PHASES = {1: "phase 1: tempo cards", 2: "phase 2: the speed limit", 3: "phase 3: duels"}
+ASKS = {"speed": "enter the real speed", "bid": "enter the bid", "raise": "enter the tempo card raised",
+        "seat": "seat a car"}
+"""What the box asks where its moves are a list of answers (the highlighted one says nothing)."""
+STEPS = {"start": "before the race", "enter": "the track cards are entered", "track": "the track",
+         "grid": "the grid", "lineup": "the line-up", "done": "finished"}
+
+
+def public(state: R.State) -> dict[str, Any]:
+    racing = state.step == "race"
+    laps = (f"Track card {state.card + 1} of {len(state.track)}, {PHASES.get(state.phase, '')}"
+            if racing else STEPS.get(state.step, state.step))
+    notes = []
+    if state.track:
+        notes.append("Track: " + " ".join(label(state, i) for i in state.track))
+        card = state.track_card
+        if racing and card is not None:
+            notes.append(f"Now: {card.limit_text.lower()}, {card.situation.label}")
+    if state.duel is not None:
+        duel = state.duel
+        turned = " ".join(str(c.name) for c in duel.op_cards)
+        notes.append(f"Duel: {state.name(duel.attacker)} attacks {state.name(duel.defender)}"
+                     + (f" (Old Pro cards: {turned})" if turned else ""))
+    moves = R.moves(state)
+    move = moves[primary_index(moves)] if moves else None
+    what = ASKS.get(move.kind, move.label) if move else ""
+    turn = move.player if move and move.player else ""
+    waiting = f"{turn}: {what}" if turn else what
+    players = list(state.order or range(len(state.cars)))
+    return {"laps": laps, "lap": state.card + 1 if racing else 0, "turn": turn, "waiting": waiting,
+            "notes": notes, "cars": [dashboard(state, i) for i in players]}
+
+
+def label(state: R.State, i: int) -> str:
+    c = state.deck[i]
+    return f"{c.limit or 'NL'} {c.situation.short or c.situation.label}"
+
+
+def dashboard(state: R.State, i: int) -> dict[str, Any]:
+    c = state.cars[i]
+    widgets = []
+    if state.hand:
+        widgets.append(stat("hand", f"{state.hand[i]} tempo cards (pays {state.hand[i]} chips at most)"))
+    if state.won:
+        widgets.append(stat("duels", f"won {state.won[i]}, lost {state.lost[i]}"))
+    if state.brakes and not c.old_pro:
+        widgets.append(stat("brakes", state.brakes[i]))
+    if state.track:
+        widgets.append(cards("track", [str(k + 1) for k in range(len(state.track))],
+                             current=state.card if state.step == "race" else -1))
+    note = "Old Pro" if c.old_pro else "player"
+    if i in state.order:
+        note = f"{ordinal(state.position(i))}, {note}"
+    return car(c.name, c.colour or ("Grey" if c.old_pro else ""), widgets, note=note)

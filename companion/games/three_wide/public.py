@@ -1,0 +1,67 @@
+"""3-Wide on the table screen: every car's tire chips in their colours, the fuel gauge,
+damage, handling and markers, and its pit state. The tactic hands are secret: the page
+has how many cards each player holds, never which (nor the tactic deck's order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.three_wide import rules as R
+from companion.games.three_wide import tables
+from companion.kit.cars import COLOURS
+from companion.kit.dashboard import bar, car, chips, stat, waiting
+
+CHIP_WORDS = ("B", "G", "Y", "R")   # a chip's wear, as on the OLED (black .. red)
+PHASES = {R.START: "Draw the grid", R.DEAL: "Deal the tactic cards", R.OVER: "The race is over"}
+
+
+def public(state: R.State) -> dict[str, Any]:
+    s = state.settings
+    lead = max((c.lap for c in state.cars if not c.out), default=0)
+    laps = f"Lap {lead} of {s.laps}"
+    if state.yellow:
+        laps += ", yellow flag"
+    elif state.gwc:
+        laps += ", green-white-checker"
+    turn, waits = _waiting(state)
+    notes = []
+    if state.hands:
+        notes.append("Tactic cards in hand: " + ", ".join(
+            f"{name} {len(hand)}" for name, hand in zip(state.players, state.hands)))
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
+            "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def _waiting(state: R.State) -> tuple[str, str]:
+    """Whose turn and what the box waits for. While a player picks tactics the moves name
+    the cards of their hand: then only the player is said."""
+    if state.phase == R.TACTICS:
+        who = state.players[state.actor]
+        return who, f"{who}: choose tactics ({len(state.hands[state.actor])} cards in hand, secret)"
+    if state.phase in PHASES:
+        return "", PHASES[state.phase]
+    return waiting(R.moves(state))
+
+
+def dashboard(state: R.State, i: int) -> dict[str, Any]:
+    c = state.cars[i]
+    tank = state.settings.tank
+    widgets = [chips("tires", [(CHIP_WORDS[w], tables.TIRES[w]) for w in c.tires]),
+               bar("fuel", min(c.fuel, tank), tank),
+               stat("damage", c.damage), stat("handling", c.handling)]
+    marks = list(c.markers) + (["Sling"] if any(x[0] == i for x in state.slings) else [])
+    if marks:
+        widgets.append(chips("markers", [(m, "grey") for m in marks]))
+    pit = "demolished" if c.out else "kept in the pits" if c.stuck else "on its roof" if c.roof else ""
+    if state.car == i:
+        pit = "in the pits now"
+    widgets.append(stat("pits", f"{c.pits} stop{'s' if c.pits != 1 else ''}" + (f", {pit}" if pit else "")))
+    owner = state.players[c.owner]
+    note = f"{owner}'s {'team' if c.team else 'associated'} car, lap {c.lap}"
+    return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out)
+
+
+def secret(state: R.State) -> bool:
+    """The players pick their tactics in turn from their hands: what each picked stays
+    off the table screen until the tactics are turned."""
+    return state.phase == R.TACTICS

@@ -1,0 +1,55 @@
+"""The table screen's words for a car's dashboard: plain, JSON-able dicts that a pack's
+``public`` hook returns and the page draws (``companion/table/page.html``). Nothing here
+knows a game; a pack picks the widgets that show its cars.
+
+A car is ``car(name, colour, widgets, note=...)``; a widget is one of
+
+- ``bar(label, value, maximum)``: a gauge (wear points, fuel, cards left);
+- ``chips(label, [(text, colour), ...])``: coloured chips (tire wear, markers);
+- ``stat(label, value)``: a word or number (gear, damage, pit state);
+- ``cards(label, [text, ...], current=i)``: a row of cards, one marked (the track cards).
+
+A public view never holds a hand's cards or a deck's order: a count of them is public.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from companion.kit.turns import primary_index
+
+
+def bar(label: str, value: int, maximum: int) -> dict[str, Any]:
+    return {"kind": "bar", "label": str(label), "value": int(value), "max": max(int(maximum), 1)}
+
+
+def stat(label: str, value: Any) -> dict[str, Any]:
+    return {"kind": "stat", "label": str(label), "value": str(value)}
+
+
+def chips(label: str, items: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    return {"kind": "chips", "label": str(label), "items": [{"text": str(t), "colour": str(c)} for t, c in items]}
+
+
+def cards(label: str, items: Sequence[str], current: int = -1) -> dict[str, Any]:
+    return {"kind": "cards", "label": str(label),
+            "items": [{"text": str(t), "current": i == current} for i, t in enumerate(items)]}
+
+
+def car(name: str, colour: str, widgets: Iterable[dict[str, Any]], *, note: str = "",
+        out: bool = False) -> dict[str, Any]:
+    """One car's dashboard: its name, its colour (a colour word, kit.cars.COLOURS), the
+    widgets, a short note (where it stands), and whether it is out of the race."""
+    return {"name": str(name), "colour": str(colour), "note": str(note), "out": bool(out),
+            "widgets": list(widgets)}
+
+
+def waiting(moves: Sequence, player: str = "") -> tuple[str, str]:
+    """(whose turn, what the box waits for) from the move GO performs: ``player`` (else the
+    move's) and its label, "Red: Roll gear 4". For moves that name nothing hidden only: a
+    list of a hand's cards says only whose turn it is (the pack's words)."""
+    if not moves:
+        return player, ""
+    move = moves[primary_index(moves)]
+    who = player or move.player or ""
+    return who, (f"{who}: {move.label}" if who else move.label)

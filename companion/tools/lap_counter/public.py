@@ -1,0 +1,23 @@
+"""The lap counter on the table screen: every car's laps as a gauge of the race's length,
+laps led, and the finish when flagged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.kit.dashboard import bar, car, stat, waiting
+from companion.tools.lap_counter import rules as R
+
+
+def public(state: R.LapCounter) -> dict[str, Any]:
+    race = state.race
+    rows = R.standings(state)
+    lead = max((r["laps"] for r in rows), default=0)
+    laps = f"{race.length - lead} laps to go" if race.countdown else f"Lap {lead} of {race.length}"
+    moves = R.moves(state)
+    turn, waits = waiting(moves)
+    cars = [car(r["name"], r.get("colour") or r["name"],
+                [bar("laps", r["laps"], race.length), stat("laps led", r.get("laps_led", 0))],
+                note="finished" if r.get("finished") else "")
+            for r in rows]
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars}

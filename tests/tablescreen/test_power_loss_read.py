@@ -1,0 +1,48 @@
+"""The power-loss guarantee with the table screen reading: the companion is killed at random
+moments of a scripted race while the table server follows its journal with 12 pages open,
+and every committed event is still there, the companion resumes exactly the clean replay,
+and the table screen shows that same state. (The full 200-cut test is tests/test_power_loss.py.)"""
+
+import random
+import time
+
+from companion.core.journal import Journal
+from tests.tablescreen.test_server import events
+from tests.test_power_loss import (RACES, arguments, bodies, check_resumes_clean, journal_appears,
+                                   starter)  # noqa: F401 (a fixture)
+
+CUTS = 3
+
+
+def test_sigkill_while_twelve_pages_read_the_journal(starter, serving, tmp_path):  # noqa: F811
+    ref = tmp_path / "reference"
+    proc = starter.start(arguments(ref, RACES["dice"]))
+    opened = journal_appears(ref, proc)
+    assert proc.wait() == 0
+    reference, during = bodies(ref), time.monotonic() - opened
+    rng = random.Random("power-cut-with-pages")
+    for k in range(CUTS):
+        state = tmp_path / f"cut-{k}"
+        state.mkdir()
+        srv = serving(state)
+        proc = starter.start(arguments(state, RACES["dice"]))
+        journal_appears(state, proc)
+        pages = [events(srv.port) for _ in range(12)]
+        time.sleep(rng.uniform(0.0, during))
+        proc.kill()
+        proc.wait()
+        got = bodies(state)
+        assert got == reference[:len(got)], f"cut {k}: the journal differs from the reference"
+        check_resumes_clean(state, restart=False)
+        srv.follower.poll()
+        with Journal(state) as journal:
+            session = (journal.sessions() or [None])[-1]
+            if session is not None:
+                act = srv.follower.activity
+                clean = act.setup(session.options, session.data)
+                for event in journal.replay(session.id).effective:
+                    clean = act.apply(clean, event)
+                assert srv.follower.state == clean
+        for sock, _ in pages:
+            sock.close()
+        srv.stop()

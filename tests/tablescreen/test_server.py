@@ -1,0 +1,229 @@
+"""The table server over real sockets on 127.0.0.1: GET and HEAD only, three paths, bounded
+requests, a slow client that stalls nobody, a press pushed to every page, and a journal
+it never writes."""
+
+import hashlib
+import json
+import socket
+import time
+from importlib import resources
+
+import pytest
+
+from companion.core.journal import Journal, JournalError
+from companion.table.server import Limits
+
+from tests.tablescreen.conftest import play, race
+
+
+def ask(port: int, raw: bytes, timeout: float = 5.0) -> bytes:
+    """Send ``raw``; everything the server answers until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(raw)
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+    return out
+
+
+def get(port: int, path: str = "/", method: str = "GET", headers: str = "") -> tuple[int, bytes, bytes]:
+    reply = ask(port, f"{method} {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return int(head.split()[1]), head, body
+
+
+def events(port: int, timeout: float = 5.0):
+    """An SSE connection: (socket, a function reading the next ``race`` event's data)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+    buf = [b""]
+
+    def next_race() -> dict:
+        while True:
+            if b"\n\n" in buf[0]:
+                block, buf[0] = buf[0].split(b"\n\n", 1)
+                for line in block.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        return json.loads(line[6:])
+                continue
+            chunk = s.recv(65536)
+            if not chunk:
+                raise ConnectionError("stream closed")
+            buf[0] += chunk
+    return s, next_race
+
+
+@pytest.fixture
+def lacorsa(state_dir):
+    return race(state_dir, "lacorsa", 20)
+
+
+def test_the_page_and_the_state_are_served_to_get_and_head(state_dir, lacorsa, serving):
+    srv = serving(state_dir)
+    status, head, page = get(srv.port, "/")
+    assert status == 200 and b"text/html" in head
+    assert page == resources.files("companion.table").joinpath("page.html").read_bytes()   # no data in it
+    assert len(page) < 100_000
+    assert b"http://" not in page.replace(b"http://www.w3.org/2000/svg", b"") and b"https://" not in page
+    status, head, body = get(srv.port, "/state.json?x=1")
+    assert status == 200 and json.loads(body)["activity"] == "lacorsa"
+    status, head, body = get(srv.port, "/", method="HEAD")
+    assert status == 200 and body == b"" and b"Content-Length: %d" % len(page) in head
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"])
+def test_anything_but_get_and_head_is_refused(state_dir, serving, method):
+    srv = serving(state_dir)
+    status, head, _ = get(srv.port, "/state.json", method=method, headers="Content-Length: 2\r\n")
+    assert status == 405 and b"Allow: GET, HEAD" in head
+
+
+@pytest.mark.parametrize("path", ["/../journal.sqlite3", "/journal.sqlite3", "/%2e%2e/etc/passwd",
+                                  "//etc/passwd", "/page.html", "/companion/table/page.html", "*"])
+def test_no_path_outside_what_it_serves(state_dir, serving, path):
+    srv = serving(state_dir)
+    status, _, body = get(srv.port, path)
+    assert status == 404 and b"sqlite" not in body.lower() and b"root:" not in body
+
+
+def test_oversized_or_malformed_requests_are_refused(state_dir, serving):
+    srv = serving(state_dir)
+    assert get(srv.port, "/", headers="X-Big: " + "a" * 9000 + "\r\n")[0] == 431
+    assert get(srv.port, "/", headers="".join(f"X-{i}: 1\r\n" for i in range(60)))[0] == 431
+    assert get(srv.port, "/" + "a" * 2000)[0] == 414
+    assert int(ask(srv.port, b"GARBAGE\r\n\r\n").split()[1]) == 400
+    assert int(ask(srv.port, b"GET / HTTP/2.0\r\n\r\n").split()[1]) == 505
+
+
+def test_a_slow_client_is_cut_off_and_stalls_nobody(state_dir, lacorsa, serving):
+    srv = serving(state_dir, header_s=1.0)
+    loris = [socket.create_connection(("127.0.0.1", srv.port), timeout=5) for _ in range(5)]
+    for s in loris:
+        s.sendall(b"GET / HTTP/1.1\r\nX-a: ")           # and never the rest
+    start = time.monotonic()
+    assert get(srv.port, "/state.json")[0] == 200       # answered meanwhile
+    assert time.monotonic() - start < 1.0
+    for s in loris:                                     # cut off after header_s
+        assert s.recv(100) == b""
+        s.close()
+    assert time.monotonic() - start < 4.0
+
+
+def test_a_page_that_does_not_read_does_not_hold_up_the_others(state_dir, lacorsa, serving):
+    srv = serving(state_dir, write_s=1.0)
+    sleeper = socket.socket()
+    sleeper.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    sleeper.connect(("127.0.0.1", srv.port))
+    sleeper.sendall(b"GET /events HTTP/1.1\r\n\r\n")     # and never reads
+    s, next_race = events(srv.port)
+    first = next_race()
+    for _ in range(12):                                 # every press fills the sleeper's window
+        play(lacorsa, "lacorsa", 1)
+        before = time.monotonic()
+        assert next_race() != first
+        assert time.monotonic() - before < 1.0
+    s.close()
+    sleeper.close()
+
+
+def test_more_pages_than_the_limit_are_told_to_come_back(state_dir, serving):
+    srv = serving(state_dir, clients=3)
+    held = [events(srv.port) for _ in range(3)]
+    for _, next_race in held:
+        next_race()
+    status, head, _ = get(srv.port, "/")
+    assert status == 503 and b"Retry-After" in head
+    for s, _ in held:
+        s.close()
+    time.sleep(0.1)
+    assert get(srv.port, "/")[0] == 200
+
+
+def test_a_press_reaches_twelve_pages_within_a_second(state_dir, lacorsa, serving):
+    srv = serving(state_dir)
+    pages = [events(srv.port) for _ in range(12)]
+    firsts = [next_race() for _, next_race in pages]
+    start = time.monotonic()
+    play(lacorsa, "lacorsa", 1)
+    label = lacorsa.runner.history()[-1].label
+    for _, next_race in pages:
+        assert next_race()["history"][0] == label
+    assert time.monotonic() - start < 1.0
+    assert all(f == firsts[0] for f in firsts)
+    for s, _ in pages:
+        s.close()
+
+
+def test_a_page_that_reconnects_gets_the_whole_race_at_once(state_dir, lacorsa, serving):
+    srv = serving(state_dir)
+    s, next_race = events(srv.port)
+    next_race()
+    s.close()                                            # the phone sleeps
+    play(lacorsa, "lacorsa", 5)
+    s, next_race = events(srv.port)                      # and wakes
+    now = lacorsa.runner.history()[-1].label
+    start = time.monotonic()
+    while next_race()["history"][0] != now:             # within the next poll
+        assert time.monotonic() - start < 1.0
+    s.close()
+
+
+def test_an_undo_on_the_box_is_on_the_page(state_dir, lacorsa, serving):
+    srv = serving(state_dir)
+    s, next_race = events(srv.port)
+    before = next_race()
+    play(lacorsa, "lacorsa", 1)
+    next_race()
+    lacorsa.undo()
+    after = next_race()
+    assert after["race"] == before["race"] and after["history"][0].startswith("Undo: ")
+    s.close()
+
+
+def test_the_journal_is_never_written(state_dir, lacorsa, serving):
+    path = state_dir / Journal.FILENAME
+    lacorsa.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    srv = serving(state_dir)
+    for p in ("/", "/state.json", "/events", "/nothing"):
+        get(srv.port, p, method="HEAD")
+    assert srv.follower.journal is not None
+    with pytest.raises(Exception, match="readonly|read-only|query_only"):
+        srv.follower.journal._db.execute("DELETE FROM events")
+    srv.stop()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+
+
+def test_a_box_without_a_journal_yet_is_waited_for(state_dir, serving):
+    srv = serving(state_dir)
+    payload = json.loads(get(srv.port, "/state.json")[2])
+    assert payload["race"] is None and "no journal" in payload["problems"][0]
+    with pytest.raises(JournalError):
+        Journal.read_only(state_dir)
+    s, next_race = events(srv.port)
+    next_race()
+    race(state_dir, "dice", 2)
+    while next_race()["race"] is None:
+        pass
+    s.close()
+
+
+def test_a_read_only_file_system_is_read_with_the_box_on_or_off(state_dir):
+    """As the service sees the state directory (ReadOnlyPaths=): a read-only mount."""
+    import shutil
+    import subprocess
+    import sys
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a private read-only mount here (needs unshare -m)")
+    app = race(state_dir, "lacorsa", 10)
+    want = app.runner.history()[-1].label
+    script = (f"mount --bind {state_dir} {state_dir} && mount -o remount,bind,ro {state_dir} && "
+              f"{sys.executable} -c 'from companion.table.source import Follower; "
+              f"f = Follower(\"{state_dir}\"); f.poll(); print(f.payload[\"history\"][0]); "
+              f"print(f.journal.immutable)'")
+    on = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert on.stdout.split("\n")[:2] == [want, "False"], on.stderr     # the box running: its -shm is there
+    app.journal.close()                                                  # the box off: no -shm
+    off = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert off.stdout.split("\n")[:2] == [want, "True"], off.stderr
