@@ -37,7 +37,8 @@ from companion.games.formula_de import qualifying, road   # both call back into 
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
-from companion.kit.text import label
+from companion.kit.text import first_fitting, label
+from companion.profile import LABEL_CHARS
 from companion.kit.update import evolve, replace_at
 
 OPTIONS = (
@@ -365,7 +366,31 @@ def _report_moves(state: State) -> list[Move]:
             add("pit", text, value=kind)
     if state.settings.road and not state.qualifying:
         road.moves(state, c, p, add)
+    return out + _corrections(state, c, p)
+
+
+def _corrections(state: State, c: int, p: Plan) -> list[Move]:
+    """The board disagrees after the roll: ``Board: 8 spaces``, ``Ends in C2``, ``Stops
+    in C3`` (each a correction event; the roll stays)."""
+    out = []
+    for what, by, corner in driving.corrections(state.settings.circuit, p, state.report.board):
+        if what == "board":
+            n = p.moved + by
+            text = first_fitting(f"Board: {n} spaces", f"Board: {n} sp", limit=LABEL_CHARS)
+        else:
+            text = f"{'Ends' if what == 'ends' else 'Stops'} in C{corner}"
+        out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by))
     return out
+
+
+def _correct(state: State, event) -> State:
+    """A correction from the board after the roll: the move ends ``value`` spaces further
+    (or short); the roll and everything reported stay."""
+    c = _on_turn(state, event, REPORT)
+    legal = {(m.arg("what"), m.arg("value")) for m in _report_moves(state) if m.kind == "correct"}
+    if (event.get("what"), event.get("value")) not in legal:
+        raise RuleError(f"the board cannot correct this move by {event.get('value')!r} now")
+    return evolve(state, report=evolve(state.report, board=state.report.board + int(event["value"])))
 
 
 def _repair_left(state: State, c: int) -> int:
@@ -714,7 +739,7 @@ def _auto(state: State, event) -> State:
     if state.phase != REPORT:
         return evolve(state, last=evolve(state.last, auto=True, why=str(event.get("why", ""))))
     r = event["report"]
-    report = Report(**{k: r[k] for k in Report.__dataclass_fields__})
+    report = Report(**{k: r[k] for k in Report.__dataclass_fields__ if k in r})
     if report.gear != state.report.gear or report.roll != state.report.roll:
         raise RuleError("the automated driver's report does not match its roll")
     if state.qualifying:
@@ -886,7 +911,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice, "fix": _fix, "tires": qualifying.tires}
+             "auto": _auto, "advice": _advice, "fix": _fix, "tires": qualifying.tires, "correct": _correct}
 
 
 # -- the race as the platform sees it -----------------------------------------------------

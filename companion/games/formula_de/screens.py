@@ -212,7 +212,9 @@ def _report_view(state: R.State) -> View:
         parts.append(f"+{r.nitro} nitro")
     if r.skid:
         parts.append(f"{r.skid:+d} skid")
-    if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked:
+    if r.board:
+        parts.append(f"{r.board:+d} board")
+    if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked + r.board:
         parts.append("-1 sweet")
     return View(title=title, status=status, body=(Text(fit(" ".join(parts))),
                                                   Big(str(p.moved), caption=fit(outcome_caption(state, p)))))
