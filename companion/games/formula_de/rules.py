@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.games.api import CarOption, Move, Option, make_move
+from companion.games.formula_de import circuit as board
 from companion.games.formula_de import driving
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.driving import Plan, Report
@@ -49,6 +50,7 @@ OPTIONS = (
     Option("team", "Team race", choices=((False, "Off"), (True, "On")), default=False),
     Option("grid", "Grid", choices=(("dice", "Black die"), ("stopwatch", "Stopwatch lap")), default="dice"),
     Option("race", "Race", choices=(("circuit", "Circuit race"), ("road", "Road race")), default="circuit"),
+    Option("circuit", "Circuit", source=board.choices, describe=board.DESCRIBE),
 )
 
 LEVELS = ((1, "Careful"), (2, "Racer"))

@@ -132,13 +132,27 @@ def _grid_view(state: R.State) -> View:
     return View(title=title, status=status, body=(Menu(tuple(grid_lines(state))),))
 
 
+def circuit_lines(state: R.State) -> list[str]:
+    """The circuit the companion follows, as the table can check it on the board: its
+    name (a stand-in says so), the lap, each corner's spaces and stops, the pit entry."""
+    c = state.settings.circuit
+    lines = [fit(c.label, MENU_CHARS)]
+    if c.assumption:          # the data marks its numbers as an assumption (the stand-ins)
+        lines.append(fit("numbers assumed", MENU_CHARS))
+    lines.append(fit(f"{c.length} sp a lap, pit {c.pit}", MENU_CHARS))
+    for corner in c.corners:
+        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {corner.stops} stop"
+                         + ("s" if corner.stops > 1 else ""), MENU_CHARS))
+    return lines
+
+
 def decisions(state: R.State) -> View:
-    """What the companion decided: weather, grid, start rolls, markers (pause menu)."""
+    """What the companion decided: the circuit, weather, grid, start rolls, markers (pause menu)."""
     lines = grid_lines(state) if state.grid else ["nothing yet: START"]
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
-    return View(title="Decided", body=(Menu(tuple(lines)),))
+    return View(title="Decided", body=(Menu(tuple(circuit_lines(state) + lines)),))
 
 
 # -- a turn ------------------------------------------------------------------------------
