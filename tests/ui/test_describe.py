@@ -108,3 +108,54 @@ def test_an_entry_file_with_a_mistake_is_named_in_the_message(state_dir):
     with pytest.raises(ConfigError) as err:
         game_data.load("formula-de", state_dir)
     assert str(bad) in str(err.value) and "corners" in str(err.value)
+
+
+def on(app, slug, key):
+    wizard = Wizard(slug)
+    app.push(wizard)
+    wizard.step = next(i for i, q in enumerate(wizard.questions(app)) if q.option.key == key)
+    return wizard
+
+
+def test_3_wide_offers_its_tracks_and_a_described_track_runs_the_race(state_dir):
+    app = make_app(state_dir)
+    wizard = on(app, "3-wide", "track")
+    assert menu(app.frame()).items == ("As the race card", "Classic Oval", "Tri-Oval", "Describe a track")
+    press(app, "UP OK")
+    assert (app.frame().title, app.frame().status) == ("Track spaces", "1/6")
+    press(app, "UP UP OK")                                # 66 spaces: 22 rows
+    press(app, "DOWN OK")                                 # 1 corner
+    assert app.frame().title == "Corner 1: from sp"
+    press(app, "OK OK")                                   # spaces 16 to 30 (suggested)
+    assert app.screen is wizard and app.toast == "Saved: My track 1"
+    saved = tomllib.loads((state_dir / "games/3-wide/tracks/my-track-1.toml").read_text())
+    assert (saved["rows"], saved["corners"]) == (22, [[5, 9]])
+    press(app, "OK")
+    while app.runner is None:                             # each team's skills: the defaults
+        press(app, "OK" if app.screen is wizard else "GO")
+    s = app.runner.state.settings
+    assert (s.track_label, s.rows, sorted(s.corners)) == ("My track 1", 22, [5, 6, 7, 8, 9])
+    decided = [line for w in app.decisions_view().body for line in w.items]
+    assert "My track 1: 66 sp" in decided and "corner sp 16-30" in decided
+
+
+def test_3_wide_a_described_race_card_is_offered_and_set_up(state_dir):
+    app = make_app(state_dir)
+    wizard = on(app, "3-wide", "race")
+    assert menu(app.frame()).items[-1] == "Describe a race"
+    press(app, "UP OK")
+    assert app.frame().title == "Track"
+    press(app, "DOWN OK OK")                              # the Tri-Oval, an intermediate race
+    press(app, "OK OK")                                   # 40 / 80 laps
+    press(app, "UP OK")                                   # one brake zone
+    assert app.frame().title == "Zone 1: space"
+    press(app, "OK OK")                                   # space 16, limit 7
+    assert app.frame().title == "Pace 1: fuel"
+    press(app, " ".join(["OK"] * 18))
+    assert app.toast == "Saved: My race 1" and wizard.value(wizard.current(app).option) == "my-race-1"
+    saved = tomllib.loads((state_dir / "games/3-wide/races/my-race-1.toml").read_text())
+    assert saved["track"] == "tri-oval" and saved["brake_zones"] == [{"space": 16, "limit": 7}]
+    assert saved["pace"] == [[1, 1, 3]] * 6
+    from companion.games.three_wide import rules
+    state = rules.setup({"players": 3, "race": "my-race-1"}, app.game_data("3-wide"))
+    assert (state.settings.race_label, state.settings.track_label, state.settings.laps) == ("My race 1", "Tri-Oval", 40)
