@@ -13,7 +13,7 @@ from companion.games.formula_de import qualifying
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.kit.standings import ordinal
-from companion.kit.text import fit, row
+from companion.kit.text import first_fitting, fit, row
 from companion.profile import ADVANCE, MENU_CHARS, WIDTH, chars
 from companion.receipts import layouts
 from companion.receipts.layouts import POINTS, Col
@@ -230,7 +230,8 @@ def _report_view(state: R.State) -> View:
         parts.append(f"{r.board:+d} board")
     if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked + r.board:
         parts.append("-1 sweet")
-    return View(title=title, status=status, body=(Text(fit(" ".join(parts))),
+    said = " ".join(parts)
+    return View(title=title, status=status, body=(Text(first_fitting(said, said.replace("roll ", "", 1))),
                                                   Big(str(p.moved), caption=fit(outcome_caption(state, p)))))
 
 
