@@ -7,7 +7,7 @@ import pytest
 from companion.games.formula_de import rules as R
 from companion.kit.errors import RuleError
 
-from .helpers import corner, done, gear, on_turn, put, started
+from .helpers import corner, data, done, gear, on_turn, put, started
 
 ONE, TWO = corner(1), corner(2)
 
@@ -99,3 +99,14 @@ def test_the_history_says_a_correction_and_a_replay_gives_the_same_race():
     event = R.resolve(state, move, rng=None)
     assert R.describe(event) == "corrected -2 sp"
     assert R.apply(state, event) == R.apply(state, dict(event))
+
+
+def test_in_qualifying_a_corrected_overshoot_costs_no_throws():
+    state = R.setup({"players": 2, "grid": "stopwatch", "weather": "good"}, data())
+    state = R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
+    state = put(state, 0, dist=ONE.at - 1, gear=2)
+    state = R.apply(state, {"kind": "gear", "car": 0, "gear": 3, "roll": 5, "clock": 1.0})
+    assert caption(state) == "overshoots C1 by 2"
+    state = correct(state, "Ends in C1")
+    state = R.apply(state, {"kind": "done", "car": 0, "rolls": {}, "clock": 2.0})
+    assert state.qthrows == 1 and (state.cars[0].dist, state.cars[0].stops) == (ONE.end, 1)
