@@ -77,7 +77,8 @@ def test_describing_a_circuit_saves_it_chooses_it_and_the_race_follows_it(state_
     circuit = app.runner.state.settings.circuit
     assert (circuit.label, circuit.length, [c.at for c in circuit.corners]) == ("My circuit 1", 80, [12, 23])
     decided = [line for w in app.decisions_view().body for line in w.items]
-    assert decided[:4] == ["My circuit 1", "80 sp a lap, pit 29", "C1 sp 12-14: 2 stops", "C2 sp 23-26: 1 stop"]
+    assert decided[:5] == ["My circuit 1", "80 sp a lap, pit 29", "rain 1-8 chg 9-14", "C1 sp 12-14: 2 stops",
+                           "C2 sp 23-26: 1 stop"]
     assert "My circuit 1" in [o[1] for o in Wizard("formula-de").options(app)[-1].choices]   # offered from now on
 
 

@@ -140,6 +140,8 @@ def circuit_lines(state: R.State) -> list[str]:
     if c.assumption:          # the data marks its numbers as an assumption (the stand-ins)
         lines.append(fit("numbers assumed", MENU_CHARS))
     lines.append(fit(f"{c.length} sp a lap, pit {c.pit}", MENU_CHARS))
+    chart = {name: (low, high) for name, low, high in c.weather}
+    lines.append(fit("rain {}-{} chg {}-{}".format(*chart["rain"], *chart["changeable"]), MENU_CHARS))
     for corner in c.corners:
         lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {corner.stops} stop"
                          + ("s" if corner.stops > 1 else ""), MENU_CHARS))
