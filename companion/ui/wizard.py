@@ -45,8 +45,9 @@ class Wizard(Screen):
         if self._data is None:
             try:
                 self._data = app.game_data(self.slug)
-            except (ValueError, OSError):   # broken data: said when the race starts
+            except (ValueError, OSError) as exc:   # broken data: said now (the file, the key), and at the start
                 self._data = {}
+                app.toast = str(exc)
         return self._data
 
     def resolved(self, app: Host, option: Any) -> Any:

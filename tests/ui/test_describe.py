@@ -160,3 +160,12 @@ def test_3_wide_a_described_race_card_is_offered_and_set_up(state_dir):
     from companion.games.three_wide import rules
     state = rules.setup({"players": 3, "race": "my-race-1"}, app.game_data("3-wide"))
     assert (state.settings.race_label, state.settings.track_label, state.settings.laps) == ("My race 1", "Tri-Oval", 40)
+
+
+def test_a_broken_entry_file_is_named_on_the_question_that_reads_the_data(state_dir):
+    (state_dir / CIRCUITS).mkdir(parents=True)
+    (state_dir / CIRCUITS / "oops.toml").write_text("length = \n")
+    app = make_app(state_dir)
+    on_circuit(app)
+    frame = app.frame()
+    assert "oops.toml" in frame.alert and "not valid TOML" in frame.alert
