@@ -15,7 +15,9 @@ A race goes:
   the companion rolls its die at once. The move is shown; the player reports in as few
   presses as needed what the companion cannot see (``adjust``: braked, blocked,
   slipstream, soft-tire space, no car near, a damage marker run over, a pit stop) and
-  confirms (``done``): the companion works out corners, overshoots and WP, rolls the
+  confirms (``done``); where the board disagrees with the companion's count it corrects
+  the move (``correct``: ``Board: 8 sp``, ``Ends in C2``, ``Stops in C3``, the roll kept).
+  On ``done`` the companion works out corners, overshoots and WP, rolls the
   black-die checks (collision, handling, motor damage, weather, pit stop) and applies
   them. An automated car's turn is one press (``auto``).
 - the round summary, then the next round; the race ends when every car has finished
@@ -39,8 +41,8 @@ from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
 from companion.kit.text import first_fitting, label
-from companion.profile import LABEL_CHARS
 from companion.kit.update import evolve, replace_at
+from companion.profile import LABEL_CHARS
 
 OPTIONS = (
     Option("players", "Cars", kind="players", low=2, high=10, default=4),
