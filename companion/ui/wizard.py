@@ -36,9 +36,13 @@ class Wizard(Screen):
     cars: dict[int, dict[str, Any]] = field(default_factory=dict)   # car -> per-car answers
     held: int = 0                                  # UP/DOWN repeats of the hold going on
     _data: Any = field(default=None, repr=False, compare=False)   # the game's data, read once
+    _options: Any = field(default=None, repr=False, compare=False)   # (answers, options) last resolved
 
     def options(self, app: Host) -> tuple[Option, ...]:
-        return tuple(self.resolved(app, o) for o in app.activity(self.slug).options)
+        answers = tuple(self.values.items())
+        if self._options is None or self._options[0] != answers:   # the choices follow the answers
+            self._options = (answers, tuple(self.resolved(app, o) for o in app.activity(self.slug).options))
+        return self._options[1]
 
     def data(self, app: Host) -> Any:
         """The game's data (the owner's files included) for choices read from it."""
@@ -145,7 +149,7 @@ class Wizard(Screen):
 
     def saved(self, question: Question, key: str) -> None:
         """A new entry was described and saved: it is offered, and chosen."""
-        self._data = None
+        self._data = self._options = None
         self.set(question, key)
 
     def next(self, app: Host) -> None:

@@ -88,15 +88,16 @@ def corrections(circuit: Circuit, p: Plan, board: int) -> list[tuple[str, int, i
         out.append(("board", -1, 0))
     if board < BOARD_MAX:
         out.append(("board", 1, 0))
-    passed = [(c, last) for c, first, last in circuit.zones(p.start + 1, p.final) if last < p.final]
-    if passed:
+    zones = circuit.zones(p.start + 1, p.final + BOARD_MAX)
+    passed = [(c, last) for c, first, last in zones if last < p.final]
+    if passed and abs(board + passed[-1][1] - p.final) <= BOARD_MAX:
         c, last = passed[-1]
-        if 0 < p.final - last and abs(board + last - p.final) <= BOARD_MAX:
-            out.append(("ends", last - p.final, c.number))
-    if not circuit.corner_at(p.final):
-        ahead = circuit.zones(p.final + 1, p.final + BOARD_MAX)
-        if ahead and abs(board + ahead[0][1] - p.final) <= BOARD_MAX:
-            out.append(("stops", ahead[0][1] - p.final, ahead[0][0].number))
+        out.append(("ends", last - p.final, c.number))
+    inside = any(first <= p.final <= last for _, first, last in zones)
+    ahead = [(c, first) for c, first, _ in zones if first > p.final]
+    if ahead and not inside and abs(board + ahead[0][1] - p.final) <= BOARD_MAX:
+        c, first = ahead[0]
+        out.append(("stops", first - p.final, c.number))
     return out
 
 

@@ -40,9 +40,8 @@ from companion.games.formula_de import qualifying, road   # both call back into 
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
-from companion.kit.text import first_fitting, label
+from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
-from companion.profile import LABEL_CHARS
 
 OPTIONS = (
     Option("players", "Cars", kind="players", low=2, high=10, default=4),
@@ -374,13 +373,12 @@ def _report_moves(state: State) -> list[Move]:
 
 
 def _corrections(state: State, c: int, p: Plan) -> list[Move]:
-    """The board disagrees after the roll: ``Board: 8 spaces``, ``Ends in C2``, ``Stops
+    """The board disagrees after the roll: ``Board: 8 sp``, ``Ends in C2``, ``Stops
     in C3`` (each a correction event; the roll stays)."""
     out = []
     for what, by, corner in driving.corrections(state.settings.circuit, p, state.report.board):
         if what == "board":
-            n = p.moved + by
-            text = first_fitting(f"Board: {n} spaces", f"Board: {n} sp", limit=LABEL_CHARS)
+            text = f"Board: {p.moved + by} sp"
         else:
             text = f"{'Ends' if what == 'ends' else 'Stops'} in C{corner}"
         out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by))
