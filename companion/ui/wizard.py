@@ -93,7 +93,10 @@ class Wizard(Screen):
             return answers[option.key]
         if option.key not in self.values:
             return option.initial()
-        return self.values[option.key]
+        value = self.values[option.key]
+        if option.kind == "choice" and option.choices and all(value != v for v, _ in option.choices):
+            return option.initial()   # read from the data: an earlier answer changed what is offered
+        return value
 
     def set(self, question: Question, value: Any) -> None:
         if question.car is None:

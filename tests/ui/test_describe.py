@@ -49,6 +49,10 @@ def test_the_circuit_question_offers_the_data_and_the_owners_files(state_dir):
     wizard.values["race"] = "circuit"
     press(app, "DOWN DOWN")
     assert wizard.value(wizard.current(app).option) == "monaco"
+    wizard.values["race"] = "road"                       # changed after: what is offered is what is chosen
+    assert wizard.value(wizard.current(app).option) == "road"
+    press(app, "OK")
+    assert wizard.values["circuit"] == "road"
 
 
 def test_describing_a_circuit_saves_it_chooses_it_and_the_race_follows_it(state_dir):
