@@ -69,6 +69,13 @@ class App:
         from companion.games import data as game_data
         return game_data.load(slug, override_dir=self.data_dir)
 
+    def add_entry(self, slug: str, table: str, name: str, entry: dict) -> tuple[str, str]:
+        """Save an entry described on the box (a circuit) in the owner's data: (id, label)."""
+        if self.data_dir is None:
+            raise ValueError("no state directory to save it in (--state)")
+        from companion.games import data as game_data
+        return game_data.add_entry(slug, self.data_dir, table, name, entry)
+
     def recent_names(self) -> dict[str, str]:
         """colour -> name of the named cars of the newest race that had players."""
         for session in reversed(self.journal.sessions()):

@@ -74,3 +74,38 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
         else:
             out[key] = value
     return out
+
+
+def dump_toml(table: Mapping[str, Any], header: str = "") -> str:
+    """TOML text of one table of plain values (text, whole numbers, true/false, lists and
+    inline tables of them), ``header`` as comment lines above it; ``load_toml`` reads it
+    back equal (a value TOML cannot hold is a ValueError)."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    for key, value in table.items():
+        lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    text = "\n".join(lines) + "\n"
+    if tomllib.loads(text) != dict(table):
+        raise ValueError("these values cannot be written as TOML")
+    return text
+
+
+def _toml_key(key: Any) -> str:
+    import json
+    import re
+    key = str(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    import json
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)      # a TOML basic string: JSON's escapes are TOML's
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise ValueError(f"cannot write {type(value).__name__} {value!r} as TOML")

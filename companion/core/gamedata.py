@@ -35,30 +35,49 @@ _KEYS = {
     "dice_sets": ({"label", "dice"}, {"assumption", "swap"}),
 }
 
-def load_files(base_path: Path, over_path: Path | None = None) -> dict[str, Any]:
+Pieces = Mapping[tuple[str, str], Path]
+"""The owner's entry files: (table, id) -> the file holding that one entry."""
+
+
+def load_files(base_path: Path, over_path: Path | None = None, pieces: Pieces | None = None) -> dict[str, Any]:
     """The data of ``base_path`` with the owner's file ``over_path`` (if it exists) laid
-    over it table by table, checked. A mistake names the file it is in."""
+    over it table by table, then each of the owner's entry files (``pieces``: a circuit
+    described on the box) as the whole entry of its table and id; checked. A mistake
+    names the file it is in."""
     if not base_path.is_file():
         raise ConfigError(base_path, None, "this game has no data file yet", "add data.toml to its package")
     base = load_toml(base_path)
     over: Mapping[str, Any] = {}
     if over_path is not None and over_path.is_file():
         over = load_toml(over_path)
-    return validate(deep_merge(base, over), lambda keys: _source(keys, base_path, over_path, over))
+    merged = deep_merge(base, over)
+    for (table, entry_id), path in (pieces or {}).items():
+        if not _ID.fullmatch(entry_id) or len(entry_id) > 40:
+            raise ConfigError(path, None, "a file's name is its entry's id: lowercase letters, digits and dashes",
+                              'e.g. "my-circuit-1.toml"')
+        section = merged.get(table, {})
+        if not isinstance(section, Mapping):
+            raise ConfigError(path, table, f"the data's {table} is not a table of entries")
+        merged[table] = {**section, entry_id: load_toml(path)}
+    return validate(merged, lambda keys: _source(keys, base_path, over_path, over, pieces))
 
 
-def blame(keys: tuple[str, ...], base_path: Path, over_path: Path | None) -> Path:
-    """The file a key path of merged data came from: the owner's when their file has it."""
+def blame(keys: tuple[str, ...], base_path: Path, over_path: Path | None, pieces: Pieces | None = None) -> Path:
+    """The file a key path of merged data came from: an entry file of the owner's, else
+    the owner's file when it has the key, else the built-in one."""
     over: Mapping[str, Any] = {}
     if over_path is not None and over_path.is_file():
         try:
             over = load_toml(over_path)
         except ConfigError:
             return over_path
-    return _source(keys, base_path, over_path, over)
+    return _source(keys, base_path, over_path, over, pieces)
 
 
-def _source(keys: tuple[str, ...], base_path: Path, over_path: Path | None, over: Mapping[str, Any]) -> Path:
+def _source(keys: tuple[str, ...], base_path: Path, over_path: Path | None, over: Mapping[str, Any],
+            pieces: Pieces | None = None) -> Path:
+    if len(keys) >= 2 and pieces and tuple(keys[:2]) in pieces:
+        return pieces[tuple(keys[:2])]
     node: Any = over
     for k in keys:
         if not isinstance(node, Mapping) or k not in node:

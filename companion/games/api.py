@@ -87,6 +87,12 @@ class Option:
     kind "number": an int from ``low`` to ``high`` (UP/DOWN change it).
     kind "players": how many players (``low``..``high``); names and colours are assigned
         from the colour list and can be edited.
+
+    ``source`` (a choice read from the game's data): ``source(data, answers)`` gives the
+    choices from the data the race is set up with (the owner's files included) and the
+    answers so far; the wizard asks it instead of ``choices``. A choice of value
+    :data:`DESCRIBE` starts ``describe``: the owner describes a new entry (a circuit) on
+    the box, it is saved in their data and chosen.
     """
 
     key: str
@@ -97,14 +103,50 @@ class Option:
     low: int = 0
     high: int = 0
     step: int = 1
+    source: Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[tuple[Any, str], ...]] | None = None
+    describe: "Describe | None" = None
 
     def initial(self) -> Any:
         """The answer the wizard starts from."""
         if self.default is not None:
             return dict(self.default) if isinstance(self.default, Mapping) else self.default
         if self.kind == "choice":
-            return self.choices[0][0]
+            return self.choices[0][0] if self.choices else None   # a choice read from the data: the pack's default
         return self.low
+
+
+DESCRIBE = "+describe"
+"""The value of the choice that describes a new entry of the data (``Option.describe``)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Questions asked of each of ``count`` items in turn (each corner of a circuit): the
+    wizard titles them ``<label><n>: <question>`` (``C2: starts at``). ``count`` is a
+    number, or the key of an earlier number question of the same description."""
+
+    key: str
+    label: str
+    count: int | str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Describe:
+    """How the owner describes a new entry of the data table ``table`` on the box, with
+    the board in front of them: the ``questions`` (options and groups) in order, then
+    ``build(answers, items)`` makes the table's entry (``items``: group key -> one dict of
+    answers per item; raises kit.errors.DataError for answers that do not fit). The entry
+    is checked by the pack (``Activity.check_data``) with the data it joins, saved as
+    ``<state>/games/<slug>/<table>/<id>.toml`` and offered from then on, named
+    ``<name> <n>``. ``suggest(answers, items, group, index, key)`` may give a question's
+    starting value from the answers before it (None: the option's default)."""
+
+    table: str
+    name: str
+    questions: tuple[Option | Group, ...]
+    build: Callable[[Mapping[str, Any], Mapping[str, list]], dict]
+    suggest: Callable[..., Any] | None = None
 
 
 def event_json(event: Mapping[str, Any]) -> str:

@@ -43,6 +43,28 @@ def override_path(slug: str, override_dir: str | Path) -> Path:
     return Path(override_dir) / "games" / f"{slug}.toml"
 
 
+def entries_dir(slug: str, override_dir: str | Path) -> Path:
+    """The owner's folder of entry files for game ``slug``: ``<state>/games/<slug>/``,
+    one folder a table (``circuits/``), one file an entry (``my-circuit-1.toml``)."""
+    return Path(override_dir) / "games" / slug
+
+
+def pieces(slug: str, override_dir: str | Path | None) -> dict[tuple[str, str], Path]:
+    """(table, id) -> file of every entry file the owner has for game ``slug``."""
+    out: dict[tuple[str, str], Path] = {}
+    if override_dir is None:
+        return out
+    folder = entries_dir(slug, override_dir)
+    try:
+        tables = sorted(p for p in folder.iterdir() if p.is_dir())
+    except OSError:          # no folder: no entry files
+        return out
+    for table in tables:
+        for path in sorted(table.glob("*.toml")):
+            out[(table.name, path.stem)] = path
+    return out
+
+
 def has_data(slug: str) -> bool:
     return data_path(slug).is_file()
 
@@ -59,11 +81,12 @@ def load(slug: str, override_dir: str | Path | None = None, *, check: bool = Tru
     the key came from. Cached per process (until the owner's file changes); the caller
     gets its own copy."""
     over = override_path(slug, override_dir) if override_dir is not None else None
-    key = (slug, _signature(over) if over is not None else "")
+    files = pieces(slug, override_dir)
+    key = (slug, (_signature(over) if over is not None else "") + "".join(_signature(p) for p in files.values()))
     if key not in _cache:
-        _cache[key] = gamedata.load_files(data_path(slug), over)
+        _cache[key] = gamedata.load_files(data_path(slug), over, files)
     if check and key not in _checked:
-        _check_by_pack(slug, _cache[key], over)
+        _check_by_pack(slug, _cache[key], over, files)
         _checked.add(key)
     return copy.deepcopy(_cache[key])
 
@@ -71,7 +94,7 @@ def load(slug: str, override_dir: str | Path | None = None, *, check: bool = Tru
 _checked: set[tuple[str, str]] = set()
 
 
-def _check_by_pack(slug: str, data: dict[str, Any], over: Path | None) -> None:
+def _check_by_pack(slug: str, data: dict[str, Any], over: Path | None, files=None) -> None:
     from companion.core.config import ConfigError
     from companion.kit.errors import DataError
 
@@ -81,8 +104,45 @@ def _check_by_pack(slug: str, data: dict[str, Any], over: Path | None) -> None:
     try:
         entry.load().check_data(data)
     except DataError as exc:
-        raise ConfigError(gamedata.blame(exc.keys, data_path(slug), over), ".".join(exc.keys),
+        raise ConfigError(gamedata.blame(exc.keys, data_path(slug), over, files), ".".join(exc.keys),
                           exc.problem, exc.fix) from None
+
+
+def add_entry(slug: str, override_dir: str | Path, table: str, name: str, entry: dict[str, Any]) -> tuple[str, str]:
+    """A new entry of game ``slug``'s table ``table`` (a circuit described on the box):
+    called ``<name> <n>`` (the first n free), checked by the pack with the data it joins
+    and written to ``<state>/games/<slug>/<table>/<id>.toml``. Returns (id, label). An
+    entry the pack refuses is a RuleError saying why; nothing is written then."""
+    import os
+    import re
+
+    from companion.core.config import dump_toml
+    from companion.kit.errors import DataError, RuleError
+
+    data = load(slug, override_dir)
+    folder = entries_dir(slug, override_dir) / table
+    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "entry"
+    taken = set(data.get(table) or {}) | {p.stem for p in folder.glob("*.toml")}
+    n = 1
+    while f"{stem}-{n}" in taken:
+        n += 1
+    entry_id, label = f"{stem}-{n}", f"{name} {n}"
+    entry = {"label": label, **entry}
+    data[table] = {**(data.get(table) or {}), entry_id: entry}
+    try:
+        registry.entry(slug).load().check_data(data)
+    except DataError as exc:
+        raise RuleError(exc.problem + (f" ({exc.fix})" if exc.fix else "")) from None
+    text = dump_toml(entry, f"{label}: described on the box. Edit it here, or delete the file to forget it.")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{entry_id}.toml"
+    part = path.with_suffix(".toml.part")
+    with open(part, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(part, path)
+    return entry_id, label
 
 
 def clear_cache() -> None:

@@ -35,9 +35,30 @@ class Wizard(Screen):
     names: dict[str, str] | None = None           # colour -> player's name (None: not asked yet)
     cars: dict[int, dict[str, Any]] = field(default_factory=dict)   # car -> per-car answers
     held: int = 0                                  # UP/DOWN repeats of the hold going on
+    _data: Any = field(default=None, repr=False, compare=False)   # the game's data, read once
+    _options: Any = field(default=None, repr=False, compare=False)   # (answers, options) last resolved
 
     def options(self, app: Host) -> tuple[Option, ...]:
-        return app.activity(self.slug).options
+        answers = tuple(self.values.items())
+        if self._options is None or self._options[0] != answers:   # the choices follow the answers
+            self._options = (answers, tuple(self.resolved(app, o) for o in app.activity(self.slug).options))
+        return self._options[1]
+
+    def data(self, app: Host) -> Any:
+        """The game's data (the owner's files included) for choices read from it."""
+        if self._data is None:
+            try:
+                self._data = app.game_data(self.slug)
+            except (ValueError, OSError) as exc:   # broken data: said now (the file, the key), and at the start
+                self._data = {}
+                app.toast = str(exc)
+        return self._data
+
+    def resolved(self, app: Host, option: Any) -> Any:
+        """``option`` with the choices its ``source`` reads from the data and the answers."""
+        if getattr(option, "source", None) is None:
+            return option
+        return replace(option, choices=tuple(option.source(self.data(app), self.values)) or option.choices)
 
     def car_options(self, app: Host) -> tuple[CarOption, ...]:
         return app.activity(self.slug).car_options
@@ -77,7 +98,10 @@ class Wizard(Screen):
             return answers[option.key]
         if option.key not in self.values:
             return option.initial()
-        return self.values[option.key]
+        value = self.values[option.key]
+        if option.kind == "choice" and option.choices and all(value != v for v, _ in option.choices):
+            return option.initial()   # read from the data: an earlier answer changed what is offered
+        return value
 
     def set(self, question: Question, value: Any) -> None:
         if question.car is None:
@@ -116,6 +140,8 @@ class Wizard(Screen):
             elif q.option.kind == "split":
                 app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
                                     lambda answer: (self.set(q, answer), self.next(app))))
+            elif getattr(q.option, "describe", None) is not None and self.describing(q):
+                app.push(Describing(self.slug, describe=q.option.describe, on_saved=lambda key: self.saved(q, key)))
             else:
                 self.next(app)
         elif pressed(gesture, BACK):
@@ -123,6 +149,16 @@ class Wizard(Screen):
                 app.pop()
             else:
                 self.step -= 1
+
+    def describing(self, question: Question) -> bool:
+        """Whether the answer is "describe a new one" (the contract is loaded by now)."""
+        from companion.games.api import DESCRIBE
+        return self.value(question.option, question.car) == DESCRIBE
+
+    def saved(self, question: Question, key: str) -> None:
+        """A new entry was described and saved: it is offered, and chosen."""
+        self._data = self._options = None
+        self.set(question, key)
 
     def next(self, app: Host) -> None:
         done = self.current(app)
@@ -273,3 +309,90 @@ class SplitEntry(Screen):
                 return
             app.pop()
             self.on_done(dict(self.answer))
+
+
+@dataclass
+class Describing(Wizard):
+    """A new entry of the game's data (a circuit) described with the board in front of
+    you: the questions the pack declares (``Option.describe``), a group of them asked of
+    each item in turn (``C1: starts at``, ``C1: length``...), each starting from what the
+    answers before it suggest. At the end the entry is checked by the pack and saved in
+    the owner's data (a refusal says why and keeps every answer); then it is chosen."""
+    describe: Any = None
+    on_saved: Callable[[str], None] | None = None
+    items: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+
+    def questions(self, app: Host) -> list[Question]:
+        out = []
+        for q in self.describe.questions:
+            if hasattr(q, "options"):    # a Group: its questions for each item
+                for i in range(self.count(q)):
+                    out += [Question(o, (q.key, i)) for o in q.options]
+            else:
+                out.append(Question(self.resolved(app, q)))
+        return out
+
+    def count(self, group) -> int:
+        if isinstance(group.count, int):
+            return group.count
+        option = next(o for o in self.describe.questions if getattr(o, "key", None) == group.count)
+        return int(self.value(option))
+
+    def value(self, option, car=None) -> Any:
+        store = self.values if car is None else self.items.setdefault(car, {})
+        if option.key not in store:
+            start = None
+            if self.describe.suggest is not None:
+                group, index = car if car is not None else (None, 0)
+                start = self.describe.suggest(self.values, self.grouped(), group, index, option.key)
+            if start is not None and option.kind == "number":
+                start = max(option.low, min(option.high, int(start)))
+            store[option.key] = option.initial() if start is None else start
+        return store[option.key]
+
+    def set(self, question: Question, value: Any) -> None:
+        store = self.values if question.car is None else self.items.setdefault(question.car, {})
+        store[question.option.key] = value
+
+    def grouped(self) -> dict[str, list[dict[str, Any]]]:
+        """group key -> the answers of each item so far, in order."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for (group, i), answers in sorted(self.items.items()):
+            out.setdefault(group, []).append(answers)
+        return out
+
+    def view(self, app: Host) -> View:
+        qs = self.questions(app)
+        q = qs[min(self.step, len(qs) - 1)]
+        title = q.option.label
+        if q.car is not None:
+            group = next(g for g in self.describe.questions if getattr(g, "key", None) == q.car[0])
+            title = f"{group.label}{q.car[1] + 1}: {q.option.label}"
+        last = self.step >= len(qs) - 1
+        return replace(ui.options_wizard(q.option, self.value(q.option, q.car), self.step, len(qs), title=title),
+                       footer="OK: save  BACK: back" if last else "OK: next  BACK: back")
+
+    def next(self, app: Host) -> None:
+        qs = self.questions(app)
+        if self.step + 1 < len(qs):
+            self.step += 1
+            return
+        answers = {q.option.key: self.value(q.option) for q in qs if q.car is None}
+        items: dict[str, list[dict[str, Any]]] = {}
+        for q in qs:
+            if q.car is not None:
+                group, i = q.car
+                rows = items.setdefault(group, [])
+                while len(rows) <= i:
+                    rows.append({})
+                rows[i][q.option.key] = self.value(q.option, q.car)
+        try:
+            entry = self.describe.build(answers, items)
+            key, label = app.add_entry(self.slug, self.describe.table, self.describe.name, entry)
+        except (ValueError, OSError) as exc:   # refused or not written: every answer stays
+            app.toast = getattr(exc, "problem", None) or str(exc)
+            return
+        app.pop()
+        app.toast = f"Saved: {label}"
+        if self.on_saved is not None:
+            self.on_saved(key)

@@ -184,3 +184,74 @@ def check(data: Mapping[str, Any]) -> None:
         load(data, key)
     from companion.games.formula_de import settings
     settings.check_tables(data)
+
+
+# -- choosing and describing a circuit at setup ---------------------------------------------
+
+ROAD_KEYS = ("noise", "police", "danger")
+
+
+def is_road(entry: Any) -> bool:
+    """Whether a circuit of the data is a road course (it has road-race features)."""
+    return isinstance(entry, Mapping) and any(k in entry for k in ROAD_KEYS)
+
+
+def choices(data: Mapping[str, Any], answers: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The setup's circuit question: every circuit of the data and the owner's files that
+    suits the race (road courses for a road race), and for a circuit race "Describe a
+    circuit" (a new one, with the board in front of you)."""
+    from companion.games.api import DESCRIBE
+    road = answers.get("race") == "road"
+    circuits = data.get("circuits") if isinstance(data.get("circuits"), Mapping) else {}
+    out = [(key, str(entry.get("label", key))) for key, entry in circuits.items() if is_road(entry) == road]
+    return tuple(out) + (() if road else ((DESCRIBE, "Describe a circuit"),))
+
+
+def described(answers: Mapping[str, Any], items: Mapping[str, list]) -> dict[str, Any]:
+    """The [circuits.<id>] table of a circuit described on the box."""
+    rain, changeable = int(answers["rain"]), int(answers["changeable"])
+    if not rain < changeable < 20:
+        raise DataError(("weather",), f"rain ends at {rain}, changeable at {changeable}: changeable must end "
+                        "after rain and before 20", "e.g. rain 1-8, changeable 9-14, good 15-20")
+    return {"length": int(answers["length"]),
+            "corners": [{"at": int(c["at"]), "length": int(c["length"]), "stops": int(c["stops"])}
+                        for c in items.get("corners", [])],
+            "pit": int(answers["pit"]),
+            "weather": {"rain": [1, rain], "changeable": [rain + 1, changeable], "good": [changeable + 1, 20]}}
+
+
+def _suggest(answers: Mapping[str, Any], items: Mapping[str, list], group: str | None, index: int,
+             key: str) -> int | None:
+    """Where the next answer probably is: a corner a few spaces after the one before, the
+    pit entry after the last corner."""
+    corners = [c for c in items.get("corners", []) if "at" in c and "length" in c]
+    if group == "corners" and key == "at" and 0 < index <= len(corners):
+        before = corners[index - 1]
+        return int(before["at"]) + int(before["length"]) + 8
+    if group is None and key == "pit" and corners:
+        last = corners[-1]
+        return min(int(answers.get("length", 0)) - GRID_ROOM - 1, int(last["at"]) + int(last["length"]) + 2)
+    return None
+
+
+def _describe():
+    from companion.games.api import Describe, Group, Option
+    return Describe(
+        table="circuits", name="My circuit",
+        questions=(
+            Option("length", "Spaces a lap", kind="number", low=2 * GRID_ROOM + 4, high=400, default=84),
+            Option("count", "Corners", kind="number", low=1, high=20, default=5),
+            Group("corners", "C", "count", (
+                Option("at", "starts at", kind="number", low=1, high=399, default=10),
+                Option("length", "length", kind="number", low=1, high=12, default=3),
+                Option("stops", "stops", kind="number", low=1, high=3, default=1))),
+            Option("pit", "Pit entry", kind="number", low=1, high=399, default=76),
+            Option("rain", "Rain: 1 to", kind="number", low=1, high=18, default=8),
+            Option("changeable", "Changeable to", kind="number", low=2, high=19, default=14),
+        ),
+        build=described, suggest=_suggest)
+
+
+DESCRIBE = _describe()
+"""Setup's "Describe a circuit": the lap's length along a lane, then each corner (its first
+space from the line, its length, its stops), the pit entry and the weather chart."""

@@ -31,6 +31,8 @@ class Report:
     held: int = 0         # spaces lost at no cost (How Sweet!: overtaking her on a straight)
     radio: int = 0        # road races, Car Radio: 1 + the car it is thrown at (0: none)
     scrap: int = 0        # road races, Pile of Scrap: 1 when it drops a marker as it leaves
+    board: int = 0        # a correction from the board: spaces the move ends further (+) or short (-)
+                          # of what the companion counted (lanes, a corner's true length); no WP
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -67,6 +69,36 @@ class Plan:
     @property
     def moved(self) -> int:
         return self.final - self.start
+
+
+BOARD_MAX = 6
+"""How far the table may correct a move from the board (``Report.board``), either way:
+the lanes of a corner differ by a few spaces, never by a gear's worth."""
+
+
+def corrections(circuit: Circuit, p: Plan, board: int) -> list[tuple[str, int, int]]:
+    """What the table may correct after the roll, as (what, spaces added, corner):
+    ``board`` one space fewer or more than the companion counted; ``ends`` in the corner
+    the move passed (on its last space: the move stops there); ``stops`` in the corner
+    just ahead (on its first space). Nothing for a move into the pit lane."""
+    if p.pit:
+        return []
+    out = []
+    if p.moved >= 1 and board > -BOARD_MAX:
+        out.append(("board", -1, 0))
+    if board < BOARD_MAX:
+        out.append(("board", 1, 0))
+    zones = circuit.zones(p.start + 1, p.final + BOARD_MAX)
+    passed = [(c, last) for c, first, last in zones if last < p.final]
+    if passed and abs(board + passed[-1][1] - p.final) <= BOARD_MAX:
+        c, last = passed[-1]
+        out.append(("ends", last - p.final, c.number))
+    inside = any(first <= p.final <= last for _, first, last in zones)
+    ahead = [(c, first) for c, first, _ in zones if first > p.final]
+    if ahead and not inside and abs(board + ahead[0][1] - p.final) <= BOARD_MAX:
+        c, first = ahead[0]
+        out.append(("stops", first - p.final, c.number))
+    return out
 
 
 def lap_of(dist: int, length: int) -> int:
@@ -131,7 +163,7 @@ def plan(circuit: Circuit, car: Car, report: Report, rain: bool, *, laps: int,
     lose(T.BRAKES, report.brake, "braking")
     slipped = natural + report.soft
     slipped += report.nitro
-    final = slipped + 3 * report.slips - report.brake - report.blocked - report.held + report.skid
+    final = slipped + 3 * report.slips - report.brake - report.blocked - report.held + report.skid + report.board
     if report.skid:
         lose(T.TIRES, 1, "skid")
     line = laps * circuit.length

@@ -77,6 +77,8 @@ def describe(event: Mapping[str, Any]) -> str:
         grid = event.get("grid") or ()
         return " ".join(filter(None, (f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
                                       f"start {' '.join(str(r) for r in event.get('starts', ()))}")))
+    if kind == "correct":
+        return f"corrected {int(event.get('value', 0)):+d} sp"
     if kind == "adjust" and event.get("what") == "ace":
         return f"rolled again: {event.get('value')}"
     return ""

@@ -17,7 +17,9 @@ A race goes:
   the companion rolls its die at once. The move is shown; the player reports in as few
   presses as needed what the companion cannot see (``adjust``: braked, blocked,
   slipstream, soft-tire space, no car near, a damage marker run over, a pit stop) and
-  confirms (``done``): the companion works out corners, overshoots and WP, rolls the
+  confirms (``done``); where the board disagrees with the companion's count it corrects
+  the move (``correct``: ``Board: 8 sp``, ``Ends in C2``, ``Stops in C3``, the roll kept).
+  On ``done`` the companion works out corners, overshoots and WP, rolls the
   black-die checks (collision, handling, motor damage, weather, pit stop) and applies
   them. An automated car's turn is one press (``auto``).
 - the round summary, then the next round; the race ends when every car has finished
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.games.api import CarOption, Move, Option, make_move
+from companion.games.formula_de import circuit as board
 from companion.games.formula_de import driving
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.driving import Plan, Report
@@ -50,6 +53,7 @@ OPTIONS = (
     Option("team", "Team race", choices=((False, "Off"), (True, "On")), default=False),
     Option("grid", "Grid", choices=(("dice", "Black die"), ("stopwatch", "Stopwatch lap")), default="dice"),
     Option("race", "Race", choices=(("circuit", "Circuit race"), ("road", "Road race")), default="circuit"),
+    Option("circuit", "Circuit", source=board.choices, describe=board.DESCRIBE),
 )
 
 LEVELS = ((1, "Careful"), (2, "Racer"))
@@ -390,7 +394,30 @@ def _report_moves(state: State) -> list[Move]:
             add("pit", text, value=kind)
     if state.settings.road and not state.qualifying:
         road.moves(state, c, p, add)
+    return out + _corrections(state, c, p)
+
+
+def _corrections(state: State, c: int, p: Plan) -> list[Move]:
+    """The board disagrees after the roll: ``Board: 8 sp``, ``Ends in C2``, ``Stops
+    in C3`` (each a correction event; the roll stays)."""
+    out = []
+    for what, by, corner in driving.corrections(state.settings.circuit, p, state.report.board):
+        if what == "board":
+            text = f"Board: {p.moved + by} sp"
+        else:
+            text = f"{'Ends' if what == 'ends' else 'Stops'} in C{corner}"
+        out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by))
     return out
+
+
+def _correct(state: State, event) -> State:
+    """A correction from the board after the roll: the move ends ``value`` spaces further
+    (or short); the roll and everything reported stay."""
+    c = _on_turn(state, event, REPORT)
+    legal = {(m.arg("what"), m.arg("value")) for m in _report_moves(state) if m.kind == "correct"}
+    if (event.get("what"), event.get("value")) not in legal:
+        raise RuleError(f"the board cannot correct this move by {event.get('value')!r} now")
+    return evolve(state, report=evolve(state.report, board=state.report.board + int(event["value"])))
 
 
 def _repair_left(state: State, c: int) -> int:
@@ -752,7 +779,7 @@ def _auto(state: State, event) -> State:
     if state.phase != REPORT:
         return evolve(state, last=evolve(state.last, auto=True, why=str(event.get("why", ""))))
     r = event["report"]
-    report = Report(**{k: r[k] for k in Report.__dataclass_fields__})
+    report = Report(**{k: r[k] for k in Report.__dataclass_fields__ if k in r})
     if report.gear != state.report.gear or report.roll != state.report.roll:
         raise RuleError("the automated driver's report does not match its roll")
     if state.qualifying:
@@ -924,7 +951,7 @@ def show_needed(turn: Turn) -> bool:
 
 
 _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust": _adjust, "done": _done,
-             "auto": _auto, "advice": _advice, "fix": _fix, "tires": _tires}
+             "auto": _auto, "advice": _advice, "fix": _fix, "tires": _tires, "correct": _correct}
 
 
 # -- the race as the platform sees it -----------------------------------------------------

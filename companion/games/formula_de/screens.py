@@ -13,7 +13,7 @@ from companion.games.formula_de import qualifying
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.kit.standings import ordinal
-from companion.kit.text import fit, row
+from companion.kit.text import first_fitting, fit, row
 from companion.profile import ADVANCE, MENU_CHARS, WIDTH, chars
 from companion.receipts import layouts
 from companion.receipts.layouts import POINTS, Col
@@ -144,13 +144,29 @@ def _grid_view(state: R.State) -> View:
     return View(title=title, status=status, body=(Menu(tuple(grid_lines(state))),))
 
 
+def circuit_lines(state: R.State) -> list[str]:
+    """The circuit the companion follows, as the table can check it on the board: its
+    name (a stand-in says so), the lap, each corner's spaces and stops, the pit entry."""
+    c = state.settings.circuit
+    lines = [fit(c.label, MENU_CHARS)]
+    if c.assumption:          # the data marks its numbers as an assumption (the stand-ins)
+        lines.append(fit("numbers assumed", MENU_CHARS))
+    lines.append(fit(f"{c.length} sp a lap, pit {c.pit}", MENU_CHARS))
+    chart = {name: (low, high) for name, low, high in c.weather}
+    lines.append(fit("rain {}-{} chg {}-{}".format(*chart["rain"], *chart["changeable"]), MENU_CHARS))
+    for corner in c.corners:
+        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {corner.stops} stop"
+                         + ("s" if corner.stops > 1 else ""), MENU_CHARS))
+    return lines
+
+
 def decisions(state: R.State) -> View:
-    """What the companion decided: weather, grid, start rolls, markers (pause menu)."""
+    """What the companion decided: the circuit, weather, grid, start rolls, markers (pause menu)."""
     lines = grid_lines(state) if state.grid else ["nothing yet: START"]
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
-    return View(title="Decided", body=(Menu(tuple(lines)),))
+    return View(title="Decided", body=(Menu(tuple(circuit_lines(state) + lines)),))
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -224,9 +240,12 @@ def _report_view(state: R.State) -> View:
         parts.append(f"+{r.nitro} nitro")
     if r.skid:
         parts.append(f"{r.skid:+d} skid")
-    if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked:
+    if r.board:
+        parts.append(f"{r.board:+d} board")
+    if p.final - p.start < r.roll + p.slide + r.soft + r.nitro + 3 * r.slips + r.skid - r.brake - r.blocked + r.board:
         parts.append("-1 sweet")
-    return View(title=title, status=status, body=(Text(fit(" ".join(parts))),
+    said = " ".join(parts)
+    return View(title=title, status=status, body=(Text(first_fitting(said, said.replace("roll ", "", 1))),
                                                   Big(str(p.moved), caption=fit(outcome_caption(state, p)))))
 
 

@@ -110,7 +110,7 @@ def build(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
     road = options.get("race") == "road"
     key = str(options.get("circuit") or ("road" if road else first))
     if isinstance(circuits, Mapping) and key not in circuits:
-        key = first
+        raise RuleError(f"no circuit {key!r} in the data; circuits: {', '.join(circuits)}")
     circuit = load(data, key)
     laps = options.get("laps", 2)
     if laps not in (2, 3):

@@ -47,8 +47,11 @@ from companion.games.three_wide.tables import Settings
 OPTIONS = (
     Option("players", "Players", kind="players", low=2, high=6, default=3),
     Option("race", "Race", choices=(("classic-intermediate", "Classic 300"), ("tri-superspeedway", "Tri-Oval 500"),
-                                     ("classic-short", "Classic 250")), default="classic-intermediate"),
+                                     ("classic-short", "Classic 250")), default="classic-intermediate",
+           source=tables.race_choices, describe=tables.DESCRIBE_RACE),
     Option("length", "Length", choices=(("short", "Short race"), ("long", "Long race")), default="short"),
+    Option("track", "Track", choices=(("", "As the race card"),), source=tables.track_choices,
+           describe=tables.DESCRIBE_TRACK),
 )
 
 CAR_OPTIONS = (

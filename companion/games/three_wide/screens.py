@@ -348,9 +348,26 @@ def _over(state: R.State) -> View:
     return View("Results", (Menu(items + ("Players:",) + players),), status="END")
 
 
+def track_lines(state: R.State) -> list[str]:
+    """The track the companion follows, as the table can check it on the poster: its
+    spaces, each corner's spaces, each brake zone."""
+    s = state.settings
+    lines = [f"{s.track_label}: {s.spaces} sp"]
+    rows = sorted(s.corners)
+    runs: list[list[int]] = []
+    for r in rows:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    lines += [f"corner sp {3 * run[0] + 1}-{3 * run[-1] + 3}" for run in runs]
+    lines += [f"brake sp {space}: max {limit}" for space, limit in s.brakes]
+    return lines
+
+
 def decisions(state: R.State) -> View:
     """What the companion decided: the grid, every restart grid, the cards it turned."""
-    items = [f"{state.settings.race_label}", f"{state.settings.laps} laps, turn {state.turn}"]
+    items = [f"{state.settings.race_label}", f"{state.settings.laps} laps, turn {state.turn}", *track_lines(state)]
     if state.grid:
         items.append("Starting grid:")
         items.extend(f"{i + 1:>2} {num(state, c)} {state.players[state.cars[c].owner]}" for i, c in enumerate(state.grid))

@@ -216,7 +216,11 @@ def settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
     track_id = race.get("track")
     if not isinstance(track_id, str):
         raise DataError(keys + ("track",), "must name a track", 'e.g. track = "classic-oval"')
-    rows, corners, track_label = track_of(data, track_id)
+    chosen = options.get("track") or track_id          # setup's track question: the race card's own by default
+    tracks = data.get("tracks") if isinstance(data.get("tracks"), Mapping) else {}
+    if chosen != track_id and chosen not in tracks:
+        raise RuleError(f"3-Wide: no track '{chosen}'; tracks: {', '.join(tracks)}")
+    rows, corners, track_label = track_of(data, chosen)
     length = options.get("length", "short")
     if length not in ("short", "long"):
         raise RuleError(f"3-Wide: race length must be short or long, not {length!r}")
@@ -229,6 +233,9 @@ def settings(options: Mapping[str, Any], data: Mapping[str, Any]) -> Settings:
         zk = keys + ("brake_zones", str(i))
         if not isinstance(z, Mapping):
             raise DataError(zk, "must be { space = .., limit = .. }")
+        if chosen != track_id and isinstance(z.get("space"), int) and not 1 <= z["space"] <= rows * 3:
+            raise RuleError(f"3-Wide: the race's brake zone on space {z['space']} is not on {track_label} "
+                            f"({rows * 3} spaces): choose the race card's own track")
         zones.append((_int(z.get("space"), zk + ("space",), 1, rows * 3, "a track space"),
                       _int(z.get("limit"), zk + ("limit",), 1, 20, "the speed limit")))
     pace = race.get("pace")
@@ -306,3 +313,97 @@ def check(data: Mapping[str, Any]) -> None:
     for race_id, _ in races(data) or [("", "")]:
         for length in ("short", "long"):
             settings({"race": race_id, "length": length} if race_id else {}, data)
+
+
+
+# -- choosing and describing at setup --------------------------------------------------------
+
+def race_choices(data: Mapping[str, Any], answers: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Setup's race question: every race of the data and the owner's files, and "Describe
+    a race" (a race description card entered on the box)."""
+    from companion.games.api import DESCRIBE
+    return races(data) + ((DESCRIBE, "Describe a race"),)
+
+
+def track_choices(data: Mapping[str, Any], answers: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Setup's track question: the race card's own track (the default), every track of
+    the data and the owner's files, and "Describe a track" (a poster measured on the box)."""
+    from companion.games.api import DESCRIBE
+    return (("", "As the race card"),) + _tracks(data) + ((DESCRIBE, "Describe a track"),)
+
+
+def poster_choices(data: Mapping[str, Any], answers: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A described race's track: one of the tracks of the data."""
+    return _tracks(data)
+
+
+def _tracks(data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    table = data.get("tracks")
+    if not isinstance(table, Mapping):
+        return ()
+    return tuple((k, str(v.get("label", k)) if isinstance(v, Mapping) else k) for k, v in table.items())
+
+
+def described_track(answers: Mapping[str, Any], items: Mapping[str, list]) -> dict[str, Any]:
+    """The [tracks.<id>] table of a poster described on the box."""
+    rows = int(answers["spaces"]) // 3
+    corners = []
+    for i, c in enumerate(items.get("corners", [])):
+        first, last = int(c["first"]), int(c["last"])
+        if not 1 <= first <= last <= rows * 3:
+            raise DataError(("corners",), f"corner {i + 1}: spaces {first} to {last} must be on the track "
+                            f"(1 to {rows * 3}), the first no higher than the last")
+        corners.append([(first - 1) // 3, (last - 1) // 3])     # the rows of those spaces (track.row)
+    return {"rows": rows, "corners": corners}
+
+
+def described_race(answers: Mapping[str, Any], items: Mapping[str, list]) -> dict[str, Any]:
+    """The [races.<id>] table of a race description card entered on the box."""
+    return {"track": str(answers["track"]), "deck": str(answers["deck"]),
+            "short": int(answers["short"]), "long": int(answers["long"]),
+            "brake_zones": [{"space": int(z["space"]), "limit": int(z["limit"])} for z in items.get("zones", [])],
+            "pace": [[int(r["fuel"]), int(r["tires"]), int(r["laps"])] for r in items.get("pace", [])]}
+
+
+def _suggest_track(answers, items, group, index, key):
+    """A corner's spaces: five rows long, after the corner before it."""
+    corners = items.get("corners", [])
+    if group == "corners" and key == "first" and 0 < index <= len(corners) and "last" in corners[index - 1]:
+        return int(corners[index - 1]["last"]) + 16
+    if group == "corners" and key == "last" and index < len(corners) and "first" in corners[index]:
+        return int(corners[index]["first"]) + 14
+    return None
+
+
+def _describes():
+    from companion.games.api import Describe, Group, Option
+    track = Describe(
+        table="tracks", name="My track",
+        questions=(Option("spaces", "Track spaces", kind="number", low=18, high=180, step=3, default=60),
+                   Option("count", "Corners", kind="number", low=0, high=8, default=2),
+                   Group("corners", "Corner ", "count", (
+                       Option("first", "from sp", kind="number", low=1, high=180, default=16),
+                       Option("last", "to sp", kind="number", low=1, high=180, default=30)))),
+        build=described_track, suggest=_suggest_track)
+    race = Describe(
+        table="races", name="My race",
+        questions=(Option("track", "Track", source=poster_choices),
+                   Option("deck", "Race deck", choices=tuple((k, k.replace("-", " ").capitalize()) for k in DECK_KINDS),
+                          default="intermediate"),
+                   Option("short", "Short race laps", kind="number", low=1, high=999, default=40),
+                   Option("long", "Long race laps", kind="number", low=1, high=999, default=80),
+                   Option("count", "Brake zones", kind="number", low=0, high=13, default=0),
+                   Group("zones", "Zone ", "count", (
+                       Option("space", "space", kind="number", low=1, high=180, default=16),
+                       Option("limit", "limit", kind="number", low=1, high=20, default=7))),
+                   Group("pace", "Pace ", 6, (
+                       Option("fuel", "fuel", kind="number", low=0, high=9, default=1),
+                       Option("tires", "tires", kind="number", low=0, high=9, default=1),
+                       Option("laps", "laps", kind="number", low=1, high=9, default=3)))),
+        build=described_race)
+    return track, race
+
+
+DESCRIBE_TRACK, DESCRIBE_RACE = _describes()
+"""Setup's "Describe a track" (the poster: its spaces, each corner's first and last space) and
+"Describe a race" (a race description card: track, deck, laps, brake zones, pace chart)."""
