@@ -104,6 +104,7 @@ def test_the_history_says_a_correction_and_a_replay_gives_the_same_race():
 def test_in_qualifying_a_corrected_overshoot_costs_no_throws():
     state = R.setup({"players": 2, "grid": "stopwatch", "weather": "good"}, data())
     state = R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
+    state = R.apply(state, {"kind": "ok"})                   # tires fitted, the weather known
     state = put(state, 0, dist=ONE.at - 1, gear=2)
     state = R.apply(state, {"kind": "gear", "car": 0, "gear": 3, "roll": 5, "clock": 1.0})
     assert caption(state) == "overshoots C1 by 2"
