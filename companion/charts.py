@@ -329,10 +329,8 @@ def _legend(spec: Mapping[str, Any], group: int, first_lap: int) -> list[str]:
     words = []
     if group > 1:
         words.append(f"1 column = {group} laps")
-    else:
-        words.append("Laps across")
     if spec.get("pits"):
-        words.append("O pit")
+        words.append("O pit stop")
     if spec.get("out"):
         words.append("X out")
     return _wrap(words, WIDTH // (GLYPH_W * BIG))
