@@ -152,21 +152,8 @@ def _label(names: Sequence[str], given: Sequence[str | None] = ()) -> list[str]:
 def _key(names: Sequence[str], labels: Sequence[str]) -> list[str]:
     """``RE Red  BL Blue ...`` wrapped to the paper: what each label stands for (nothing
     when every label is its car's name)."""
-    return _wrap([f"{lab} {name}" for name, lab in zip(names, labels) if lab != name], WIDTH // (GLYPH_W * BIG))
-
-
-def _ticks(count: int, first: int, last: int, room: int, label_w: int) -> list[int]:
-    """Values from ``first`` to ``last`` to write under an axis of ``room`` dots: round
-    steps, as many as fit with their labels apart, the last one always."""
-    span = max(1, last - first)
-    fits = max(1, room // (label_w + 12))
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9) if span / s <= fits)
-    out = [first] + [v for v in range(first - first % step + step, last, step) if v > first]
-    close = out and room * (last - out[-1]) / span < label_w + 12
-    if close and len(out) > 1:
-        out.pop()
-    out.append(last)
-    return sorted(set(out))
+    return _wrap([name if lab in name else f"{lab} {name}" for name, lab in zip(names, labels) if lab != name],
+                 WIDTH // (GLYPH_W * BIG))
 
 
 # -- lap chart ----------------------------------------------------------------------------
@@ -175,9 +162,16 @@ def lap_chart_spec(results: Mapping[str, Any]) -> dict[str, Any] | None:
     """The lap chart's spec from a race's results: ``results["standings"]`` (winner first:
     ``name``, optionally ``number`` as the label) and ``results["lap_chart"]``:
     ``{"laps": [[name, ...] for each lap, in the order the cars ended it], "pits": [[name,
-    lap], ...], "out": [[name, lap], ...]}``. None when no lap was completed."""
+    lap], ...], "out": [[name, lap], ...], "first_lap": the lap of laps[0] (default 1),
+    "at": [the lap of each order] (when the orders are not one a lap)}``.
+    A car out on a lap is left out of the orders from that lap on. None when no lap was
+    completed."""
     chart = results.get("lap_chart") or {}
-    laps = [list(map(str, order)) for order in chart.get("laps") or ()]
+    first_lap = int(chart.get("first_lap", 1))
+    gone = {str(n): int(lap) for n, lap in chart.get("out") or ()}
+    at = [int(n) for n in chart.get("at") or ()]
+    laps = [[str(n) for n in order if lap < gone.get(str(n), lap + 1)]     # a car out is not drawn on
+            for order, lap in zip(chart.get("laps") or (), at or range(first_lap, 10 ** 9))]
     if not laps:
         return None
     names = [str(r["name"]) for r in results.get("standings") or ()]
@@ -192,7 +186,8 @@ def lap_chart_spec(results: Mapping[str, Any]) -> dict[str, Any] | None:
         "laps": [[index[n] for n in order] for order in laps],
         "pits": sorted({(index[str(n)], int(lap)) for n, lap in chart.get("pits") or () if str(n) in index}),
         "out": sorted({(index[str(n)], int(lap)) for n, lap in chart.get("out") or () if str(n) in index}),
-        "first_lap": int(chart.get("first_lap", 1)),
+        "first_lap": first_lap,
+        "at": [int(n) for n in chart.get("at") or ()][:len(laps)],
     }
 
 
@@ -212,12 +207,15 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
     scale_w = text_size(str(cars), 1)[0]
     x0 = scale_w + 4 + label_w + 8
     x1 = WIDTH - 1 - label_w - 8
+    numbers = [int(n) for n in spec.get("at") or ()] or [first_lap + k for k in range(nlaps)]
     group = lap_columns(nlaps, x1 - x0)
     cols = list(range(group - 1, nlaps, group))
     if cols[-1] != nlaps - 1:
         cols.append(nlaps - 1)
+    shown = [numbers[c] for c in cols]          # the lap number of each column
+    span = max(1, shown[-1] - shown[0])
+    xs = [round(x0 + (x1 - x0) * (n - shown[0]) / span) if len(cols) > 1 else (x0 + x1) // 2 for n in shown]
     step = (x1 - x0) / max(1, len(cols) - 1)
-    xs = [round(x0 + j * step) if len(cols) > 1 else (x0 + x1) // 2 for j in range(len(cols))]
     top = 6
     height_plot = cars * pitch
 
@@ -225,7 +223,7 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
         return top + (pos - 1) * pitch + pitch // 2
 
     key = _key(names, labels)
-    legend = _legend(spec, group, first_lap)
+    legend = _legend(spec, group if not spec.get("at") else 1)
     axis_h = GLYPH_H * BIG + 8
     height = top + height_plot + axis_h + (len(legend) + len(key)) * (GLYPH_H * BIG + 2) + 6
     img = Image.new("1", (WIDTH, height), PAPER)
@@ -241,13 +239,13 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
     draw.line((x0, ybase, x1, ybase), fill=INK)
     for j, x in enumerate(xs):
         draw.line((x, ybase, x, ybase + 2), fill=INK)
-    lap_w = text_size(str(first_lap + nlaps - 1))[0]
-    for j in _lap_ticks([first_lap + c for c in cols], x1 - x0, lap_w):
-        text = str(first_lap + cols[j])
+    lap_w = text_size(str(shown[-1]))[0]
+    for lap in _ticks(shown[0], shown[-1], x1 - x0, lap_w):
+        text = str(lap)
         w = text_size(text)[0]
-        x = min(max(0, xs[j] - w // 2), WIDTH - w)
-        draw.line((xs[j], ybase, xs[j], ybase + 5), fill=INK)
-        _text(img, x, ybase + 6, text)
+        xt = round(x0 + (x1 - x0) * (lap - shown[0]) / span) if len(cols) > 1 else xs[0]
+        draw.line((xt, ybase, xt, ybase + 5), fill=INK)
+        _text(img, min(max(0, xt - w // 2), WIDTH - w), ybase + 6, text)
 
     # each car's position in each column (None: it did not end that lap)
     where: list[list[int | None]] = [[None] * len(cols) for _ in names]
@@ -255,11 +253,9 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
         for pos, car in enumerate(orders[lap], start=1):
             where[car][j] = pos
     out_at = {car: lap for car, lap in spec.get("out") or ()}
-    col_of = {lap: j for j, lap in enumerate(cols)}
 
-    def column(lap: int) -> int:    # the column showing lap ``lap`` (1-based, first_lap counted)
-        k = lap - first_lap
-        return next((j for j, c in enumerate(cols) if c >= k), len(cols) - 1)
+    def column(lap: int) -> int:    # the column showing lap ``lap``
+        return next((j for j, n in enumerate(shown) if n >= lap), len(cols) - 1)
 
     marker_every = max(1, math.ceil(12 / max(step, 1)))
     for car in reversed(range(cars)):      # the winner drawn last, on top
@@ -299,7 +295,6 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
         pos = where[car][j] if j < len(cols) else None
         if pos is not None:
             draw.ellipse((xs[j] - 5, y_of(pos) - 5, xs[j] + 5, y_of(pos) + 5), outline=INK)
-    del col_of
     y = ybase + axis_h
     for line in legend + key:
         _text(img, 0, y, line)
@@ -307,25 +302,24 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
     return img
 
 
-def _lap_ticks(laps: Sequence[int], room: int, label_w: int) -> list[int]:
-    """The columns whose lap numbers are written under the axis: the first, the last, and
-    those on a round step between them, as many as fit apart."""
+def _ticks(first: int, last: int, room: int, label_w: int) -> list[int]:
+    """The numbers written along an axis of ``room`` dots from ``first`` to ``last``
+    (labels ``label_w`` dots long): both ends and round numbers between them, as many as
+    fit apart."""
     fits = max(1, room // (label_w + 12))
-    span = max(1, laps[-1] - laps[0])
+    span = max(1, last - first)
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9) if span / s <= fits)
-    per = room / span
-    out = [0]
-    for j, lap in enumerate(laps):
-        x = (lap - laps[0]) * per
-        if lap % step == 0 and x - (laps[out[-1]] - laps[0]) * per >= label_w + 12 \
-                and room - x >= label_w + 12:
-            out.append(j)
-    if len(laps) > 1:
-        out.append(len(laps) - 1)
+    gap = (label_w + 12) * span / room           # laps between two labels at least
+    out = [first]
+    for v in range(first - first % step + step, last, step):
+        if v - out[-1] >= gap and last - v >= gap:
+            out.append(v)
+    if last != first:
+        out.append(last)
     return out
 
 
-def _legend(spec: Mapping[str, Any], group: int, first_lap: int) -> list[str]:
+def _legend(spec: Mapping[str, Any], group: int) -> list[str]:
     words = []
     if group > 1:
         words.append(f"1 column = {group} laps")
@@ -445,14 +439,14 @@ def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
         x = x0 + round((x1 - x0) * k / max(1, races))
         return x, top + plot_h - round(plot_h * v / most)
 
-    for v in _ticks(0, 0, most, plot_h, GLYPH_H):
+    for v in _ticks(0, most, plot_h, GLYPH_H):
         y = xy(0, v)[1]
         _text(img, scale_w - text_size(str(v), 1)[0], y - GLYPH_H // 2, str(v), 1)
         draw.point([(x, y) for x in range(x0, x1 + 1, 4)], fill=INK)
     ybase = top + plot_h + 2
     draw.line((x0, ybase, x1, ybase), fill=INK)
     race_w = text_size(str(races))[0]
-    for k in _ticks(races, 0, races, x1 - x0, race_w):
+    for k in _ticks(0, races, x1 - x0, race_w):
         x = xy(k, 0)[0]
         draw.line((x, ybase, x, ybase + 5), fill=INK)
         w = text_size(str(k))[0]
