@@ -163,7 +163,8 @@ def lap_chart_spec(results: Mapping[str, Any]) -> dict[str, Any] | None:
     ``name``, optionally ``number`` as the label) and ``results["lap_chart"]``:
     ``{"laps": [[name, ...] for each lap, in the order the cars ended it], "pits": [[name,
     lap], ...], "out": [[name, lap], ...], "first_lap": the lap of laps[0] (default 1),
-    "at": [the lap of each order] (when the orders are not one a lap)}``.
+    "at": [the lap of each order] (when the orders are not one a lap), "across": "laps" or
+    "rounds" (what the numbers count)}``.
     A car out on a lap is left out of the orders from that lap on. None when no lap was
     completed."""
     chart = results.get("lap_chart") or {}
@@ -188,6 +189,7 @@ def lap_chart_spec(results: Mapping[str, Any]) -> dict[str, Any] | None:
         "out": sorted({(index[str(n)], int(lap)) for n, lap in chart.get("out") or () if str(n) in index}),
         "first_lap": first_lap,
         "at": [int(n) for n in chart.get("at") or ()][:len(laps)],
+        "across": str(chart.get("across", "laps")),
     }
 
 
@@ -321,8 +323,11 @@ def _ticks(first: int, last: int, room: int, label_w: int) -> list[int]:
 
 def _legend(spec: Mapping[str, Any], group: int) -> list[str]:
     words = []
+    unit = spec.get("across", "laps")
     if group > 1:
-        words.append(f"1 column = {group} laps")
+        words.append(f"1 column = {group} {unit}")
+    elif unit != "laps":
+        words.append(f"{unit.capitalize()} across")
     if spec.get("pits"):
         words.append("O pit stop")
     if spec.get("out"):
