@@ -14,6 +14,7 @@ layout, so a preview shows exactly what the printer gets.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
@@ -109,12 +110,38 @@ class PrintImage:
                 height = -(-height // STRIPE_DOTS) * STRIPE_DOTS
             img = Image.new("1", (WIDTH_DOTS, height), 1)
             img.paste(drawn.crop((0, 0, min(WIDTH_DOTS, drawn.width), drawn.height)), (0, 0))
-            self._image = img
+            self._image = without_realtime(img, self.mode)
         return self._image
 
     @property
     def dots(self) -> int:
         return self.image.height
+
+
+# A printer reads DLE EOT n, DLE ENQ n and DLE DC4 as real-time commands wherever they
+# come, even inside a picture's data: it answers them and the picture loses three bytes
+# (the rest of the job is then misread, and a paced printer overflows).
+_REALTIME = re.compile(rb"\x10(?=[\x04\x05\x14])")
+
+
+def without_realtime(image, mode: str):
+    """``image`` with no pair of bytes in its ``mode`` data that a printer would take for a
+    real-time command: the DLE byte (0x10, one dot) left blank. The preview shows the
+    same image, so it stays the paper dot for dot."""
+    from PIL import Image
+    if mode == "gs-v-0":
+        ink = image.tobytes().translate(_INVERT)
+        safe = _REALTIME.sub(b"\x00", ink)
+        return image if safe == ink else Image.frombytes("1", image.size, safe.translate(_INVERT))
+    out = image.copy()
+    for top in range(0, image.height, STRIPE_DOTS):
+        strip = image.crop((0, top, WIDTH_DOTS, top + STRIPE_DOTS)).transpose(Image.Transpose.TRANSPOSE)
+        ink = strip.tobytes().translate(_INVERT)
+        safe = _REALTIME.sub(b"\x00", ink)
+        if safe != ink:
+            fixed = Image.frombytes("1", strip.size, safe.translate(_INVERT)).transpose(Image.Transpose.TRANSPOSE)
+            out.paste(fixed, (0, top))
+    return out
 
 
 def raster_mode(printer_config: Mapping) -> str | None:
