@@ -433,10 +433,10 @@ def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
     label_w = max((text_size(lab)[0] for lab in labels), default=0)
     scale_w = text_size(str(most), 1)[0]
     x0, x1 = scale_w + 6, WIDTH - 1 - label_w - 8
-    top, plot_h = GLYPH_H, max(120, min(240, 24 * len(names)))
+    top, plot_h = GLYPH_H, max(120, min(264, 24 * len(names)))
     key = _key(names, labels)
     axis_h = GLYPH_H * BIG + 8
-    height = top + plot_h + axis_h + (len(key) + 1) * (GLYPH_H * BIG + 2) + 6
+    height = top + plot_h + axis_h + len(key) * (GLYPH_H * BIG + 2) + 6
     img = Image.new("1", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
 
@@ -469,13 +469,16 @@ def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
         ends.append((pts[-1][1], car))
     # labels at the right, spread apart where lines end close together
     ends.sort()
-    y_prev = -10 ** 6
-    for y, car in ends:
-        y = max(y - GLYPH_H, y_prev + GLYPH_H * BIG)
-        _text(img, x1 + 8, min(y, top + plot_h - GLYPH_H), labels[car])
-        y_prev = y
+    ys: list[int] = []
+    for y, _ in ends:                 # top down, a label's height apart at least
+        ys.append(max(y - GLYPH_H, ys[-1] + GLYPH_H * BIG if ys else 0))
+    lift = max(0, ys[-1] - (top + plot_h + 2 - GLYPH_H)) if ys else 0
+    for k in reversed(range(len(ys))):    # then up from the bottom where they ran past it
+        ys[k] = ys[k] - lift if k == len(ys) - 1 else min(ys[k], ys[k + 1] - GLYPH_H * BIG)
+    for y, (_, car) in zip(ys, ends):
+        _text(img, x1 + 8, max(0, y), labels[car])
     y = ybase + axis_h
-    for line in ["Points after each race", *key]:
+    for line in key:
         _text(img, 0, y, line)
         y += GLYPH_H * BIG + 2
     return img
