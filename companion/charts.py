@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:       # Pillow is imported when a chart is drawn: building a spec needs none
+    from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 384                 # dots across 58 mm paper at 203 dpi
 INK, PAPER = 0, 1
@@ -56,16 +57,25 @@ OUT_MARK = "##...## ###.### .#####. ..###.. .#####. ###.### ##...##"
 # -- text -------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _font() -> ImageFont.ImageFont:
+def _font() -> "ImageFont.ImageFont":
+    from PIL import ImageFont
     return ImageFont.load_default_imagefont()
+
+
+def _canvas(height: int) -> tuple["Image.Image", "ImageDraw.ImageDraw"]:
+    """A blank 1-bit picture ``WIDTH`` dots wide and a pen on it."""
+    from PIL import Image, ImageDraw
+    img = Image.new("1", (WIDTH, height), PAPER)
+    return img, ImageDraw.Draw(img)
 
 
 def text_size(text: str, scale: int = BIG) -> tuple[int, int]:
     return len(text) * GLYPH_W * scale, GLYPH_H * scale
 
 
-def _text(img: Image.Image, x: int, y: int, text: str, scale: int = BIG, ink: int = INK) -> int:
+def _text(img: "Image.Image", x: int, y: int, text: str, scale: int = BIG, ink: int = INK) -> int:
     """Draw ``text`` with its top-left at (x, y); returns its width."""
+    from PIL import Image, ImageDraw
     if not text:
         return 0
     small = Image.new("1", (len(text) * GLYPH_W, GLYPH_H), 0)
@@ -99,13 +109,13 @@ def _wrap(words: Sequence[str], chars: int) -> list[str]:
 
 # -- drawing helpers ----------------------------------------------------------------------
 
-def _bitmap(draw: ImageDraw.ImageDraw, cx: int, cy: int, rows: str) -> None:
+def _bitmap(draw: "ImageDraw.ImageDraw", cx: int, cy: int, rows: str) -> None:
     half = len(rows.split()) // 2
     pts = [(cx - half + dx, cy - half + dy) for dy, row in enumerate(rows.split()) for dx, c in enumerate(row) if c == "#"]
     draw.point(pts, fill=INK)
 
 
-def _dashed(draw: ImageDraw.ImageDraw, points: Sequence[tuple[int, int]], pattern: Sequence[int],
+def _dashed(draw: "ImageDraw.ImageDraw", points: Sequence[tuple[int, int]], pattern: Sequence[int],
             phase: int = 0) -> int:
     """A polyline one dot thick with ``pattern`` (on, off, ... dots); returns the phase
     reached, so a broken line keeps its rhythm."""
@@ -198,7 +208,7 @@ def lap_columns(laps: int, room: int) -> int:
     return max(1, math.ceil(laps / max(1, room // MIN_STEP + 1)))
 
 
-def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
+def lap_chart(spec: Mapping[str, Any]) -> "Image.Image":
     """The lap chart of :func:`lap_chart_spec`: a 1-bit image ``WIDTH`` dots wide."""
     names, labels = list(spec["names"]), list(spec["labels"])
     orders = [list(o) for o in spec["laps"]]
@@ -228,8 +238,7 @@ def lap_chart(spec: Mapping[str, Any]) -> Image.Image:
     legend = _legend(spec, group if not spec.get("at") else 1)
     axis_h = GLYPH_H * BIG + 8
     height = top + height_plot + axis_h + (len(legend) + len(key)) * (GLYPH_H * BIG + 2) + 6
-    img = Image.new("1", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
+    img, draw = _canvas(height)
 
     # position scale and guides
     for pos in range(1, cars + 1):
@@ -347,7 +356,7 @@ def wear_spec(cars: Sequence[Mapping[str, Any]], zones: Sequence[str]) -> dict[s
                       "out": c.get("out")} for c in cars]}
 
 
-def wear_chart(spec: Mapping[str, Any]) -> Image.Image:
+def wear_chart(spec: Mapping[str, Any]) -> "Image.Image":
     """Each car: a row per zone, one box per wear point in the order they went: a black
     box with the lap it was spent on, a bar where a pit stop gave points back, then an
     empty box per point left."""
@@ -377,8 +386,7 @@ def wear_chart(spec: Mapping[str, Any]) -> Image.Image:
     widest = max((len(c) for _, cells in blocks for c in cells), default=1)
     box = max(8, min(box, room // max(1, widest)))
     height = 4 + sum(line_h + len(zones) * (tall + 2) + 8 for _ in blocks) + 2 * line_h
-    img = Image.new("1", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
+    img, draw = _canvas(height)
     y = 4
     for car, cells in blocks:
         title = str(car["name"]) + (f"  out lap {car['out']}" if car.get("out") else "")
@@ -424,7 +432,7 @@ def championship_spec(races: Sequence[Sequence[Mapping[str, Any]]], order: Seque
             "points": [totals[n] for n in names]}
 
 
-def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
+def championship_chart(spec: Mapping[str, Any]) -> "Image.Image":
     """Points up, races across (0 before the first race); the leader's line heaviest, a
     label at each line's end."""
     names, labels, points = list(spec["names"]), list(spec["labels"]), [list(p) for p in spec["points"]]
@@ -437,8 +445,7 @@ def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
     key = _key(names, labels)
     axis_h = GLYPH_H * BIG + 8
     height = top + plot_h + axis_h + len(key) * (GLYPH_H * BIG + 2) + 6
-    img = Image.new("1", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
+    img, draw = _canvas(height)
 
     def xy(k: int, v: int) -> tuple[int, int]:
         x = x0 + round((x1 - x0) * k / max(1, races))
@@ -487,7 +494,7 @@ def championship_chart(spec: Mapping[str, Any]) -> Image.Image:
 CHARTS = {"lap": lap_chart, "wear": wear_chart, "championship": championship_chart}
 
 
-def draw(spec: Mapping[str, Any]) -> Image.Image:
+def draw(spec: Mapping[str, Any]) -> "Image.Image":
     """The picture of any spec above (``spec["chart"]`` names it)."""
     try:
         chart = CHARTS[spec["chart"]]
