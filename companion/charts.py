@@ -366,8 +366,7 @@ def wear_chart(spec: Mapping[str, Any]) -> "Image.Image":
     zone_w = text_size("W")[0] + 4
     room = WIDTH - zone_w
     line_h = GLYPH_H * BIG + 2
-    rows: list[tuple[str, list[tuple[str, int]]]] = []   # per car: name, then per zone its cells
-    blocks = []
+    blocks = []                       # per car: the car, then per zone its cells
     for car in cars:
         left = list(car["start"])
         cells: list[list[tuple[str, int]]] = [[] for _ in zones]

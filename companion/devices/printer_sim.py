@@ -248,7 +248,7 @@ class Decoder:
 
     def _image_byte(self, b: int) -> int:
         """One byte of a raster command's data; a GS v 0 row completed prints (1 dot)."""
-        kind, width, rows, data, m = self._image
+        kind, width, rows, data, _mode = self._image
         data.append(b)
         if kind == "gs-v-0":
             if len(data) % width:
