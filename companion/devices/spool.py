@@ -30,7 +30,8 @@ class SpoolError(ValueError):
 
 def _item_to_json(item) -> dict:
     if isinstance(item, Picture):     # its text version is items too
-        return {"type": "picture", "spec": item.spec, "text": [_item_to_json(i) for i in item.text]}
+        return {"type": "picture", "spec": item.spec, "text": [_item_to_json(i) for i in item.text],
+                "head": [_item_to_json(i) for i in item.head]}
     return {"type": _TYPE_NAMES[type(item)], **asdict(item)}
 
 
@@ -38,7 +39,8 @@ def _item_from_json(raw: dict):
     fields = dict(raw)
     cls = _ITEM_TYPES[fields.pop("type")]
     if cls is Picture:
-        return Picture(str(fields["spec"]), tuple(_item_from_json(i) for i in fields.get("text", ())))
+        return Picture(str(fields["spec"]), tuple(_item_from_json(i) for i in fields.get("text", ())),
+                       tuple(_item_from_json(i) for i in fields.get("head", ())))
     return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
 
 

@@ -293,7 +293,7 @@ def lap_chart_picture(rows: Sequence[Mapping[str, Any]], chart: Mapping[str, Any
     """The lap chart at the foot of a results receipt: ``heading``, then the chart as a
     picture (``companion.charts``, drawn when printed) whose text version is ``text``
     (default: :func:`lap_chart_items`), printed instead where the printer has no raster
-    images. ``rows`` are the standings (winner first), ``chart`` what the race's results
+    images (with the heading; nothing at all when ``text`` is empty). ``rows`` are the standings (winner first), ``chart`` what the race's results
     hold under ``lap_chart`` (``{"laps": [[name, ...], ...], "pits": ..., "out": ...}``).
     Nothing when no lap was completed."""
     from companion import charts
@@ -304,4 +304,5 @@ def lap_chart_picture(rows: Sequence[Mapping[str, Any]], chart: Mapping[str, Any
         return []
     if text is None:
         text = lap_chart_items([str(r["name"]) for r in rows], chart["laps"])
-    return [Line(heading, bold=True, align="center"), picture(spec, text)]
+    title = Line(heading, bold=True, align="center")
+    return [picture(spec, (title, *text) if text else (), (title,))]

@@ -44,9 +44,11 @@ class Picture:
     """A chart printed as a raster image: ``spec`` is the JSON text of a
     ``companion.charts`` spec, drawn only when the receipt is printed or previewed.
     ``text`` is what prints instead on a printer without raster images (its profile's
-    ``raster = None``), and what ``text_lines()`` and JSON readers see."""
+    ``raster = None``), and what ``text_lines()`` and JSON readers see; ``head`` prints
+    above the image only (a heading that would head nothing in a text version left empty)."""
     spec: str
     text: tuple = ()
+    head: tuple = ()
 
     def chart(self) -> dict:
         import json
@@ -56,18 +58,18 @@ class Picture:
 Item = Line | Columns | Rule | Feed | Picture
 
 
-def picture(spec: dict, text=()) -> Picture:
+def picture(spec: dict, text=(), head=()) -> Picture:
     """A :class:`Picture` of ``spec`` (a ``companion.charts`` spec) with its text version."""
     import json
-    return Picture(json.dumps(spec, separators=(",", ":")), tuple(text))
+    return Picture(json.dumps(spec, separators=(",", ":")), tuple(text), tuple(head))
 
 
 def flat(items, raster: bool = False) -> list:
     """``items`` with every Picture replaced by its text version (kept when ``raster``)."""
     out = []
     for item in items:
-        if isinstance(item, Picture) and not raster:
-            out.extend(flat(item.text))
+        if isinstance(item, Picture):
+            out.extend([*item.head, item] if raster else flat(item.text))
         else:
             out.append(item)
     return out

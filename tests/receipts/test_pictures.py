@@ -177,3 +177,15 @@ def test_raster_setting_is_checked():
     from companion.core.config import ConfigError
     with pytest.raises(ConfigError, match="printer.raster"):
         escpos.raster_mode({**CONFIG, "raster": "yes"})
+
+
+def test_a_chart_without_a_text_version_leaves_no_heading_on_a_text_printer():
+    from companion.receipts import layouts
+    rows = [{"name": "A"}, {"name": "B"}]
+    items = layouts.lap_chart_picture(rows, {"laps": [["A", "B"]]}, (), "Order after each round")
+    receipt = Receipt("results", "Results", tuple(items))
+    assert receipt.text_lines() == ["Results"]
+    lines = escpos.layout(receipt, 32, "gs-v-0")
+    assert [line.text for line in lines[1:2]] == ["Order after each round"]
+    assert isinstance(lines[2], escpos.PrintImage)
+    assert receipt_from_json(json.loads(json.dumps(receipt_to_json(receipt)))) == receipt
