@@ -184,7 +184,7 @@ def test_a_chart_without_a_text_version_leaves_no_heading_on_a_text_printer():
     rows = [{"name": "A"}, {"name": "B"}]
     items = layouts.lap_chart_picture(rows, {"laps": [["A", "B"]]}, (), "Order after each round")
     receipt = Receipt("results", "Results", tuple(items))
-    assert receipt.text_lines() == ["Results"]
+    assert [line.strip() for line in receipt.text_lines()] == ["Results"]
     lines = escpos.layout(receipt, 32, "gs-v-0")
     assert [line.text for line in lines[1:2]] == ["Order after each round"]
     assert isinstance(lines[2], escpos.PrintImage)
