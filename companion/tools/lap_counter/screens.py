@@ -99,9 +99,8 @@ def _chart_body(state: LapCounter, chart: Receipt | None) -> tuple:
     receipt."""
     if chart is None:
         return ()
-    laps = lap_chart(state)
-    positions = layouts.lap_chart_items([c.name for c in state.race.cars], laps["laps"])
-    items = list(chart.items)
-    start = next(i for i, item in enumerate(items) if type(item).__name__ == "Rule") + 1
-    rest = items[start + len(positions):-2]           # the fastest laps and gaps, if any
-    return (*layouts.lap_chart_picture(standings(state), laps, positions), *rest)
+    items = list(chart.items)[:-2]
+    rules = [i for i, item in enumerate(items) if type(item).__name__ == "Rule"]
+    start = rules[0] + 1
+    stop = rules[1] if len(rules) > 1 else len(items)   # the fastest laps and gaps follow a rule
+    return (*layouts.lap_chart_picture(standings(state), lap_chart(state), items[start:stop]), *items[stop:])
