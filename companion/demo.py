@@ -257,7 +257,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
         else:
             driver.press("OK")        # leave the finished race for the home menu
         printer.wait_idle(timeout=120)
-        _write_receipts(out / "receipts", printer.receipts, sim.received)
+        _write_receipts(out / "receipts", printer.receipts, sim.jobs, printer_config)
         summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,
                    "moves": steps, "display_bytes": bus.data_bytes(), "printer_overflow": sim.overflow,
                    "receipts": [r.kind for r in printer.receipts]}
@@ -270,15 +270,14 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
         journal.close()
 
 
-def _write_receipts(folder: Path, receipts: list, received: bytes) -> None:
-    """Each receipt as a PNG preview and as the ESC/POS bytes the printer received
-    for it (one job runs from one ESC @ to the next)."""
+def _write_receipts(folder: Path, receipts: list, jobs: list, printer_config) -> None:
+    """Each receipt as a PNG preview and as the ESC/POS bytes the printer's interpreter
+    read for it (one job runs from one ESC @ to the next; a picture's data may hold the
+    bytes of ESC @, so the printer's own reading tells where a job starts)."""
     from companion.receipts import png
 
-    init = b"\x1b@"
-    jobs = [init + part for part in bytes(received).split(init)[1:]]
     for i, receipt in enumerate(receipts, start=1):
         stem = folder / f"{i:02d}-{receipt.kind}"
-        png.render(receipt).save(stem.with_suffix(".png"))
+        png.render(receipt, printer_config).save(stem.with_suffix(".png"))
         if i <= len(jobs):
-            stem.with_suffix(".bin").write_bytes(jobs[i - 1])
+            stem.with_suffix(".bin").write_bytes(bytes(jobs[i - 1].data))

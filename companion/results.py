@@ -77,8 +77,17 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
     key, rows = standings(journal, championship)
     if not rows:
         return None
-    return stamped(layouts.championship(f"Championship {title(key)}", rows),
-                   [f"Printed {when(now if now is not None else time.time())}"])
+    receipt = layouts.championship(f"Championship {title(key)}", rows)
+    races = [championship_entries(s) for s in finished(journal, key)]
+    if len(races) >= 2:           # the points after each race, drawn under the table
+        from dataclasses import replace
+
+        from companion import charts
+        from companion.receipts.model import Line, picture
+        spec = charts.championship_spec(races, [r["name"] for r in rows])
+        drawn = (Line("Points after each race", bold=True, align="center"), picture(spec))
+        receipt = replace(receipt, items=(*receipt.items[:-1], *drawn, receipt.items[-1]))
+    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
 
 
 def last_results_receipt(journal: Journal):

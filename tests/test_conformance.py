@@ -30,6 +30,7 @@ from companion.ui.wizard import finish_options
 from companion.ui.render import cut_texts, render
 
 ACTIVITIES = [e.slug for e in registry.playable()]
+DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
 MOVES = 1500          # a bound for activities that never end (a dice session) or end late
 SEEDS = (1, 2)
 
@@ -140,6 +141,10 @@ def test_the_demo_runs_through_the_whole_stack(slug, tmp_path):
     assert summary["printer_overflow"] == 0
     if summary["standings"]:
         assert is_standings(summary["standings"])
+    if slug in DRAWN:      # its results' chart reached the paper as a picture
+        from companion.devices.printer_sim import decode, pictures
+        (results,) = (tmp_path / "demo" / "receipts").glob("*-results.bin")
+        assert pictures(decode(results.read_bytes()).lines)
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)

@@ -38,3 +38,19 @@ def test_the_championship_says_when_it_was_printed(state_dir):
     receipt = res.championship_receipt(app.journal, now=0.0)
     assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
     assert receipt.text_lines()[2] == "After 1 race"
+
+
+def test_the_championship_draws_the_points_after_each_race(state_dir):
+    from companion.receipts.model import Picture
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(1))
+    race(app)
+    assert not any(isinstance(i, Picture) for i in res.championship_receipt(app.journal, now=0.0).items)
+    race(app)
+    race(app)
+    receipt = res.championship_receipt(app.journal, now=0.0)
+    (chart,) = [i for i in receipt.items if isinstance(i, Picture)]
+    spec = chart.chart()
+    assert spec["chart"] == "championship" and [len(p) for p in spec["points"]] == [4, 4]
+    rows = res.standings(app.journal)[1]
+    assert [p[-1] for p in spec["points"]] == [r["points"] for r in rows]

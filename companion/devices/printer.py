@@ -561,7 +561,7 @@ class PngOutput:
                 n += 1
                 stem = f"{base}-{n}"
             buf = io.BytesIO()
-            png.render(receipt).save(buf, format="PNG")
+            png.render(receipt, self.config).save(buf, format="PNG")
             write_atomic(self.out_dir / f"{stem}.bin", escpos.encode(receipt, self.config))
             write_atomic(self.out_dir / f"{stem}.png", buf.getvalue())
         except OSError as exc:

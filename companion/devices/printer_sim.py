@@ -8,6 +8,9 @@ simulator models what makes a real printer lose data or stall:
   counted in ``overflow``;
 - the paper speed: a printed line holds the print engine for ``dots x line_ms``
   (24 dot lines for font A, 48 at double height); the buffer drains only as it prints;
+- raster images: ``GS v 0`` bands printed a dot row at a time as their data arrives (each
+  row holds the engine ``line_ms``, darker rows longer), ``ESC *`` 24-dot stripes printed at
+  their line feed, each only on the models that know it (``Hardware.raster``);
 - real-time status (``DLE EOT n``), answered on arrival; in-order status (``GS r 1``,
   ``ESC v 0``), answered when the engine reaches it; ``silent`` ignores every query;
 - the model's quirks (``model``, see ``HARDWARE``): which status commands it answers,
@@ -52,12 +55,32 @@ class PrintedLine:
     height: int = 1
     align: str = "left"
     dots: int = LINE_DOTS
+    raster: bytes = b""        # a picture's dots, row by row (8 a byte, MSB left, 1 = ink)
+    raster_width: int = 0      # its width in dots (0: a text line)
+
+
+def pictures(lines: list[PrintedLine]) -> list:
+    """The pictures on the paper as Pillow images (mode "1", 0 ink): consecutive raster
+    lines (the bands of one picture) joined."""
+    from PIL import Image
+    out, run = [], []
+    for line in [*lines, PrintedLine("")]:
+        if line.raster_width:
+            run.append(line)
+            continue
+        if run:
+            width = run[0].raster_width
+            data = b"".join(x.raster for x in run)
+            rows = len(data) // (width // 8)
+            out.append(Image.frombytes("1", (width, rows), data.translate(bytes(255 - b for b in range(256)))))
+            run = []
+    return out
 
 
 # ESC/GS/FS commands this printer knows, by their second byte, with their parameter count.
 _ESC_ARGS = {b"@": 0, b"7": 3, b"t": 1, b"3": 1, b"2": 0, b"a": 1, b"E": 1, b"d": 1, b"!": 1, b"-": 1, b"J": 1,
-             b"v": 1}
-_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1, b"r": 1}
+             b"v": 1, b"*": 3}
+_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1, b"r": 1, b"v": 6}
 _FS_ARGS = {b".": 0, b"&": 0}
 _ALIGNS = {0: "left", 1: "center", 2: "right", 48: "left", 49: "center", 50: "right"}
 
@@ -70,6 +93,7 @@ class Hardware:
     esc_v: bool = False            # answers ESC v 0 (in order)
     heat: bool = True              # knows ESC 7
     kanji_at_start: bool = False   # starts (and resets to) Kanji mode
+    raster: tuple[str, ...] = ("gs-v-0", "esc-star")   # the image commands it knows
 
 
 # The printers the profiles in companion/receipts/printers.py are written for.
@@ -78,7 +102,7 @@ HARDWARE = {
     "epson": Hardware(heat=False),
     "csn-a2": Hardware(realtime=False, esc_v=True),
     "csn-a2-kanji": Hardware(realtime=False, esc_v=True, kanji_at_start=True),
-    "esc-v": Hardware(realtime=False, gs_r=False, esc_v=True),
+    "esc-v": Hardware(realtime=False, gs_r=False, esc_v=True, raster=("esc-star",)),
     "mute": Hardware(realtime=False, gs_r=False, esc_v=False),
 }
 KANJI_GLYPH = "\u6f22"   # what a two-byte character prints as, for the tests
@@ -98,8 +122,10 @@ class Decoder:
         self.lines: list[PrintedLine] = []
         self.unknown: list[bytes] = []
         self.resets = 0
+        self.ink = 0.0                 # how dark the last dots printed are, 0..1 (bold counts twice)
         self._cmd = b""
         self._lead = b""               # the first byte of a Kanji character
+        self._image: list | None = None   # a raster command's data: [kind, width bytes, rows, data, m]
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -107,13 +133,15 @@ class Decoder:
         self._bold, self._wide, self._tall, self._align, self._spacing = False, 1, 1, "left", 30
         self.kanji = self.hardware.kanji_at_start
         self._lead = b""
+        self._stripe: bytes = b""      # an ESC * stripe waiting for its line feed
 
     def _knows(self, prefix: bytes, name: bytes) -> bool:
         hw = self.hardware
         if prefix == b"\x1b":
-            return name in _ESC_ARGS and (name != b"7" or hw.heat) and (name != b"v" or hw.esc_v)
+            return (name in _ESC_ARGS and (name != b"7" or hw.heat) and (name != b"v" or hw.esc_v)
+                    and (name != b"*" or "esc-star" in hw.raster))
         if prefix == b"\x1d":
-            return name in _GS_ARGS and (name != b"r" or hw.gs_r)
+            return name in _GS_ARGS and (name != b"r" or hw.gs_r) and (name != b"v" or "gs-v-0" in hw.raster)
         return name in _FS_ARGS
 
     def feed(self, data: bytes) -> int:
@@ -123,6 +151,8 @@ class Decoder:
         return dots
 
     def _byte(self, b: bytes) -> int:
+        if self._image is not None:
+            return self._image_byte(b[0])
         if self._cmd:
             self._cmd += b
             return self._command()
@@ -182,6 +212,15 @@ class Decoder:
         if prefix == b"\x1d":
             if name == b"!":
                 self._wide, self._tall = (arg >> 4) + 1, (arg & 15) + 1
+            elif name == b"v" and cmd[2:3] in (b"0", b"\x00"):   # GS v 0 m xL xH yL yH
+                width, rows = cmd[4] | cmd[5] << 8, cmd[6] | cmd[7] << 8
+                if width and rows:
+                    self._image = ["gs-v-0", width, rows, bytearray(), cmd[3]]
+            return 0
+        if name == b"*":                               # ESC * m nL nH: columns follow
+            cols = cmd[3] | cmd[4] << 8
+            if cols:
+                self._image = ["esc-star", cols, 3 if arg in (32, 33) else 1, bytearray(), arg]
             return 0
         if name == b"@":
             self.resets += 1
@@ -207,11 +246,41 @@ class Decoder:
             return arg
         return 0
 
+    def _image_byte(self, b: int) -> int:
+        """One byte of a raster command's data; a GS v 0 row completed prints (1 dot)."""
+        kind, width, rows, data, _mode = self._image
+        data.append(b)
+        if kind == "gs-v-0":
+            if len(data) % width:
+                return 0
+            row = data[-width:]
+            self.ink = min(1.0, sum(bin(x).count("1") for x in row) / (width * 8) * 2)
+            if len(data) == width * rows:
+                self._image = None
+                self.lines.append(PrintedLine("", dots=rows, raster=bytes(data), raster_width=width * 8))
+            return 1
+        if len(data) == width * rows:                  # ESC *: the stripe prints at the line feed
+            self._image = None
+            self._stripe = bytes(data) if rows == 3 else b""
+            self._stripe_cols = width
+        return 0
+
     def _print_line(self) -> int:
+        if self._stripe:
+            cols, data = self._stripe_cols, self._stripe
+            self._stripe = b""
+            from PIL import Image
+            img = Image.frombytes("1", (24, cols), data).transpose(Image.Transpose.TRANSPOSE)
+            self.ink = min(1.0, sum(bin(x).count("1") for x in data) / (cols * 24) * 2)
+            height = max(self._spacing, 24)
+            self.lines.append(PrintedLine("", dots=height, raster=img.tobytes(), raster_width=cols))
+            return height
         text = "".join(self._text)
         self._text = []
         height = max(self._spacing, LINE_DOTS * self._tall) if text else self._spacing
         self.lines.append(PrintedLine(text, self._bold, self._wide, self._tall, self._align, height))
+        ink = sum(ch != " " for ch in text) * self._wide * (2 if self._bold else 1)
+        self.ink = min(1.0, ink / self.width)
         return height
 
 
@@ -240,6 +309,7 @@ class Job:
     finished: float = 0.0            # when its last line was printed
     first_line: int = 0
     nbytes: int = 0
+    data: bytearray = field(default_factory=bytearray)   # the bytes its interpreter read
     dots: int = 0
     overflow: int = 0
     lines: list[PrintedLine] = field(default_factory=list)
@@ -302,11 +372,13 @@ class Engine:
             if dec.resets != resets:
                 self.jobs.append(Job(started=self._last_arrival - self.byte_s, first_line=len(dec.lines)))
                 self.jobs[-1].nbytes = 1             # the ESC before the "@"
+                self.jobs[-1].data += b"\x1b"
             self._last_arrival = arrival
             self.engine_free = start + dots * self.line_s * (1 + self.dark * self._ink(dots))
             if self.jobs:
                 job = self.jobs[-1]
                 job.nbytes += 1
+                job.data.append(b)
                 if dots:
                     job.dots += dots
                     job.finished = self.engine_free
@@ -326,12 +398,9 @@ class Engine:
                 dec.feed(bytes([self.queue.popleft()[1]]))
 
     def _ink(self, dots: int) -> float:
-        """How dark the line just printed is, 0..1 (bold counts twice)."""
-        if not dots or not self.decoder.lines:
-            return 0.0
-        line = self.decoder.lines[-1]
-        ink = sum(ch != " " for ch in line.text) * line.width * (2 if line.bold else 1)
-        return min(1.0, ink / self.width)
+        """How dark the dots just printed are, 0..1 (bold text, and a raster row's ink,
+        count twice)."""
+        return self.decoder.ink if dots else 0.0
 
     def idle_at(self) -> float | None:
         """When everything received will have been printed (None: never, paper out)."""

@@ -16,9 +16,9 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from companion.receipts.model import Columns, Feed, Line, Receipt, Rule
+from companion.receipts.model import Columns, Feed, Line, Picture, Receipt, Rule
 
-_ITEM_TYPES = {"line": Line, "columns": Columns, "rule": Rule, "feed": Feed}
+_ITEM_TYPES = {"line": Line, "columns": Columns, "rule": Rule, "feed": Feed, "picture": Picture}
 _TYPE_NAMES = {cls: name for name, cls in _ITEM_TYPES.items()}
 _ENTRY = re.compile(r"^(\d{8})-[a-z0-9-]*\.json$")
 LAST_PRINTED = "last-printed.json"
@@ -28,18 +28,30 @@ class SpoolError(ValueError):
     """A spool file is not a receipt."""
 
 
+def _item_to_json(item) -> dict:
+    if isinstance(item, Picture):     # its text version is items too
+        return {"type": "picture", "spec": item.spec, "text": [_item_to_json(i) for i in item.text],
+                "head": [_item_to_json(i) for i in item.head]}
+    return {"type": _TYPE_NAMES[type(item)], **asdict(item)}
+
+
+def _item_from_json(raw: dict):
+    fields = dict(raw)
+    cls = _ITEM_TYPES[fields.pop("type")]
+    if cls is Picture:
+        return Picture(str(fields["spec"]), tuple(_item_from_json(i) for i in fields.get("text", ())),
+                       tuple(_item_from_json(i) for i in fields.get("head", ())))
+    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+
+
 def receipt_to_json(receipt: Receipt) -> dict:
-    items = [{"type": _TYPE_NAMES[type(item)], **asdict(item)} for item in receipt.items]
+    items = [_item_to_json(item) for item in receipt.items]
     return {"kind": receipt.kind, "title": receipt.title, "items": items}
 
 
 def receipt_from_json(data: dict) -> Receipt:
     try:
-        items = []
-        for raw in data["items"]:
-            fields = dict(raw)
-            cls = _ITEM_TYPES[fields.pop("type")]
-            items.append(cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}))
+        items = [_item_from_json(raw) for raw in data["items"]]
         return Receipt(kind=str(data["kind"]), title=str(data["title"]), items=tuple(items))
     except (KeyError, TypeError, AttributeError) as exc:
         raise SpoolError(f"not a receipt ({exc!r})") from None

@@ -1,7 +1,10 @@
 """Receipts as ESC/POS bytes for a 58 mm serial thermal printer (font A, 12x24 dots).
 
 Only the small subset the receipts need: initialise, heat settings, code page 437, line
-spacing, alignment, bold, character size, text, line feeds and a feed at the end.
+spacing, alignment, bold, character size, text, line feeds and a feed at the end; and a
+picture (``model.Picture``, a chart) as a raster image: ``GS v 0`` in bands that fit half
+the printer's buffer, or ``ESC *`` 24-dot stripes, as the profile says (``raster_mode``);
+a printer without either gets the picture's text version.
 
 ``layout()`` turns a receipt into the lines the paper will carry; ``encode_lines()`` turns
 those into byte chunks, one per printed line, each with the dot lines it feeds (the driver
@@ -11,12 +14,13 @@ layout, so a preview shows exactly what the printer gets.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
 
 from companion.core.config import ConfigError, require
-from companion.receipts.model import Columns, Feed, Line, Receipt, Rule, format_columns
+from companion.receipts.model import Columns, Feed, Line, Picture, Receipt, Rule, flat, format_columns
 
 ESC, GS, DLE, EOT, FS, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\x1c", b"\n"
 
@@ -29,6 +33,10 @@ STATUS_PAPER = DLE + EOT + b"\x04"     # real-time query: paper sensor status
 QUERY_GS_R = GS + b"r\x01"             # in-order query: paper sensor (answered when reached)
 QUERY_ESC_V = ESC + b"v\x00"           # in-order query: paper sensor (older TTL printers)
 
+WIDTH_DOTS = 384      # 58 mm paper at 203 dpi: 48 bytes a raster row
+ROW_BYTES = WIDTH_DOTS // 8
+RASTER_HEAD = 8       # GS v 0 m xL xH yL yH
+STRIPE_DOTS = 24      # ESC * 33: a stripe of 24-dot columns
 LINE_DOTS = 24        # font A is 24 dots tall; line spacing is set to match (ESC 3 24)
 END_FEED = 4          # lines fed after a receipt so it clears the tear bar
 ALIGN = {"left": 0, "center": 1, "right": 2}
@@ -82,11 +90,90 @@ def _encodable(ch: str) -> bool:
     return True
 
 
-def layout(receipt: Receipt, chars: int = 32) -> list[PrintLine]:
-    """The paper lines of ``receipt``: a bold double-height centred title, then its items."""
-    lines = [PrintLine(to_cp437(receipt.title)[:chars], bold=True, height=2, align="center")]
-    for item in receipt.items:
-        if isinstance(item, Line):
+class PrintImage:
+    """A picture on paper: its chart, drawn when first asked for (``image``: mode "1",
+    0 ink, ``WIDTH_DOTS`` wide; ``ESC *`` stripes pad it with paper to a multiple of 24)."""
+
+    def __init__(self, picture: Picture, mode: str):
+        self.picture, self.mode = picture, mode
+        self._image = None
+
+    @property
+    def image(self):
+        if self._image is None:
+            from PIL import Image
+
+            from companion import charts
+            drawn = charts.draw(self.picture.chart())
+            height = drawn.height
+            if self.mode == "esc-star":
+                height = -(-height // STRIPE_DOTS) * STRIPE_DOTS
+            img = Image.new("1", (WIDTH_DOTS, height), 1)
+            img.paste(drawn.crop((0, 0, min(WIDTH_DOTS, drawn.width), drawn.height)), (0, 0))
+            self._image = without_realtime(img, self.mode)
+        return self._image
+
+    @property
+    def dots(self) -> int:
+        return self.image.height
+
+
+# A printer reads DLE EOT n, DLE ENQ n and DLE DC4 as real-time commands wherever they
+# come, even inside a picture's data: it answers them and the picture loses three bytes
+# (the rest of the job is then misread, and a paced printer overflows).
+_REALTIME = re.compile(rb"\x10(?=[\x04\x05\x14])")
+
+
+def without_realtime(image, mode: str):
+    """``image`` with no pair of bytes in its ``mode`` data that a printer would take for a
+    real-time command: the DLE byte (0x10, one dot) left blank. The preview shows the
+    same image, so it stays the paper dot for dot."""
+    from PIL import Image
+    if mode == "gs-v-0":
+        ink = image.tobytes().translate(_INVERT)
+        safe = _REALTIME.sub(b"\x00", ink)
+        return image if safe == ink else Image.frombytes("1", image.size, safe.translate(_INVERT))
+    out = image.copy()
+    for top in range(0, image.height, STRIPE_DOTS):
+        strip = image.crop((0, top, WIDTH_DOTS, top + STRIPE_DOTS)).transpose(Image.Transpose.TRANSPOSE)
+        ink = strip.tobytes().translate(_INVERT)
+        safe = _REALTIME.sub(b"\x00", ink)
+        if safe != ink:
+            fixed = Image.frombytes("1", strip.size, safe.translate(_INVERT)).transpose(Image.Transpose.TRANSPOSE)
+            out.paste(fixed, (0, top))
+    return out
+
+
+def raster_mode(printer_config: Mapping) -> str | None:
+    """How pictures print on the ``[printer]`` of ``printer_config``: the profile's raster
+    kind when a band of it fits half the buffer (what is sent between two status queries),
+    else None (as text)."""
+    from companion.receipts.printers import of_config
+    mode = of_config(printer_config).raster
+    half = printer_config.get("buffer_bytes", 256) // 2 - 3
+    if mode == "gs-v-0" and half < RASTER_HEAD + ROW_BYTES:
+        return None
+    if mode == "esc-star" and half < 5 + WIDTH_DOTS * 3 + 1:
+        return None
+    return mode
+
+
+def band_rows(printer_config: Mapping) -> int:
+    """Dot rows a ``GS v 0`` band holds: the profile's ``raster_rows`` at most, and no more
+    than half the printer's buffer takes."""
+    from companion.receipts.printers import of_config
+    half = printer_config.get("buffer_bytes", 256) // 2 - 3
+    return max(1, min(of_config(printer_config).raster_rows, (half - RASTER_HEAD) // ROW_BYTES))
+
+
+def layout(receipt: Receipt, chars: int = 32, raster: str | None = None) -> list:
+    """The paper lines of ``receipt``: a bold double-height centred title, then its items;
+    a picture is a :class:`PrintImage` when ``raster`` names how it prints, else its text."""
+    lines: list = [PrintLine(to_cp437(receipt.title)[:chars], bold=True, height=2, align="center")]
+    for item in flat(receipt.items, raster=raster is not None):
+        if isinstance(item, Picture):
+            lines.append(PrintImage(item, raster))
+        elif isinstance(item, Line):
             size = 2 if item.size == 2 else 1
             align = item.align if item.align in ALIGN else "left"
             lines.append(PrintLine(to_cp437(item.text)[:chars // size], item.bold, size, size, align))
@@ -133,7 +220,15 @@ def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes,
     chars = printer_config.get("chars_per_line", 32)
     chunks = [(setup(printer_config), 0)]
     align, bold, size = "left", False, 0          # the state ESC @ leaves
-    for line in layout(receipt, chars):
+    mode = raster_mode(printer_config)
+    for line in layout(receipt, chars, mode):
+        if isinstance(line, PrintImage):
+            bands = raster_chunks(line.image, mode, band_rows(printer_config))
+            if size:                  # a stripe's line feed would feed a tall line's height
+                size = 0
+                chunks.append((GS + b"!\x00", 0))
+            chunks.extend(bands)
+            continue
         out = b""
         want = (line.width - 1) << 4 | (line.height - 1)
         if want != size:              # also before a blank line: it feeds the current height
@@ -150,6 +245,31 @@ def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes,
         chunks.append((out + LF, line.dots))
     chunks.append((ESC + b"d" + bytes([END_FEED]), END_FEED * LINE_DOTS))
     return chunks
+
+
+_INVERT = bytes(255 - b for b in range(256))
+
+
+def raster_chunks(image, mode: str, rows: int) -> list[tuple[bytes, int]]:
+    """``image`` (mode "1", 0 ink, WIDTH_DOTS wide) as chunks ``(bytes, dot rows)``: one
+    ``GS v 0`` band of at most ``rows`` rows each, or one ``ESC *`` 24-dot stripe and its
+    line feed each (the line spacing is 24 dots)."""
+    from PIL import Image
+    ink = image.tobytes().translate(_INVERT)      # mode "1" packs 8 dots a byte, MSB left
+    height = image.height
+    out = []
+    if mode == "gs-v-0":
+        for top in range(0, height, rows):
+            n = min(rows, height - top)
+            head = GS + b"v0\x00" + bytes([ROW_BYTES & 255, ROW_BYTES >> 8, n & 255, n >> 8])
+            out.append((head + ink[top * ROW_BYTES:(top + n) * ROW_BYTES], n))
+        return out
+    for top in range(0, height, STRIPE_DOTS):      # esc-star: columns of 3 bytes, MSB on top
+        strip = image.crop((0, top, WIDTH_DOTS, top + STRIPE_DOTS)).transpose(Image.Transpose.TRANSPOSE)
+        cols = strip.tobytes().translate(_INVERT)    # row x of the transposed strip = column x
+        head = ESC + b"*\x21" + bytes([WIDTH_DOTS & 255, WIDTH_DOTS >> 8])
+        out.append((head + cols + LF, STRIPE_DOTS))
+    return out
 
 
 def encode(receipt: Receipt, printer_config: Mapping) -> bytes:

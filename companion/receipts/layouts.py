@@ -286,3 +286,23 @@ def lap_facts(race) -> list[dict[str, Any]]:
             gap = "-" if mine is None or theirs is None else "+" + format_seconds(max(0.0, mine - theirs))
         out.append({"name": car.name, "best_lap": best, "best_lap_no": best_no, "gap": gap})
     return out
+
+
+def lap_chart_picture(rows: Sequence[Mapping[str, Any]], chart: Mapping[str, Any],
+                      text: Sequence[Item] | None = None, heading: str = "Lap chart") -> list[Item]:
+    """The lap chart at the foot of a results receipt: ``heading``, then the chart as a
+    picture (``companion.charts``, drawn when printed) whose text version is ``text``
+    (default: :func:`lap_chart_items`), printed instead where the printer has no raster
+    images (with the heading; nothing at all when ``text`` is empty). ``rows`` are the standings (winner first), ``chart`` what the race's results
+    hold under ``lap_chart`` (``{"laps": [[name, ...], ...], "pits": ..., "out": ...}``).
+    Nothing when no lap was completed."""
+    from companion import charts
+    from companion.receipts.model import picture
+
+    spec = charts.lap_chart_spec({"standings": rows, "lap_chart": chart})
+    if spec is None:
+        return []
+    if text is None:
+        text = lap_chart_items([str(r["name"]) for r in rows], chart["laps"])
+    title = Line(heading, bold=True, align="center")
+    return [picture(spec, (title, *text) if text else (), (title,))]

@@ -39,7 +39,40 @@ class Feed:
     lines: int = 1
 
 
-Item = Line | Columns | Rule | Feed
+@dataclass(frozen=True)
+class Picture:
+    """A chart printed as a raster image: ``spec`` is the JSON text of a
+    ``companion.charts`` spec, drawn only when the receipt is printed or previewed.
+    ``text`` is what prints instead on a printer without raster images (its profile's
+    ``raster = None``), and what ``text_lines()`` and JSON readers see; ``head`` prints
+    above the image only (a heading that would head nothing in a text version left empty)."""
+    spec: str
+    text: tuple = ()
+    head: tuple = ()
+
+    def chart(self) -> dict:
+        import json
+        return json.loads(self.spec)
+
+
+Item = Line | Columns | Rule | Feed | Picture
+
+
+def picture(spec: dict, text=(), head=()) -> Picture:
+    """A :class:`Picture` of ``spec`` (a ``companion.charts`` spec) with its text version."""
+    import json
+    return Picture(json.dumps(spec, separators=(",", ":")), tuple(text), tuple(head))
+
+
+def flat(items, raster: bool = False) -> list:
+    """``items`` with every Picture replaced by its text version (kept when ``raster``)."""
+    out = []
+    for item in items:
+        if isinstance(item, Picture):
+            out.extend([*item.head, item] if raster else flat(item.text))
+        else:
+            out.append(item)
+    return out
 
 
 @dataclass(frozen=True)
@@ -51,7 +84,7 @@ class Receipt:
     def text_lines(self, width: int = 32) -> list[str]:
         """The receipt as plain text lines (what a reader of the paper sees)."""
         out: list[str] = [self.title.center(width)[:width].rstrip()]
-        for item in self.items:
+        for item in flat(self.items):
             if isinstance(item, Line):
                 w = width // item.size
                 t = item.text[:w]
@@ -90,7 +123,7 @@ def overflows(receipt: Receipt, width: int = 32) -> list[str]:
     out: list[str] = []
     if len(receipt.title) > width:
         out.append(receipt.title)
-    for item in receipt.items:
+    for item in flat(receipt.items):
         if isinstance(item, Line) and len(item.text) > width // item.size:
             out.append(item.text)
         elif isinstance(item, Columns):

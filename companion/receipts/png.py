@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from companion.receipts.escpos import END_FEED, LINE_DOTS, PrintLine, layout
+from companion.receipts.escpos import END_FEED, LINE_DOTS, PrintImage, PrintLine, layout, raster_mode
 from companion.receipts.model import Receipt
 
 WIDTH = 384
@@ -121,14 +121,20 @@ def _line_image(line: PrintLine) -> Image.Image:
     return big
 
 
-def render(receipt: Receipt) -> Image.Image:
-    """``receipt`` as a mode "1" image 384 dots wide (white paper, black ink)."""
-    lines = layout(receipt, WIDTH // (CELL_W * SCALE))
+def render(receipt: Receipt, printer_config=None) -> Image.Image:
+    """``receipt`` as a mode "1" image 384 dots wide (white paper, black ink), as the
+    printer of ``printer_config`` (the ``[printer]`` table; default: a printer with
+    ``GS v 0``) prints it: a picture is the very raster image it is sent, dot for dot, or
+    its text version where the printer has no raster images."""
+    mode = raster_mode(printer_config if printer_config is not None else {})
+    lines = layout(receipt, WIDTH // (CELL_W * SCALE), mode)
     height = TOP_MARGIN + sum(line.dots for line in lines) + END_FEED * LINE_DOTS
     ink = Image.new("1", (WIDTH, height), 0)
     y = TOP_MARGIN
     for line in lines:
-        if line.text:
+        if isinstance(line, PrintImage):
+            ink.paste(ImageChops.invert(line.image.convert("1")), (0, y))
+        elif line.text:
             img = _line_image(line)
             x = {"left": 0, "center": (WIDTH - img.width) // 2, "right": WIDTH - img.width}[line.align]
             ink.paste(img, (max(0, x), y + line.dots - img.height))

@@ -18,6 +18,12 @@ Status commands (``status``):
   and leave the spool unconfirmed (``status = "none"`` in ``[printer]`` chooses this for
   any model).
 
+Raster images (``raster``): ``"gs-v-0"`` (``GS v 0``, rows of dots, sent in bands of at
+most ``raster_rows`` rows that fit half the printer's buffer), ``"esc-star"`` (``ESC *``
+24-dot columns, for printers that lack ``GS v 0``; a stripe of 24 rows is 1,158 bytes, so
+only with a buffer that holds two), or ``None``: the printer gets the text version of a
+picture (``raster = "none"`` in ``[printer]`` chooses this for any model).
+
 ``sync`` is the in-order query the driver uses to know how far the printer has got (so a
 printer slower than ``line_ms`` never overflows); ``None`` means pace by the model of the
 printer with ``pace_margin`` extra time per line.
@@ -28,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STATUS_KINDS = ("dle-eot", "gs-r", "esc-v", "none")
+RASTER_KINDS = ("gs-v-0", "esc-star")
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,8 @@ class Profile:
     codepage: int = 0              # ESC t n for code page 437
     encoding: str = "cp437"        # the Python codec of that code page
     pace_margin: float = 0.5       # extra time per line when pacing by model (no sync)
+    raster: str | None = "gs-v-0"  # see RASTER_KINDS: how a picture is printed; None: as text
+    raster_rows: int = 24          # dot rows a GS v 0 band holds at most
 
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (
@@ -54,13 +63,14 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             "Chinese characters unless sent FS .)",
             status="gs-r", sync="gs-r", heat=True, cancel_kanji=True),
     Profile("esc-v", "older TTL printers that answer only ESC v 0",
-            status="esc-v", sync="esc-v", heat=True, cancel_kanji=False),
+            status="esc-v", sync="esc-v", heat=True, cancel_kanji=False, raster="esc-star"),
 )}
 DEFAULT_MODEL = "generic-58mm"
 
 
-def profile(model: object, status: object = "auto") -> Profile:
-    """The profile of ``model``; ``status="none"`` makes it a printer without status.
+def profile(model: object, status: object = "auto", raster: object = "auto") -> Profile:
+    """The profile of ``model``; ``status="none"`` makes it a printer without status,
+    ``raster`` (``"none"``, ``"gs-v-0"``, ``"esc-star"``) overrides how it prints pictures.
     Raises ConfigError naming the key and the known models."""
     from companion.core.config import ConfigError
     if not isinstance(model, str) or model not in PROFILES:
@@ -69,13 +79,19 @@ def profile(model: object, status: object = "auto") -> Profile:
     if status not in ("auto", "none"):
         raise ConfigError(None, "printer.status", f"must be \"auto\" or \"none\", not {status!r}",
                           "\"none\" prints without asking a printer that never answers")
+    if raster not in ("auto", "none", *RASTER_KINDS):
+        raise ConfigError(None, "printer.raster", f"must be \"auto\", \"none\", \"gs-v-0\" or \"esc-star\", "
+                          f"not {raster!r}", "\"none\" prints charts as text on a printer without raster images")
+    from dataclasses import replace
     found = PROFILES[model]
     if status == "none":
-        from dataclasses import replace
         found = replace(found, status="none", sync=None)
+    if raster != "auto":
+        found = replace(found, raster=None if raster == "none" else raster)
     return found
 
 
 def of_config(printer_config) -> Profile:
     """The profile for a ``[printer]`` table (``model`` and ``status`` keys)."""
-    return profile(printer_config.get("model", DEFAULT_MODEL), printer_config.get("status", "auto"))
+    return profile(printer_config.get("model", DEFAULT_MODEL), printer_config.get("status", "auto"),
+                   printer_config.get("raster", "auto"))

@@ -134,6 +134,29 @@ def test_printer_25_percent_slower_with_dark_lines_loses_nothing(config, tmp_pat
         assert sim.receipts() == [expected_paper(receipt)]
 
 
+@pytest.mark.parametrize("model", ["generic-58mm", "epson", "csn-a2", "mute"])
+def test_a_picture_on_a_printer_25_percent_slower_loses_nothing(config, tmp_path, model):
+    """A drawn chart sent as raster bands, fast enough on the wire that the printer's paper
+    speed is what limits it (115200 baud): 25% slower than line_ms and dark rows 30%
+    slower again, nothing is lost and the paper shows the picture the preview shows."""
+    from companion import charts
+    from companion.devices.printer_sim import pictures
+    from companion.receipts.escpos import PrintImage
+    from companion.receipts.model import picture
+    from tests.receipts.pictures import race_results
+
+    chart = picture(charts.lap_chart_spec(race_results(2, 4)), (Line("text"),))
+    receipt = Receipt("results", "Results", (Line("Lap chart"), chart))
+    config = {**config, "model": "generic-58mm" if model == "mute" else model, "line_ms": 2, "baudrate": 115200}
+    if model == "mute":
+        config["status"] = "none"
+    with PrinterSim(baudrate=115200, line_ms=2, model=model, slow=1.25, dark=0.3) as sim:
+        print_on(sim, config, tmp_path, receipt)
+        assert sim.overflow == 0
+        (printed,) = pictures(sim.jobs[-1].lines)
+        assert printed.tobytes() == PrintImage(chart, "gs-v-0").image.tobytes()
+
+
 def test_synchronised_printing_keeps_the_paper_moving(config, tmp_path):
     """With GS r the printer is kept fed: at most 15% over the fastest the printer allows."""
     from companion.devices.printer_sim import fastest_time

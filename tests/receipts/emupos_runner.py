@@ -1,10 +1,12 @@
 """Run under Python 3.13 with emupos installed (not imported by the test suite itself):
 interpret ESC/POS bytes read from stdin with emupos's printer and print JSON with the text
-of each receipt it rendered and the commands it did not know.
+of each receipt it rendered (and its picture, a PNG in base64) and the commands it did
+not know.
 
     python3.13 tests/receipts/emupos_runner.py PROFILE.yaml < job.bin
 """
 
+import base64
 import json
 import sys
 from pathlib import Path
@@ -23,7 +25,8 @@ def main() -> None:
     out += printer.close_connection("c", 0.0)
     unknown = [e.data for e in out.events if e.type == EventType.PRINTER_COMMAND_UNKNOWN]
     json.dump({"receipts": [r.text for r in out.receipts], "unknown": unknown,
-               "widths": [r.width_dots for r in out.receipts]}, sys.stdout)
+               "widths": [r.width_dots for r in out.receipts],
+               "pngs": [base64.b64encode(r.png).decode("ascii") for r in out.receipts]}, sys.stdout)
 
 
 if __name__ == "__main__":

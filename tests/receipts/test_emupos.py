@@ -104,3 +104,37 @@ def test_esc_7_is_unknown_to_a_strict_epson_printer():
     result = interpret(encode(results_receipt(), {**CONFIG, "model": "generic-58mm"}))
     assert result["unknown"][0]["bytes"] == "1b 37"
     assert printed(result["receipts"][0])[0] == "P" + results_receipt().title   # the heat time, as text
+
+
+@needs_emupos
+@pytest.mark.parametrize("raster,buffer", [("gs-v-0", 256), ("esc-star", 4096)])
+def test_a_chart_prints_as_the_preview_draws_it(raster, buffer):
+    """A drawn lap chart, sent as GS v 0 bands (or ESC * stripes), comes out of emupos dot
+    for dot as the PNG preview shows it."""
+    import base64
+    import io
+
+    from PIL import Image, ImageChops
+
+    from companion import charts
+    from companion.receipts import png
+    from companion.receipts.escpos import PrintImage
+    from companion.receipts.model import picture
+    from tests.receipts.pictures import race_results
+
+    chart = picture(charts.lap_chart_spec(race_results(6, 30)), (Line("text"),))
+    receipt = Receipt("results", "Results", (Line("Lap chart"), chart))
+    config = {**CONFIG, "model": "epson", "raster": raster, "buffer_bytes": buffer}
+    result = interpret(encode(receipt, config))
+    assert result["unknown"] == []
+    assert printed(result["receipts"][0])[-1].startswith("[image 384x")
+    drawn = PrintImage(chart, raster).image
+    above = 48 + 24                     # the title (double height) and a line
+    paper_image = Image.open(io.BytesIO(base64.b64decode(result["pngs"][0]))).convert("L")
+    preview = png.render(receipt, config).convert("L")    # the preview also has a top margin
+
+    def chart_at(image, top):
+        return ImageChops.difference(image.crop((0, top, 384, top + drawn.height)), drawn.convert("L")).getbbox()
+
+    assert chart_at(paper_image, above) is None
+    assert chart_at(preview, png.TOP_MARGIN + above) is None

@@ -81,7 +81,8 @@ def test_a_race_from_start_to_results():
     assert [(r["name"], r["laps"], r["laps_led"], r["points"]) for r in rows] == [
         ("Blue", 2, 1, 12 + 3 + 1 + 1), ("Red", 2, 1, 11 + 1 + 1), ("Yellow", 2, 0, 10)]
     assert rules.summary(state) == {"game": "none", "laps": 2, "countdown": False,
-                                    "laps_led": {"Red": 1, "Blue": 1, "Yellow": 0}, "fastest_lap": None}
+                                    "laps_led": {"Red": 1, "Blue": 1, "Yellow": 0}, "fastest_lap": None,
+                                    "lap_chart": {"laps": [["Red", "Blue", "Yellow"], ["Blue", "Red", "Yellow"]]}}
 
 
 def test_finish_race_ends_early_in_race_order():

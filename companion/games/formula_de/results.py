@@ -56,10 +56,36 @@ def summary(state: R.State) -> dict[str, Any]:
         "pit_stops": {c.name: c.pits for c in state.cars},
         "wp_left": {c.name: dict(zip(T.ZONES, c.wp)) for c in state.cars},
         "grid": [state.cars[i].name for i in state.grid],
+        "lap_chart": lap_chart(state),
+        "wear": wear_chart(state),
     }
     if s.team:
         out["teams"] = team_standings(state)
     return out
+
+
+def lap_chart(state: R.State) -> dict[str, Any]:
+    """The order after each round (finishers first), the pit stops and the eliminations,
+    by car name and round: Formula De's laps are few and long, so its chart runs across
+    the rounds (``companion.charts.lap_chart_spec``)."""
+    names = [c.name for c in state.cars]
+    pits, before = [], tuple(0 for _ in state.cars)
+    for rnd, _, count in state.chart:
+        pits += [[names[c], rnd] for c, (a, b) in enumerate(zip(before, count)) if b > a]
+        before = count
+    return {"laps": [[names[c] for c in order] for _, order, _ in state.chart],
+            "at": [rnd for rnd, _, _ in state.chart], "across": "rounds", "pits": pits,
+            "out": [[c.name, c.out_round] for c in state.cars if c.out]}
+
+
+def wear_chart(state: R.State) -> dict[str, Any]:
+    """Each car's wear points per zone at the start and every change, by lap (for
+    ``companion.charts.wear_spec``)."""
+    zones = list(T.ZONES)
+    return {"zones": zones, "cars": [
+        {"name": c.name, "start": list(c.full),
+         "log": [[lap, zones.index(zone), n] for _, lap, zone, n, _ in c.log if zone in zones],
+         "out": c.out_lap if c.out else None} for c in state.cars]}
 
 
 def describe(event: Mapping[str, Any]) -> str:

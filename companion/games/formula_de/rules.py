@@ -172,6 +172,8 @@ class State:
     qweather: int = T.GOOD                 # the weather of the qualifying laps
     police: tuple[tuple[int, int, int], ...] = ()   # road races: (lap, car, speed) at the station
     police_paid: tuple[tuple[int, int], ...] = ()   # (lap, car) that got the 2 WP
+    chart: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()   # after each round: (round,
+    # the finishers and the racing cars in order, each car's pit stops so far): the lap chart
 
     @property
     def car_on(self) -> int:
@@ -622,6 +624,9 @@ def race_order(state: State, cars=None) -> tuple[int, ...]:
 
 
 def _new_round(state: State) -> State:
+    if state.round:
+        standing = tuple(state.finish) + tuple(i for i in race_order(state) if i not in state.finish)
+        state = evolve(state, chart=state.chart + ((state.round, standing, tuple(c.pits for c in state.cars)),))
     order = tuple(i for i in race_order(state) if not state.cars[i].skip)
     cars = tuple(evolve(c, skip=False, pit_wait=False) if (c.skip or c.pit_wait) else c for c in state.cars)
     state = evolve(state, cars=cars, round=state.round + 1, order=order, turn=0, report=None, advice=False)
@@ -881,6 +886,9 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         if tires not in T.TIRE_TYPES:
             raise RuleError(f"unknown tires {report.pit!r}")
         wp = replace_at(car.wp, 0, full[T.TIRES])
+        fitted = full[T.TIRES] - car.wp[0]
+        if fitted > 0:                  # the wear log shows the tires' WP given back
+            car = evolve(car, log=car.log + ((rnd, state.lap(c), T.TIRES, -fitted, "new tires"),))
         car = evolve(car, wp=wp, tires=tires, changed=car.changed or tires != car.tires, pits=car.pits + 1,
                      zone=T.TIRES, corner=0, stops=0, gear=T.PIT_GEAR, cap=T.PIT_GEAR if report.pit == "tech" else 6)
         if report.pit == "tech":

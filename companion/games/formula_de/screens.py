@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from companion.games.formula_de import advisor
 from companion.games.formula_de import qualifying
+from companion.games.formula_de import results as FR
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.kit.standings import ordinal
@@ -395,11 +396,23 @@ def results(state: R.State) -> Receipt:
             notes.append(f"{t['position']} {t['name']}: {t['points']} pts")
     if state.settings.points_note:
         notes.append(f"Points: {state.settings.points_note}")
-    table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes)
-    # the app prints "program" and "results" only: the wear timeline follows the results
+    chart = layouts.lap_chart_picture(rows, FR.lap_chart(state), (), "Order after each round")
+    table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes,
+                            more=chart)
+    # the app prints "program" and "results" only: the wear follows the results, drawn
+    # (each zone's WP and the lap it went on) or, on a printer without raster, as text
     timeline = wear(state)
-    return Receipt("results", title, (*table.items[:-1], Line(timeline.title, bold=True, align="center"),
-                                      *timeline.items))
+    return Receipt("results", title, (*table.items[:-1], Line("Wear", bold=True, align="center"),
+                                      wear_picture(state, timeline.items[:-1]), Feed(2)))
+
+
+def wear_picture(state: R.State, text) -> "Picture":
+    """The wear chart (``companion.charts.wear_chart``) with ``text`` as its text version."""
+    from companion import charts
+    from companion.receipts.model import picture
+    data = FR.wear_chart(state)
+    zones = [ZONE_LETTERS[z] for z in data["zones"]]
+    return picture(charts.wear_spec(data["cars"], zones), text)
 
 
 def wear(state: R.State) -> Receipt:

@@ -108,6 +108,8 @@ class State:
     last: tuple[Outcome, ...] = ()              # what happened since the last choice
     totals: tuple[int, ...] = ()                # championship points
     finishes: tuple[tuple[int, ...], ...] = ()  # each finished race, first to last
+    chart: tuple[tuple[int, ...], ...] = ()     # this race: the running cars' order at each lap's end
+    wrecked: tuple[tuple[int, int], ...] = ()   # this race: (car, lap) of every car crashed
 
     def name(self, car: int) -> str:
         return self.cars[car].name
@@ -186,7 +188,7 @@ def _fresh_race(state: State, race: int) -> State:
     hand = len(state.settings.suit)
     return evolve(state, race=race, step=DEAL, hands=((),) * n, left=(hand,) * n, played=((),) * n,
                   plays=(), quali=(), rolls=(), grid=(), order=(), space=(0,) * n, crashed=(), lap=0,
-                  actor=-1, defender=-1, passes=0, stage="", redline=-1, final=False, show=False, last=())
+                  chart=(), wrecked=(), actor=-1, defender=-1, passes=0, stage="", redline=-1, final=False, show=False, last=())
 
 
 # -- what is known --------------------------------------------------------------------
@@ -501,7 +503,8 @@ def _turn_from(state: State, index: int, order: tuple[int, ...]) -> State:
         if index < 0:
             if state.final:
                 return _race_over(state)
-            state = evolve(state, lap=state.lap + 1, last=state.last + (Outcome("lap", value=state.lap + 1),))
+            state = evolve(state, lap=state.lap + 1, last=state.last + (Outcome("lap", value=state.lap + 1),),
+                           chart=state.chart + (state.order,))
             order = state.order
             index = len(order) - 1
         car = order[index]
@@ -565,7 +568,8 @@ def _settle(state: State) -> State:
     if kind == "crash":
         i = state.order.index(d)
         order = tuple(c for c in state.order if c not in (a, d))
-        state = evolve(state, order=order, crashed=state.crashed + ((d, a),))
+        state = evolve(state, order=order, crashed=state.crashed + ((d, a),),
+                       wrecked=state.wrecked + ((d, state.lap), (a, state.lap)))
         following = state.order[:i]     # cars ahead of the crash keep their places
         return _turn_from(state, len(following) - 1, order)
     if not won:
@@ -585,6 +589,8 @@ def _race_over(state: State) -> State:
     totals = tuple(t + (points[finish.index(c)] if finish.index(c) < len(points) else 0)
                    for c, t in enumerate(state.totals))
     more = state.championship and state.race < state.settings.races
+    if state.lap > len(state.chart):    # the last lap, completed up to the leader
+        state = evolve(state, chart=state.chart + (state.order,))
     return evolve(state, step=BETWEEN if more else DONE, totals=totals, finishes=state.finishes + (finish,),
                   actor=-1, defender=-1, stage="", plays=(), redline=-1)
 
@@ -685,7 +691,15 @@ def summary(state: State) -> dict:
         "rules": {"tie_crash": state.tie_crash},
         "points_assumption": state.settings.points_note,
         "laps": state.lap,
+        "lap_chart": lap_chart(state),
     }
+
+
+def lap_chart(state: State) -> dict:
+    """The latest race's running order at the end of each lap and the cars that crashed
+    (``companion.charts.lap_chart_spec``)."""
+    return {"laps": [[state.name(c) for c in order] for order in state.chart],
+            "out": [[state.name(c), lap] for c, lap in state.wrecked]}
 
 
 def _race_type(state: State) -> str:

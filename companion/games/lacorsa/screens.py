@@ -16,7 +16,8 @@ from companion.profile import MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
 from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
-                                           State, championship_table, final_order, standings, ties, waiting)
+                                           State, championship_table, final_order, lap_chart, standings, ties,
+                                           waiting)
 
 GAME = "Lacorsa"
 NAME = 8                     # characters of a car's name in a line
@@ -340,6 +341,9 @@ def _results(state: State, layouts):
     crashed = [state.name(c) for g in state.crashed for c in g]
     if crashed:
         items += layouts.wrapped("Crashed: " + ", ".join(crashed))
+    chart = layouts.lap_chart_picture(rows, lap_chart(state))
+    if chart:
+        items += [*chart, Rule()]
     if state.championship:
         items += [Line("Championship", bold=True)]
         table = championship_table(state)

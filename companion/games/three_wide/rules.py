@@ -130,6 +130,8 @@ class State:
     grid: tuple[int, ...] = ()         # the starting grid
     restarts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()   # (grid, waved around)
     chart: tuple[tuple[int, tuple[int, ...]], ...] = ()   # (leader's lap, race order) each turn
+    pitted: tuple[tuple[int, int], ...] = ()   # (car, the leader's lap + 1) of every pit stop
+    wrecked: tuple[tuple[int, int], ...] = ()  # (car, the leader's lap + 1) of every car demolished
     cautions: int = 0
     news: tuple[tuple[Any, ...], ...] = ()   # what the last event did, as facts
     mover: int = -1                    # the car rolling or moving now
@@ -1013,6 +1015,7 @@ def _apply_fix_wreck(state: State, e) -> State:
 def _condition(state: State, c: int) -> State:
     car = state.cars[c]
     if car.damage >= DEMOLISHED_AT and not car.out:
+        state = evolve(state, wrecked=state.wrecked + ((c, _lead_lap(state) + 1),))
         return _set_car(state, c, out=True, roof=False, markers=())
     if ROOF_AT <= car.damage < DEMOLISHED_AT and not car.roof and not car.stuck:
         return _set_car(state, c, roof=True)
@@ -1060,10 +1063,13 @@ def _anyone(state: State) -> bool:
     return any(not c.out for c in state.cars)
 
 
+def _lead_lap(state: State) -> int:
+    return max((c.lap for c in state.cars if not c.out), default=0)
+
+
 def _chart(state: State) -> State:
     order = classification(state)
-    lead = max((c.lap for c in state.cars if not c.out), default=0)
-    return evolve(state, chart=state.chart + ((lead, order),))
+    return evolve(state, chart=state.chart + ((_lead_lap(state), order),))
 
 
 def _apply_pit(state: State, e) -> State:
@@ -1138,6 +1144,7 @@ def _apply_stop(state: State, e) -> State:
         time = max(0, time - state.settings.fast_pit)
     state = _set_car(state, c, tires=tires, fuel=min(state.settings.tank, car.fuel + stop.fuel), damage=damage,
                      roof=False, stuck=stuck, pits=car.pits + 1, markers=())
+    state = evolve(state, pitted=state.pitted + ((c, _lead_lap(state) + 1),))
     news = [("stop", c, stop.id, extra, tuple(rolls), fixed, stuck)]
     state = evolve(state, pending=())
     if state.phase == SERVICE:
@@ -1280,7 +1287,20 @@ def summary(state: State) -> dict[str, Any]:
     return {"race": state.settings.race_label, "track": state.settings.track_label, "laps": state.settings.laps,
             "turns": state.turn, "cautions": state.cautions, "restarts": len(state.restarts),
             "pit_stops": sum(c.pits for c in state.cars), "demolished": sum(c.out for c in state.cars),
-            "players": player_scores(state)}
+            "players": player_scores(state), "lap_chart": lap_chart(state)}
+
+
+def lap_chart(state: State) -> dict[str, Any]:
+    """The race order after each turn, at the leader's lap then (``at``: a turn runs
+    several laps; the last order of a lap when two turns ended on it), the pit stops and
+    the cars demolished, by car name (``companion.charts.lap_chart_spec``)."""
+    ends: dict[int, tuple[int, ...]] = {}
+    for lead, order in state.chart:
+        if lead >= 1:
+            ends[lead] = order
+    return {"laps": [[car_name(state, c) for c in ends[k]] for k in sorted(ends)], "at": sorted(ends),
+            "pits": [[car_name(state, c), lap] for c, lap in state.pitted],
+            "out": [[car_name(state, c), lap] for c, lap in state.wrecked]}
 
 
 def describe(event: Mapping[str, Any]) -> str:

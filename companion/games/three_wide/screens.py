@@ -448,8 +448,8 @@ def results(state: R.State) -> Receipt:
         items.append(Line(f"Restart {n}", bold=True))
         items.extend(restart(state, n).items[:-1])
     items.append(Rule())
-    items.append(Line("Lap chart", bold=True))
-    items.extend(lap_chart(state).items[:-1])
+    drawn = layouts.lap_chart_picture(rows, R.lap_chart(state), lap_chart(state).items[:-1])
+    items.extend(drawn or [Line("Lap chart", bold=True), *lap_chart(state).items[:-1]])
     return Receipt("results", base.title, (*items, Feed(2)))
 
 

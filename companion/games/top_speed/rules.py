@@ -124,6 +124,8 @@ class State:
     show: int = 0                      # the player on turn opened a page of their cards (1, 2)
     drawn: bool = False                # the player on turn just drew: the outcome is shown
                                        # to them until they press on ("seen")
+    chart: tuple[tuple[int, ...], ...] = ()   # the race order each time a lap came off (lap chart)
+    pitted: tuple[tuple[int, int], ...] = ()  # (car, lap) of every pit stop (lap: the chart's next)
     last: tuple[int, str] = (-1, "")   # (car, what) of the round's last action: "draw", "bust",
                                        # "pass", "pit", "keep", "kers" or "no-lap"
 
@@ -374,7 +376,7 @@ def _start_round(state: State) -> State:
     cars = tuple(evolve(c, status=DRAWING, row=(), kers_round=False, pit_back=0,
                        led=c.led + (i == leader)) for i, c in enumerate(state.cars))
     state = evolve(state, cars=cars, order=order, laps_left=laps_left, round=state.round + 1,
-                  show=0, yellow=False, last=(-1, ""))
+                  show=0, yellow=False, last=(-1, ""), chart=state.chart + (tuple(order),))
     if laps_left <= 0:
         return _finish(state, ())
     return evolve(state, phase=DRAW, turn=order[0])
@@ -428,6 +430,7 @@ def _pit(state: State, event) -> State:
         raise RuleError(f"{car.name} cannot declare a pit stop after drawing")
     pile = Pile(reorder(car.pile.draw + car.damage + car.pile.discard, event["order"]))
     car = evolve(car, pile=pile, damage=(), status=PIT, pit_back=pit_cost(state, car), pits=car.pits + 1)
+    state = evolve(state, pitted=state.pitted + ((c, len(state.chart) + 1),))
     return _next_turn(state, c, car, "pit")
 
 
@@ -498,6 +501,7 @@ def _movement(state: State) -> State:
     steps: list[Step] = []
     fastest = state.fastest
     laps_left, lines = state.laps_left, state.lines
+    chart = list(state.chart)
     for c in state.order:
         car = state.cars[c]
         amount = planned_move(state, car)
@@ -516,6 +520,7 @@ def _movement(state: State) -> State:
                 fastest = (c, moved, state.round)
         crossed = circuit.lines_crossed(new, s.spaces)
         if crossed > lines:
+            chart.extend([tuple(circuit.race_order(distances))] * min(laps_left, crossed - lines))
             laps_left = max(0, laps_left - (crossed - lines))
             led[c] += crossed - lines
             lines = crossed
@@ -524,7 +529,8 @@ def _movement(state: State) -> State:
                 break
     cars = tuple(evolve(_end_of_round_cards(car), distance=d, best=b, led=n)
                  for car, d, b, n in zip(state.cars, distances, best, led))
-    state = evolve(state, cars=cars, laps_left=laps_left, lines=lines, fastest=fastest, yellow=yellow)
+    state = evolve(state, cars=cars, laps_left=laps_left, lines=lines, fastest=fastest, yellow=yellow,
+                   chart=tuple(chart))
     if laps_left == 0:
         return _finish(state, tuple(steps))
     if safety_car:
@@ -658,6 +664,8 @@ def _finish(state: State, steps: tuple[Step, ...]) -> State:
                 steps.append(Step(BONUS, c, new - distances[c]))
                 distances[c] = new
         state = evolve(state, cars=tuple(evolve(car, distance=d) for car, d in zip(state.cars, distances)))
+    final = tuple(circuit.race_order([c.distance for c in state.cars]))   # the last lap ends as classified
+    state = evolve(state, chart=state.chart[:-1] + (final,) if state.chart else (final,))
     return _show_steps(evolve(state, turn=-1), tuple(steps), OVER)
 
 
@@ -718,4 +726,12 @@ def summary(state: State) -> dict[str, Any]:
         "laps_led": {c.name: c.led for c in state.cars},
         "fastest_lap": None if fast_car < 0 else {"name": state.name(fast_car), "spaces": fast_spaces,
                                                   "round": fast_round},
+        "lap_chart": lap_chart(state),
     }
+
+
+def lap_chart(state: State) -> dict[str, Any]:
+    """The race order at the end of each lap (each time the Laps Remaining went down)
+    and the pit stops, by car name (``companion.charts.lap_chart_spec``)."""
+    return {"laps": [[state.name(c) for c in order] for order in state.chart],
+            "pits": [[state.name(c), lap] for c, lap in state.pitted]}

@@ -374,7 +374,8 @@ def results(state: R.State) -> Receipt:
     if state.settings.points_note:
         notes.append(f"Points: {state.settings.points_note}")
     lines = _heading(state) + [f"{state.round} rounds"]
-    return layouts.results(title, rows, lines, (LAPS_DOWN, LED, PITS, BEST, POINTS), notes)
+    chart = layouts.lap_chart_picture(rows, R.lap_chart(state)) if over else ()
+    return layouts.results(title, rows, lines, (LAPS_DOWN, LED, PITS, BEST, POINTS), notes, more=chart)
 
 
 def receipts(state: R.State) -> dict[str, Receipt]:

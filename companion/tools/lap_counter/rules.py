@@ -138,7 +138,13 @@ def summary(state: LapCounter) -> dict[str, Any]:
     fast = racing.fastest_lap(state.race)
     return {"game": state.game, "laps": state.race.length, "countdown": state.race.countdown,
             "laps_led": racing.laps_led(state.race),
-            "fastest_lap": None if fast is None else {"car": fast.car, "lap": fast.lap, "seconds": fast.seconds}}
+            "fastest_lap": None if fast is None else {"car": fast.car, "lap": fast.lap, "seconds": fast.seconds},
+            "lap_chart": lap_chart(state)}
+
+
+def lap_chart(state: LapCounter) -> dict[str, Any]:
+    """The cars in the order they completed each lap (``companion.charts.lap_chart_spec``)."""
+    return {"laps": [list(order) for order in racing.lap_orders(state.race)]}
 
 
 def describe(event: dict[str, Any]) -> str:

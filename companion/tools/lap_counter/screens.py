@@ -8,7 +8,7 @@ from companion.profile import MENU_CHARS
 from companion.receipts import layouts
 from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
 from companion.receipts.model import Line, Receipt
-from companion.tools.lap_counter.rules import GAMES, LapCounter, standings
+from companion.tools.lap_counter.rules import GAMES, LapCounter, lap_chart, standings
 from companion.ui.view import Menu, Text, View
 
 
@@ -87,16 +87,20 @@ def receipts(state: LapCounter) -> dict[str, Receipt]:
         timed = any(x.at is not None for x in race.crossings)
         out["results"] = layouts.results("Results", standings(state), head,
                                          result_columns(timed, state.table is not None),
-                                         more=_chart_body(chart))
+                                         more=_chart_body(state, chart))
     if chart is not None:
         out["lap-chart"] = chart
     return out
 
 
-def _chart_body(chart: Receipt | None) -> tuple:
-    """The lap chart's own lines (without its heading) for the foot of the results."""
+def _chart_body(state: LapCounter, chart: Receipt | None) -> tuple:
+    """The lap chart for the foot of the results: drawn (its text version where the
+    printer has no raster images), then the fastest laps and gaps of the lap chart's
+    receipt."""
     if chart is None:
         return ()
-    items = list(chart.items)
-    start = next(i for i, item in enumerate(items) if type(item).__name__ == "Rule") + 1
-    return (Line("Lap chart", bold=True, align="center"), *items[start:-2])
+    items = list(chart.items)[:-2]
+    rules = [i for i, item in enumerate(items) if type(item).__name__ == "Rule"]
+    start = rules[0] + 1
+    stop = rules[1] if len(rules) > 1 else len(items)   # the fastest laps and gaps follow a rule
+    return (*layouts.lap_chart_picture(standings(state), lap_chart(state), items[start:stop]), *items[stop:])
