@@ -60,22 +60,23 @@ def page_bytes(image: Image.Image) -> bytes:
     return b"".join(columns[page::pages] for page in range(pages))
 
 
-_CHANGED = re.compile(b"[^\x00]+")
+_RUNS: dict[int, re.Pattern] = {}
 
 
-def changed_runs(old: bytes, new: bytes, width: int) -> list[tuple[int, int, int]]:
+def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tuple[int, int, int]]:
     """``(page, first_column, last_column)`` for every run of bytes where ``new`` differs
-    from ``old`` (RAM images as page_bytes()), in RAM order; no run crosses a page."""
-    size = len(new)
-    xor = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(size, "big")
+    from ``old`` (RAM images as page_bytes()), in RAM order; runs of a page apart by at
+    most ``join`` unchanged bytes are one run; no run crosses a page."""
+    if join not in _RUNS:
+        _RUNS[join] = re.compile(b"[^\x00](?:\x00{0,%d}[^\x00])*" % join if join else b"[^\x00]+")
+    runs_in = _RUNS[join].finditer
+    xor = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
     runs = []
-    for match in _CHANGED.finditer(xor):
-        start, end = match.span()
-        page, first = divmod(start, width)
-        while end > (page + 1) * width:          # a run across the end of a page
-            runs.append((page, first, width - 1))
-            page, first = page + 1, 0
-        runs.append((page, first, end - 1 - page * width))
+    for page in range(len(new) // width):
+        start = page * width
+        for match in runs_in(xor, start, start + width):
+            first, end = match.span()
+            runs.append((page, first - start, end - 1 - start))
     return runs
 
 
@@ -140,7 +141,7 @@ class PartialUpdates:
 
     def command(self, *cmd) -> None:
         try:
-            super().command(*cmd)
+            self._serial_interface.command(*cmd)   # what luma's command() does
         except Exception:
             self._frame = None
             self._cut = tuple(cmd)
@@ -148,7 +149,7 @@ class PartialUpdates:
 
     def data(self, data) -> None:
         try:
-            super().data(data)
+            self._serial_interface.data(data)      # what luma's data() does
         except Exception:
             self._frame = None
             self._cut = self._cut or ()
@@ -174,7 +175,8 @@ class PartialUpdates:
             page_at, column_at = None, None
             setup = self.PAGE_ADDRESSING
         else:
-            windows = plan_windows(changed_runs(old, frame, width), offset)
+            # a window costs at least WINDOW_BYTES and a column command: shorter gaps are sent
+            windows = plan_windows(changed_runs(old, frame, width, WINDOW_BYTES + 1), offset)
             page_at, column_at = self._at
             setup = ()
         self._at = (None, None)

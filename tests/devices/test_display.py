@@ -167,6 +167,9 @@ def test_changed_runs_stop_at_the_end_of_a_page():
         new[x] = 1
     assert changed_runs(old, bytes(new), 128) == [(0, 10, 11), (0, 15, 15), (0, 126, 127), (1, 0, 0),
                                                   (2, 40, 40)]
+    # joined across 3 unchanged bytes (12..14), not across 4, nor across a page's end
+    assert changed_runs(old, bytes(new), 128, join=3) == [(0, 10, 15), (0, 126, 127), (1, 0, 0), (2, 40, 40)]
+    assert changed_runs(old, bytes(new), 128, join=2)[:2] == [(0, 10, 11), (0, 15, 15)]
 
 
 def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
