@@ -80,6 +80,7 @@ def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tupl
     return runs
 
 
+COMMAND, DATA_BYTE = 0x00, b"\x40"   # the control bytes: commands follow, data follow
 WINDOW_BYTES = 4
 """What opening another window costs on the bus besides its addressing commands: the
 command write's address and control bytes, and the data write's."""
@@ -121,9 +122,10 @@ class PartialUpdates:
     with page addressing (the SH1106 has nothing else; the SSD1306 is switched to it with
     the whole frame): a window costs one command write of at most three bytes (page,
     column low and high nibble, each left out when the pointer is there already), and the
-    data follows in one write. The driver's init sequence, ``command()`` and ``data()``
-    are used as they are; a window class (below) supplies ``column_offset`` and the
-    commands that select page addressing."""
+    data follows in one write; a frame's writes go to the link (``i2c_link``) together.
+    The driver's init sequence, ``command()`` and ``data()`` are used as they are; a
+    window class (below) supplies ``column_offset`` and the commands that select page
+    addressing."""
 
     NOP = 0xE3
     # A command write cut short (a loose wire, a NACK half-way) leaves the controller
@@ -180,9 +182,10 @@ class PartialUpdates:
             page_at, column_at = self._at
             setup = ()
         self._at = (None, None)
+        writes = []
         for page, first, last in windows:
             column = offset + first
-            commands = list(setup)
+            commands = [*setup]
             setup = ()
             if page != page_at:
                 commands.append(0xB0 | page)
@@ -191,11 +194,18 @@ class PartialUpdates:
             if column_at is None or (column_at ^ column) >> 4:
                 commands.append(0x10 | column >> 4)
             if commands:
-                self.command(*commands)
+                writes.append(bytes((COMMAND, *commands)))
             start = page * width
-            self.data(frame[start + first:start + last + 1])
+            writes.append(DATA_BYTE + frame[start + first:start + last + 1])
             # past the last column the pointer wraps (SSD1306) or runs on: not counted on
             page_at, column_at = page, (offset + last + 1 if last < width - 1 else None)
+        try:
+            self._serial_interface.write_all(writes)
+        except Exception:
+            # whatever was cut is set again by the whole frame that comes next, which
+            # starts with the addressing mode: NOPs complete a command left waiting
+            self._cut = self._cut or ()
+            raise
         self._at = (page_at, column_at)
         self._frame = frame
 
@@ -234,28 +244,36 @@ def oled_class(driver: str) -> type:
 
 
 _LINK: list[type] = []
+MESSAGES_PER_CALL = 42   # I2C_RDWR_IOCTL_MAX_MSGS in Linux's i2c-dev
 
 
 def i2c_link(bus, port: int, address: int):
-    """luma's I2C interface, sending each window's data in one I2C write. On the bus luma
-    opens itself (smbus2) it does so already (``i2c_rdwr``, up to 4,096 bytes); on a bus
-    handed in it sends 32-byte SMBus blocks, each with its own address and control byte,
-    unless that bus writes messages of any length (``write_message``, as the recording
-    bus in devices/fake_i2c.py does, so that the demo and the tests carry what the device
-    carries)."""
+    """luma's I2C interface with ``write_all(writes)``: a frame's writes (each a control
+    byte and what follows it) as I2C messages. On the bus luma opens itself (smbus2) they
+    go in one ``i2c_rdwr`` call (one system call a frame, each message with its own
+    address byte); on a bus handed in that writes messages (``write_message``, as the
+    recording bus in devices/fake_i2c.py does, so that the demo and the tests carry what
+    the device carries) one by one; on any other bus as luma's ``command()`` and
+    ``data()`` (SMBus blocks of at most 32 bytes, each with its own address and control
+    byte)."""
     if not _LINK:
         from luma.core.interface.serial import i2c
 
         class Link(i2c):
-            BLOCK = 4096   # luma's own block on its smbus2 bus
-
-            def data(self, data):
-                write = None if self._managed else getattr(self._bus, "write_message", None)
-                if write is None:
-                    super().data(data)
+            def write_all(self, writes: list[bytes]) -> None:
+                if self._managed:
+                    messages = [self._i2c_msg_write(self._addr, w) for w in writes]
+                    for i in range(0, len(messages), MESSAGES_PER_CALL):
+                        self._bus.i2c_rdwr(*messages[i:i + MESSAGES_PER_CALL])
                     return
-                for i in range(0, len(data), self.BLOCK):
-                    write(self._addr, [self._data_mode, *data[i:i + self.BLOCK]])
+                write = getattr(self._bus, "write_message", None)
+                for w in writes:
+                    if write is not None:
+                        write(self._addr, w)
+                    elif w[0] == self._cmd_mode:
+                        self.command(*w[1:])
+                    else:
+                        self.data(list(w[1:]))
 
         _LINK.append(Link)
     return _LINK[0](bus=bus, port=port, address=address)

@@ -182,6 +182,33 @@ def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
     assert plan_windows([(1, 14, 14), (1, 21, 21)], offset=2) == [(1, 14, 14), (1, 21, 21)]
 
 
+def test_on_the_device_bus_a_frame_is_one_i2c_rdwr_call_replayed_exactly():
+    """On a Pi luma opens smbus2 itself: a frame's writes go as I2C messages in i2c_rdwr
+    calls of at most 42 (Linux's limit), each message a control byte and what follows."""
+    from smbus2 import i2c_msg
+
+    from companion.devices.display import i2c_link
+
+    class Smbus2Like:
+        def __init__(self):
+            self.calls = []
+
+        def i2c_rdwr(self, *messages):
+            self.calls.append([(m.addr, bytes(m)) for m in messages])
+
+    bus = Smbus2Like()
+    link = i2c_link(FakeBus(), 1, 0x3C)
+    link._bus, link._managed, link._i2c_msg_write = bus, True, i2c_msg.write   # as luma opens it
+    writes = [b"\x00\xb0\x00\x10", b"\x40" + bytes(range(128))] * 30
+    link.write_all(writes)
+    assert [len(call) for call in bus.calls] == [42, 18]
+    sent = [w for call in bus.calls for w in call]
+    assert all(address == 0x3C for address, _ in sent)
+    ram = Ssd1306Ram()
+    ram.replay([(a, w[0], list(w[1:])) for a, w in sent])
+    assert ram.ram[0] == list(range(128))
+
+
 # -- headless -------------------------------------------------------------------------
 
 def test_headless_writes_each_distinct_frame_as_128x64_png(tmp_path):
