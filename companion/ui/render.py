@@ -35,11 +35,11 @@ BLACK, WHITE = 0, 1
 def render(view: View) -> Image.Image:
     """The 128x64 mode "1" image of ``view``."""
     im = Image.new("1", (WIDTH, HEIGHT), BLACK)
-    _title_bar(im, str(view.title), str(view.status))
+    im.paste(_title_band(str(view.title), str(view.status)), (0, 0))
     body_bottom = HEIGHT
     if view.footer:
         body_bottom = FOOTER_RULE - 1
-        _footer(im, str(view.footer))
+        im.paste(_footer_band(str(view.footer)), (0, FOOTER_RULE))
     _body(im, view.body, BODY_TOP, body_bottom)
     if view.alert:
         _alert(im, str(view.alert), BODY_TOP, body_bottom)
@@ -79,6 +79,22 @@ def _aligned_x(width: int, align: str, left: int = MARGIN, right: int = WIDTH - 
 
 # --- title bar and footer ---------------------------------------------------------------
 
+@lru_cache(maxsize=64)
+def _title_band(title: str, status: str) -> Image.Image:
+    """The title bar drawn on its own (rows 0 to TITLE_H - 1): frames repeat it."""
+    band = Image.new("1", (WIDTH, TITLE_H), BLACK)
+    _title_bar(band, title, status)
+    return band
+
+
+@lru_cache(maxsize=64)
+def _footer_band(footer: str) -> Image.Image:
+    """The footer drawn on its own (rows FOOTER_RULE to the bottom): frames repeat it."""
+    band = Image.new("1", (WIDTH, HEIGHT - FOOTER_RULE), BLACK)
+    _footer(band, footer, 0)
+    return band
+
+
 def _title_bar(im: Image.Image, title: str, status: str) -> None:
     """Inverted bar with the title; the status sits in a dark box at its right end."""
     right = WIDTH
@@ -90,17 +106,18 @@ def _title_bar(im: Image.Image, title: str, status: str) -> None:
     _text(im, 2, 1, fonts.truncate(title, 1, right - 4), colour=BLACK)
 
 
-def _footer(im: Image.Image, footer: str) -> None:
-    _fill(im, 0, FOOTER_RULE, WIDTH, FOOTER_RULE + 1, WHITE)
+def _footer(im: Image.Image, footer: str, rule: int = FOOTER_RULE) -> None:
+    text_y = rule + FOOTER_TEXT - FOOTER_RULE
+    _fill(im, 0, rule, WIDTH, rule + 1, WHITE)
     left, right = MARGIN, WIDTH - MARGIN
     if len(footer) > 4 and footer.startswith("< ") and footer.endswith(" >"):
         # a move selector: arrows pinned to the edges, the move centred between them
-        _text(im, 1, FOOTER_TEXT, "\u25c0")
-        _text(im, WIDTH - fonts.ADVANCE, FOOTER_TEXT, "\u25b6")
+        _text(im, 1, text_y, "\u25c0")
+        _text(im, WIDTH - fonts.ADVANCE, text_y, "\u25b6")
         footer = footer[2:-2].strip()
         left, right = fonts.ADVANCE + 1, WIDTH - fonts.ADVANCE - 1
     footer = fonts.truncate(footer, 1, right - left)
-    _text(im, _aligned_x(fonts.text_width(footer), "center", left, right), FOOTER_TEXT, footer)
+    _text(im, _aligned_x(fonts.text_width(footer), "center", left, right), text_y, footer)
 
 
 # --- body --------------------------------------------------------------------------------
@@ -226,6 +243,7 @@ def _dotted(h: int) -> Image.Image:
     return Image.frombytes("1", (1, h), bytes(0x80 * (1 - i % 2) for i in range(h)))
 
 
+@lru_cache(maxsize=256)
 def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
     """The largest scale (and the lines) at which ``text`` fits width x height."""
     longest = max((len(fonts.cells(word)) for word in text.split()), default=0)
@@ -235,8 +253,8 @@ def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
         lines = fonts.wrap(text, scale, width)
         block = sum(fonts.ink_height(line, scale) for line in lines) + (len(lines) - 1) * scale
         if block <= height:
-            return scale, lines
-    return 1, [fonts.truncate(" ".join(text.split()), 1, width)]
+            return scale, tuple(lines)
+    return 1, (fonts.truncate(" ".join(text.split()), 1, width),)
 
 
 def _draw_big(im: Image.Image, w: Big, y: int, h: int) -> None:
