@@ -84,19 +84,20 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
             continue
         brakes = wp[T.BRAKES] - cost.get(T.BRAKES, 0)
         faces = state.settings.faces[g2 - 1]
-        total = Fraction(sum(cost.values()))
+        n = len(faces)
+        total = sum(cost.values()) * n   # in n-ths of a WP: one Fraction per gear, not per face
         for f in faces:
             past = f - room
             if past <= 0:
                 continue
             held = min(brakes, past, f - 1)
-            total += Fraction(held, len(faces))
+            total += held
             over = past - held
             if over > 0:
                 tire = over * TIRE_COST[level]
                 out = owed >= 2 or over > wp[T.TIRES]
-                total += Fraction(OUT_COST if out else tire, len(faces))
-        best = total if best is None else min(best, total)
+                total += OUT_COST if out else tire
+        best = Fraction(total, n) if best is None else min(best, Fraction(total, n))
     return best if best is not None else Fraction(OUT_COST)
 
 
@@ -108,16 +109,17 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
     for gear, cost in R.gear_choices(state, c):
         geared = R.in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
-        share = Fraction(1, len(faces))
-        spaces = risk = Fraction(0)
-        out = Fraction(0)
+        moved = outs = wear = 0
+        ahead = Fraction(0)
         for face in faces:
             _, p = best_brake(state, c, geared, gear, face, level)
-            spaces += share * p.moved
-            if p.out:
-                out += share
-            risk += share * (_cost(p, level) + LOOKAHEAD * _approach(state, geared, gear, p, level))
-        risk += sum(cost.values())
+            moved += p.moved
+            outs += 1 if p.out else 0
+            wear += _cost(p, level)
+            ahead += _approach(state, geared, gear, p, level)
+        n = len(faces)   # each face as likely: sums divided once
+        spaces, out = Fraction(moved, n), Fraction(outs, n)
+        risk = (wear + LOOKAHEAD * ahead) / n + sum(cost.values())
         scored.append((gear, spaces, risk, out))
     safe = [s for s in scored if s[3] == 0] or [min(scored, key=lambda s: s[3])]
     gear, spaces, risk, out = max(safe, key=lambda s: (s[1] - WEIGHT[level] * s[2], -s[0]))
