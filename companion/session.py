@@ -43,6 +43,9 @@ def code_fingerprint(package: str) -> str:
     return digest.hexdigest()[:16]
 
 
+_UNSET = object()
+
+
 @dataclass
 class SessionRunner:
     journal: Journal
@@ -51,6 +54,12 @@ class SessionRunner:
     state: Any
     package: str = ""                  # the activity's package (snapshots' code fingerprint)
     problems: list[str] = field(default_factory=list)
+    # the state the cached moves and view belong to (states are immutable: the same
+    # object, the same answers)
+    _moves_of: Any = field(default=_UNSET, repr=False, compare=False)
+    _moves: tuple = field(default=(), repr=False, compare=False)
+    _view_of: Any = field(default=_UNSET, repr=False, compare=False)
+    _view: Any = field(default=None, repr=False, compare=False)
 
     # -- construction -----------------------------------------------------------------
 
@@ -89,7 +98,16 @@ class SessionRunner:
     # -- actions ----------------------------------------------------------------------
 
     def moves(self) -> list[Move]:
-        return list(self.activity.moves(self.state))
+        """What may be done now (worked out once per state: a press asks several times)."""
+        if self._moves_of is not self.state:
+            self._moves, self._moves_of = tuple(self.activity.moves(self.state)), self.state
+        return list(self._moves)
+
+    def view(self):
+        """The activity's view of the state (once per state: UP and DOWN redraw it)."""
+        if self._view_of is not self.state:
+            self._view, self._view_of = self.activity.view(self.state), self.state
+        return self._view
 
     def perform(self, move: Move, rng: random.Random) -> dict:
         """Resolve, commit, apply. Returns the committed event."""
