@@ -251,9 +251,9 @@ def i2c_link(bus, port: int, address: int):
     """luma's I2C interface with ``write_all(writes)``: a frame's writes (each a control
     byte and what follows it) as I2C messages. On the bus luma opens itself (smbus2) they
     go in one ``i2c_rdwr`` call (one system call a frame, each message with its own
-    address byte); on a bus handed in that writes messages (``write_message``, as the
+    address byte); on a bus handed in that writes messages (``write_messages``, as the
     recording bus in devices/fake_i2c.py does, so that the demo and the tests carry what
-    the device carries) one by one; on any other bus as luma's ``command()`` and
+    the device carries) in one call too; on any other bus as luma's ``command()`` and
     ``data()`` (SMBus blocks of at most 32 bytes, each with its own address and control
     byte)."""
     if not _LINK:
@@ -266,11 +266,12 @@ def i2c_link(bus, port: int, address: int):
                     for i in range(0, len(messages), MESSAGES_PER_CALL):
                         self._bus.i2c_rdwr(*messages[i:i + MESSAGES_PER_CALL])
                     return
-                write = getattr(self._bus, "write_message", None)
+                write = getattr(self._bus, "write_messages", None)
+                if write is not None:
+                    write(self._addr, writes)
+                    return
                 for w in writes:
-                    if write is not None:
-                        write(self._addr, w)
-                    elif w[0] == self._cmd_mode:
+                    if w[0] == self._cmd_mode:
                         self.command(*w[1:])
                     else:
                         self.data(list(w[1:]))

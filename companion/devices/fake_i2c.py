@@ -1,8 +1,9 @@
 """A recording smbus-like bus and models of the SSD1306 / SH1106 display RAM (for the demo and tests).
 
-The bus is handed to luma's ``i2c(bus=...)`` (through ``display.i2c_link``): commands go
-with control byte 0x00 in SMBus blocks of at most 32 bytes, data with 0x40 in one I2C
-write per window (``write_message``, what smbus2's ``i2c_rdwr`` does on the device). The
+The bus is handed to luma's ``i2c(bus=...)`` (through ``display.i2c_link``): luma's own
+commands (init, contrast, power) come with control byte 0x00 in SMBus blocks of at most
+32 bytes; a frame's windows come as I2C messages of any length, commands (0x00) and data
+(0x40), all in one call (``write_messages``, what smbus2's ``i2c_rdwr`` does on the device). The
 models replay those writes the way the controllers address their RAM (the SSD1306 in
 horizontal or page addressing, the SH1106 in page addressing), so a test can read back
 the picture.
@@ -43,9 +44,22 @@ class FakeBus:
 
     def write_message(self, address, values):
         """One I2C write of any length (an I2C_RDWR message): the control byte first."""
-        if not 1 <= len(values) <= MESSAGE_MAX:
-            raise OSError(errno.EINVAL, f"I2C message of {len(values)} bytes: 1 to {MESSAGE_MAX}")
-        self._write(address, values[0], values[1:])
+        self.write_messages(address, (values,))
+
+    def write_messages(self, address, messages):
+        """I2C writes one after the other (one I2C_RDWR call, as the driver makes one a
+        frame on the device); each message is a control byte and what follows it."""
+        for values in messages:
+            n = len(values)
+            if not 1 <= n <= MESSAGE_MAX:
+                raise OSError(errno.EINVAL, f"I2C message of {n} bytes: 1 to {MESSAGE_MAX}")
+            if not self.present or address != self.address:
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            if values[0] == DATA:
+                self._data += n - 1
+            self._bus += 1 + n
+            if self.keep_writes:
+                self.writes.append((address, values[0], list(values[1:])))
 
     def _write(self, address, register, values):
         if not self.present or address != self.address:

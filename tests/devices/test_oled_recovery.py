@@ -99,9 +99,10 @@ class CuttingBus(FakeBus):
         super().write_i2c_block_data(address, register, values)
         self.feed(register, values)
 
-    def write_message(self, address, values):
-        super().write_message(address, values)
-        self.feed(values[0], values[1:])
+    def write_messages(self, address, messages):
+        for values in messages:
+            super().write_messages(address, (values,))
+            self.feed(values[0], values[1:])
 
     def feed(self, register, values):
         values = list(values)
