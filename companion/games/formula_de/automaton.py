@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 from companion.games.formula_de import driving
 from companion.games.formula_de import rules as R
@@ -37,9 +38,12 @@ def _cost(plan: driving.Plan, level: int) -> int:
     return sum(n * (TIRE_COST[level] if z == T.TIRES else 1) for z, n, _ in plan.losses)
 
 
-def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int) -> tuple[int, driving.Plan]:
-    """The braking (spaces) that costs the driver least after rolling ``face``."""
-    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
+def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int,
+               others: list[int] | None = None) -> tuple[int, driving.Plan]:
+    """The braking (spaces) that costs the driver least after rolling ``face``
+    (``others``: the other cars' distances, when the caller has them)."""
+    if others is None:
+        others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
 
     def plan(b: int) -> driving.Plan:
         return driving.plan(state.settings.circuit, R._driving_car(car), driving.Report(gear, face, brake=b),
@@ -57,14 +61,15 @@ def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: 
     return best_b, best
 
 
-def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> Fraction:
+def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> tuple[int, int]:
     """What ending this move costs on the next one, looked at one move ahead: for each
     gear the car could pick next (gearing-down costs paid from what it has left then),
     every face of its die with the brakes it has left; the cheapest of those gears. A
     roll its brakes cannot hold inside a corner it owes 2 or more stops in costs an
-    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space."""
+    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space. As
+    (numerator, denominator): the caller sums them exactly without a Fraction each."""
     if p.out or p.finish or p.pit:
-        return Fraction(0)
+        return 0, 1
     circuit = state.settings.circuit
     here = circuit.corner_at(p.final)
     if here and p.corner == here[0].number and p.stops < here[0].stops:
@@ -77,7 +82,7 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
     wp = dict(zip(T.ZONES, car.wp))
     for zone, n, _ in p.losses:
         wp[zone] -= n
-    best: Fraction | None = None
+    best: tuple[int, int] | None = None   # (total, n): total / n WP, compared without Fractions
     for g2 in T.GEARS:
         cost = T.gear_down_cost(gear, g2)
         if cost is None or any(wp[z] < n for z, n in cost.items()):
@@ -97,8 +102,9 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
                 tire = over * TIRE_COST[level]
                 out = owed >= 2 or over > wp[T.TIRES]
                 total += OUT_COST if out else tire
-        best = Fraction(total, n) if best is None else min(best, Fraction(total, n))
-    return best if best is not None else Fraction(OUT_COST)
+        if best is None or total * best[1] < best[0] * n:
+            best = (total, n)
+    return best if best is not None else (OUT_COST, 1)
 
 
 def choose_gear(state: R.State, c: int) -> tuple[int, str]:
@@ -106,20 +112,23 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
     car = state.cars[c]
     level = car.level if car.level in WEIGHT else 2
     scored = []
+    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     for gear, cost in R.gear_choices(state, c):
         geared = R.in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
         moved = outs = wear = 0
-        ahead = Fraction(0)
+        ahead, below = 0, 1   # the look-ahead costs summed: ahead / below
         for face in faces:
-            _, p = best_brake(state, c, geared, gear, face, level)
+            _, p = best_brake(state, c, geared, gear, face, level, others)
             moved += p.moved
             outs += 1 if p.out else 0
             wear += _cost(p, level)
-            ahead += _approach(state, geared, gear, p, level)
+            total, n = _approach(state, geared, gear, p, level)
+            common = lcm(below, n)
+            ahead, below = ahead * (common // below) + total * (common // n), common
         n = len(faces)   # each face as likely: sums divided once
         spaces, out = Fraction(moved, n), Fraction(outs, n)
-        risk = (wear + LOOKAHEAD * ahead) / n + sum(cost.values())
+        risk = (wear + LOOKAHEAD * Fraction(ahead, below)) / n + sum(cost.values())
         scored.append((gear, spaces, risk, out))
     safe = [s for s in scored if s[3] == 0] or [min(scored, key=lambda s: s[3])]
     gear, spaces, risk, out = max(safe, key=lambda s: (s[1] - WEIGHT[level] * s[2], -s[0]))
