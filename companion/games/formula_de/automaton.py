@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 from companion.games.formula_de import driving
@@ -61,6 +62,16 @@ def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: 
     return best_b, best
 
 
+@lru_cache(maxsize=16)
+def _grouped(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(face, how many times the die has it), in the die's order: 2nd gear's 2,3,3,4,4,4
+    is (2, 1), (3, 2), (4, 3)."""
+    counts: dict[int, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    return tuple(counts.items())
+
+
 def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> tuple[int, int]:
     """What ending this move costs on the next one, looked at one move ahead: for each
     gear the car could pick next (gearing-down costs paid from what it has left then),
@@ -91,17 +102,17 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
         faces = state.settings.faces[g2 - 1]
         n = len(faces)
         total = sum(cost.values()) * n   # in n-ths of a WP: one Fraction per gear, not per face
-        for f in faces:
+        for f, k in _grouped(tuple(faces)):
             past = f - room
             if past <= 0:
                 continue
             held = min(brakes, past, f - 1)
-            total += held
+            total += k * held
             over = past - held
             if over > 0:
                 tire = over * TIRE_COST[level]
                 out = owed >= 2 or over > wp[T.TIRES]
-                total += OUT_COST if out else tire
+                total += k * (OUT_COST if out else tire)
         if best is None or total * best[1] < best[0] * n:
             best = (total, n)
     return best if best is not None else (OUT_COST, 1)
@@ -118,14 +129,14 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
         faces = state.settings.faces[gear - 1]
         moved = outs = wear = 0
         ahead, below = 0, 1   # the look-ahead costs summed: ahead / below
-        for face in faces:
+        for face, k in _grouped(tuple(faces)):   # a face the die has k times: worked out once
             _, p = best_brake(state, c, geared, gear, face, level, others)
-            moved += p.moved
-            outs += 1 if p.out else 0
-            wear += _cost(p, level)
+            moved += k * p.moved
+            outs += k if p.out else 0
+            wear += k * _cost(p, level)
             total, n = _approach(state, geared, gear, p, level)
             common = lcm(below, n)
-            ahead, below = ahead * (common // below) + total * (common // n), common
+            ahead, below = ahead * (common // below) + k * total * (common // n), common
         n = len(faces)   # each face as likely: sums divided once
         spaces, out = Fraction(moved, n), Fraction(outs, n)
         risk = (wear + LOOKAHEAD * Fraction(ahead, below)) / n + sum(cost.values())
