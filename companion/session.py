@@ -43,9 +43,6 @@ def code_fingerprint(package: str) -> str:
     return digest.hexdigest()[:16]
 
 
-_UNSET = object()
-
-
 @dataclass
 class SessionRunner:
     journal: Journal
@@ -55,10 +52,10 @@ class SessionRunner:
     package: str = ""                  # the activity's package (snapshots' code fingerprint)
     problems: list[str] = field(default_factory=list)
     # the state the cached moves and view belong to (states are immutable: the same
-    # object, the same answers)
-    _moves_of: Any = field(default=_UNSET, repr=False, compare=False)
+    # object, the same answers; a state is never None)
+    _moves_of: Any = field(default=None, repr=False, compare=False)
     _moves: tuple = field(default=(), repr=False, compare=False)
-    _view_of: Any = field(default=_UNSET, repr=False, compare=False)
+    _view_of: Any = field(default=None, repr=False, compare=False)
     _view: Any = field(default=None, repr=False, compare=False)
 
     # -- construction -----------------------------------------------------------------

@@ -35,11 +35,11 @@ BLACK, WHITE = 0, 1
 def render(view: View) -> Image.Image:
     """The 128x64 mode "1" image of ``view``."""
     im = Image.new("1", (WIDTH, HEIGHT), BLACK)
-    im.paste(_title_band(str(view.title), str(view.status)), (0, 0))
+    _title_bar(im, str(view.title), str(view.status))
     body_bottom = HEIGHT
     if view.footer:
         body_bottom = FOOTER_RULE - 1
-        im.paste(_footer_band(str(view.footer)), (0, FOOTER_RULE))
+        _footer(im, str(view.footer))
     _body(im, view.body, BODY_TOP, body_bottom)
     if view.alert:
         _alert(im, str(view.alert), BODY_TOP, body_bottom)
@@ -79,11 +79,19 @@ def _aligned_x(width: int, align: str, left: int = MARGIN, right: int = WIDTH - 
 
 # --- title bar and footer ---------------------------------------------------------------
 
+def _title_bar(im: Image.Image, title: str, status: str) -> None:
+    im.paste(_title_band(title, status), (0, 0))
+
+
+def _footer(im: Image.Image, footer: str) -> None:
+    im.paste(_footer_band(footer), (0, FOOTER_RULE))
+
+
 @lru_cache(maxsize=64)
 def _title_band(title: str, status: str) -> Image.Image:
     """The title bar drawn on its own (rows 0 to TITLE_H - 1): frames repeat it."""
     band = Image.new("1", (WIDTH, TITLE_H), BLACK)
-    _title_bar(band, title, status)
+    _draw_title_bar(band, title, status)
     return band
 
 
@@ -91,11 +99,11 @@ def _title_band(title: str, status: str) -> Image.Image:
 def _footer_band(footer: str) -> Image.Image:
     """The footer drawn on its own (rows FOOTER_RULE to the bottom): frames repeat it."""
     band = Image.new("1", (WIDTH, HEIGHT - FOOTER_RULE), BLACK)
-    _footer(band, footer, 0)
+    _draw_footer(band, footer, 0)
     return band
 
 
-def _title_bar(im: Image.Image, title: str, status: str) -> None:
+def _draw_title_bar(im: Image.Image, title: str, status: str) -> None:
     """Inverted bar with the title; the status sits in a dark box at its right end."""
     right = WIDTH
     if status:
@@ -106,7 +114,7 @@ def _title_bar(im: Image.Image, title: str, status: str) -> None:
     _text(im, 2, 1, fonts.truncate(title, 1, right - 4), colour=BLACK)
 
 
-def _footer(im: Image.Image, footer: str, rule: int = FOOTER_RULE) -> None:
+def _draw_footer(im: Image.Image, footer: str, rule: int = FOOTER_RULE) -> None:
     text_y = rule + FOOTER_TEXT - FOOTER_RULE
     _fill(im, 0, rule, WIDTH, rule + 1, WHITE)
     left, right = MARGIN, WIDTH - MARGIN
@@ -244,7 +252,7 @@ def _dotted(h: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
+def _big_layout(text: str, width: int, height: int) -> tuple[int, tuple[str, ...]]:
     """The largest scale (and the lines) at which ``text`` fits width x height."""
     longest = max((len(fonts.cells(word)) for word in text.split()), default=0)
     for scale in range(BIG_MAX_SCALE, 0, -1):
