@@ -51,12 +51,6 @@ class SessionRunner:
     state: Any
     package: str = ""                  # the activity's package (snapshots' code fingerprint)
     problems: list[str] = field(default_factory=list)
-    # the state the cached moves and view belong to (states are immutable: the same
-    # object, the same answers; a state is never None)
-    _moves_of: Any = field(default=None, repr=False, compare=False)
-    _moves: tuple = field(default=(), repr=False, compare=False)
-    _view_of: Any = field(default=None, repr=False, compare=False)
-    _view: Any = field(default=None, repr=False, compare=False)
 
     # -- construction -----------------------------------------------------------------
 
@@ -95,16 +89,7 @@ class SessionRunner:
     # -- actions ----------------------------------------------------------------------
 
     def moves(self) -> list[Move]:
-        """What may be done now (worked out once per state: a press asks several times)."""
-        if self._moves_of is not self.state:
-            self._moves, self._moves_of = tuple(self.activity.moves(self.state)), self.state
-        return list(self._moves)
-
-    def view(self):
-        """The activity's view of the state (once per state: UP and DOWN redraw it)."""
-        if self._view_of is not self.state:
-            self._view, self._view_of = self.activity.view(self.state), self.state
-        return self._view
+        return list(self._once("moves", lambda state: tuple(self.activity.moves(state))))
 
     def perform(self, move: Move, rng: random.Random) -> dict:
         """Resolve, commit, apply. Returns the committed event."""
@@ -153,6 +138,19 @@ class SessionRunner:
                 self.journal.reopen_session(self.session.id)
                 self.session = self.journal.session(self.session.id)
         return entry
+
+    def view(self):
+        """The activity's view of the state (UP and DOWN redraw the same state)."""
+        return self._once("view", self.activity.view)
+
+    def _once(self, what: str, work):
+        """``work(state)``, worked out once per state: states are immutable, so the same
+        object gives the same answer (a press asks for the moves three times)."""
+        state, answer = self.__dict__.get(f"_{what}_of", (None, None))
+        if state is not self.state:
+            answer = work(self.state)
+            self.__dict__[f"_{what}_of"] = (self.state, answer)
+        return answer
 
     def history(self) -> list[Entry]:
         return self.journal.replay(self.session.id).entries
