@@ -32,6 +32,11 @@ class CountingBus:
         self.bytes += 2 + len(values)
         self.transactions += 1
 
+    def write_messages(self, address, messages):   # I2C writes of any length, as on the device
+        for values in messages:
+            self.bytes += 1 + len(values)
+            self.transactions += 1
+
 
 def main(mode: str, frames: int) -> None:
     from luma.core.interface.serial import i2c

@@ -190,6 +190,10 @@ class Bench:
         if valgrind:
             none, frames = (self.callgrind(["bench/oled_update.py", "partial", str(n)])[-1] for n in (0, 200))
             self.add(Figure("OLED partial update, instructions per frame", _m((frames - none) / 200, 2)))
+        from oled_ratio import BUDGET, ratios   # bus bytes per changed RAM byte, every demo race
+        for slug, m in ratios().items():
+            self.add(Figure(f"OLED bus bytes / changed RAM bytes, {slug} demo (floor {m['floor_ratio']:.2f})",
+                            f"{m['ratio']:.2f}", f"<= {BUDGET}", m["ratio"] <= BUDGET))
 
 
     # -- 6. the toolkit's big draws ----------------------------------------------------------

@@ -178,7 +178,7 @@ class App:
         return self.runner.activity
 
     def race_view(self) -> View:
-        return self.runner.activity.view(self.runner.state)
+        return self.runner.view()
 
     def decisions_view(self) -> View | None:
         decisions = self.runner.activity.decisions

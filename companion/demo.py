@@ -46,18 +46,35 @@ class FakeClock:
 
 
 class FrameRecorder:
-    """The real display driver, with every frame it is handed also saved as a PNG."""
+    """The real display driver, with every frame it is handed also saved as a PNG. With
+    the recording ``bus`` it also counts, over the frames after the first (sent whole),
+    the bytes the bus carried (``bus_bytes``) and the bytes of the controller's RAM that
+    changed (``changed_bytes``: 8-pixel columns of a page that differ from the frame
+    before, counted on the pictures, not by the driver)."""
 
-    def __init__(self, inner, out_dir: Path):
+    def __init__(self, inner, out_dir: Path, bus=None):
         self.inner = inner
         self.out_dir = out_dir
         self.count = 0
+        self.bus = bus
+        self.bus_bytes = self.changed_bytes = 0
+        self._last = None
         out_dir.mkdir(parents=True, exist_ok=True)
 
     def show(self, image) -> None:
+        before = self.bus.bus_bytes() if self.bus is not None else 0
         self.inner.show(image)
         self.count += 1
         image.save(self.out_dir / f"frame-{self.count:05d}.png")
+        if self.bus is None:
+            return
+        if self._last is not None:
+            from PIL import Image, ImageChops
+            # turned, each byte of a row is one RAM byte: 8 pixels of a column in one page
+            turned = ImageChops.logical_xor(self._last, image).transpose(Image.Transpose.TRANSPOSE).tobytes()
+            self.changed_bytes += len(turned) - turned.count(0)
+            self.bus_bytes += self.bus.bus_bytes() - before
+        self._last = image.copy()
 
     def close(self) -> None:
         self.inner.close()
@@ -228,7 +245,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     buttons = GpioButtons({b: pinout["buttons"][b] for b in BUTTONS}, Timing.from_table(pinout["buttons"]),
                           pin_factory=MockFactory(), clock=clock)
     bus = FakeBus(pinout["display"].get("address", 0x3C), keep_writes=False)
-    display = FrameRecorder(OledDisplay(pinout["display"], bus=bus), out / "frames")
+    display = FrameRecorder(OledDisplay(pinout["display"], bus=bus), out / "frames", bus)
     printer = ReceiptRecorder(open_printer(printer_config, "sim", out / "state" / "spool"))
     sim = printer.sim
     journal = Journal(out / "state")
@@ -259,7 +276,8 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
         printer.wait_idle(timeout=120)
         _write_receipts(out / "receipts", printer.receipts, sim.jobs, printer_config)
         summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,
-                   "moves": steps, "display_bytes": bus.data_bytes(), "printer_overflow": sim.overflow,
+                   "moves": steps, "display_bytes": bus.data_bytes(), "display_bus_bytes": display.bus_bytes,
+                   "display_changed_bytes": display.changed_bytes, "printer_overflow": sim.overflow,
                    "receipts": [r.kind for r in printer.receipts]}
         (out / "results.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
         return summary

@@ -168,7 +168,7 @@ class SessionRunner:
     # -- actions ----------------------------------------------------------------------
 
     def moves(self) -> list[Move]:
-        return list(self.activity.moves(self.state))
+        return list(self._once("moves", lambda state: tuple(self.activity.moves(state))))
 
     def perform(self, move: Move, rng: random.Random) -> dict:
         """Resolve, commit, apply. Returns the committed event. The same move as one
@@ -234,6 +234,19 @@ class SessionRunner:
                 self.journal.reopen_session(self.session.id)
                 self.session = self.journal.session(self.session.id)
         return entry
+
+    def view(self):
+        """The activity's view of the state (UP and DOWN redraw the same state)."""
+        return self._once("view", self.activity.view)
+
+    def _once(self, what: str, work):
+        """``work(state)``, worked out once per state: states are immutable, so the same
+        object gives the same answer (a press asks for the moves three times)."""
+        state, answer = self.__dict__.get(f"_{what}_of", (None, None))
+        if state is not self.state:
+            answer = work(self.state)
+            self.__dict__[f"_{what}_of"] = (self.state, answer)
+        return answer
 
     def history(self) -> list[Entry]:
         return self.journal.replay(self.session.id).entries

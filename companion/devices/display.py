@@ -60,37 +60,73 @@ def page_bytes(image: Image.Image) -> bytes:
     return b"".join(columns[page::pages] for page in range(pages))
 
 
-def changed_spans(old: bytes, new: bytes, width: int, merge_gap: int) -> list[tuple[int, int, int]]:
-    """``(page, first_column, last_column)`` runs where ``new`` differs from ``old``.
-    Runs closer than ``merge_gap`` columns are joined (resending a few bytes costs less
-    than addressing another window)."""
-    spans = []
+_RUNS: dict[int, re.Pattern] = {}
+
+
+def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tuple[int, int, int]]:
+    """``(page, first_column, last_column)`` for every run of bytes where ``new`` differs
+    from ``old`` (RAM images as page_bytes()), in RAM order; runs of a page apart by at
+    most ``join`` unchanged bytes are one run; no run crosses a page."""
+    if join not in _RUNS:
+        _RUNS[join] = re.compile(b"[^\x00](?:\x00{0,%d}[^\x00])*" % join if join else b"[^\x00]+")
+    runs_in = _RUNS[join].finditer
+    xor = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    runs = []
     for page in range(len(new) // width):
         start = page * width
-        if old[start:start + width] == new[start:start + width]:
+        for match in runs_in(xor, start, start + width):
+            first, end = match.span()
+            runs.append((page, first - start, end - 1 - start))
+    return runs
+
+
+COMMAND, DATA_BYTE = 0x00, b"\x40"   # the control bytes: commands follow, data follow
+WINDOW_BYTES = 4
+"""What opening another window costs on the bus besides its addressing commands: the
+command write's address and control bytes, and the data write's."""
+
+
+def _nibbles(at: int | None, column: int) -> int:
+    """Column-address commands needed to move the pointer from ``at`` to ``column``
+    (page addressing: one command sets the low nibble, one the high)."""
+    if at is None:
+        return 2
+    return ((at ^ column) & 0x0F != 0) + ((at ^ column) >> 4 != 0)
+
+
+def plan_windows(runs: list[tuple[int, int, int]], offset: int = 0) -> list[tuple[int, int, int]]:
+    """The windows ``(page, first, last)`` that send ``runs`` (changed_runs()) in the
+    fewest bus bytes under page addressing: two runs of a page are sent as one window
+    when the unchanged bytes between them cost no more than opening another window
+    there (WINDOW_BYTES and the column commands it needs; ``offset``: the RAM column of
+    picture column 0). Each run is sent whole, so a new window never pays off inside one."""
+    windows: list[tuple[int, int, int]] = []
+    page = first = last = -1
+    for p, a, c in runs:
+        if p == page and a - last - 1 <= WINDOW_BYTES + _nibbles(offset + last + 1, offset + a):
+            last = c
             continue
-        run = None
-        for x in range(width):
-            if old[start + x] != new[start + x]:
-                if run and x - run[1] <= merge_gap:
-                    run[1] = x
-                else:
-                    if run:
-                        spans.append((page, run[0], run[1]))
-                    run = [x, x]
-        spans.append((page, run[0], run[1]))
-    return spans
+        if page >= 0:
+            windows.append((page, first, last))
+        page, first, last = p, a, c
+    if page >= 0:
+        windows.append((page, first, last))
+    return windows
 
 
 class PartialUpdates:
     """Mixed in before a luma 1-bit OLED driver, it replaces the driver's ``display()``
     (which sends all 1,024 bytes every time): the first frame, and the first after
     ``invalidate()`` or a failed write, is sent whole; later ones send only the changed
-    column runs of the changed pages. The driver's init sequence, ``command()`` and
-    ``data()`` are used as they are; a window class (below) supplies
-    ``set_window(page, first, last)`` for its controller."""
+    bytes of the changed pages, in the windows plan_windows() picks. The RAM is written
+    with page addressing (the SH1106 has nothing else; the SSD1306 is switched to it with
+    the whole frame): a window costs one command write of at most three bytes (page,
+    column low and high nibble, each left out when the pointer is there already), and the
+    data follows in one write; a frame's writes go to the link (``i2c_link``) together.
+    The driver's init sequence, ``command()`` and ``data()`` are used as they are; a
+    window class (below) supplies ``column_offset`` and the commands that select page
+    addressing."""
 
-    MERGE_GAP = 8
     NOP = 0xE3
     # A command write cut short (a loose wire, a NACK half-way) leaves the controller
     # waiting for the rest of that command's arguments, across I2C transactions: the next
@@ -100,13 +136,14 @@ class PartialUpdates:
     RECOVERY_NOPS = 6
     _frame: bytes | None = None   # what the controller's RAM holds, as page_bytes()
     _cut: tuple[int, ...] | None = None   # a command write that failed, to send again
+    _at: tuple[int | None, int | None] = (None, None)   # the RAM pointer: page, column
 
     def invalidate(self) -> None:
         self._frame = None
 
     def command(self, *cmd) -> None:
         try:
-            super().command(*cmd)
+            self._serial_interface.command(*cmd)   # what luma's command() does
         except Exception:
             self._frame = None
             self._cut = tuple(cmd)
@@ -114,7 +151,7 @@ class PartialUpdates:
 
     def data(self, data) -> None:
         try:
-            super().data(data)
+            self._serial_interface.data(data)      # what luma's data() does
         except Exception:
             self._frame = None
             self._cut = self._cut or ()
@@ -133,32 +170,64 @@ class PartialUpdates:
         assert image.mode == self.mode and image.size == self.size
         self._recover()
         frame = page_bytes(self.preprocess(image))
-        width, pages = self._w, self._h // 8
+        width, offset = self._w, self.column_offset
         old, self._frame = self._frame, None   # unknown until the writes succeed
         if old is None:
-            spans = [(page, 0, width - 1) for page in range(pages)]
+            windows = [(page, 0, width - 1) for page in range(self._h // 8)]
+            page_at, column_at = None, None
+            setup = self.PAGE_ADDRESSING
         else:
-            spans = changed_spans(old, frame, width, self.MERGE_GAP)
-        for page, first, last in spans:
-            self.set_window(page, first, last)
-            self.data(frame[page * width + first:page * width + last + 1])
+            # a window costs at least WINDOW_BYTES and a column command: shorter gaps are sent
+            windows = plan_windows(changed_runs(old, frame, width, WINDOW_BYTES + 1), offset)
+            page_at, column_at = self._at
+            setup = ()
+        self._at = (None, None)
+        writes = []
+        for page, first, last in windows:
+            column = offset + first
+            commands = [*setup]
+            setup = ()
+            if page != page_at:
+                commands.append(0xB0 | page)
+            if column_at is None or (column_at ^ column) & 0x0F:
+                commands.append(column & 0x0F)
+            if column_at is None or (column_at ^ column) >> 4:
+                commands.append(0x10 | column >> 4)
+            if commands:
+                writes.append(bytes((COMMAND, *commands)))
+            start = page * width
+            writes.append(DATA_BYTE + frame[start + first:start + last + 1])
+            # past the last column the pointer wraps (SSD1306) or runs on: not counted on
+            page_at, column_at = page, (offset + last + 1 if last < width - 1 else None)
+        try:
+            self._serial_interface.write_all(writes)
+        except Exception:
+            # whatever was cut is set again by the whole frame that comes next, which
+            # starts with the addressing mode: NOPs complete a command left waiting
+            self._cut = self._cut or ()
+            raise
+        self._at = (page_at, column_at)
         self._frame = frame
 
 
 class Ssd1306Window:
-    """Address the columns ``first..last`` of one page on an SSD1306."""
+    """The SSD1306 in page addressing mode (luma's init selects horizontal addressing)."""
 
-    def set_window(self, page, first, last):
-        c = self._const  # horizontal addressing (the driver's init sets it)
-        self.command(c.COLUMNADDR, self._colstart + first, self._colstart + last, c.PAGEADDR, page, page)
+    PAGE_ADDRESSING = (0x20, 0x02)
+
+    @property
+    def column_offset(self) -> int:
+        return self._colstart
 
 
 class Sh1106Window:
-    """Address column ``first`` of one page on an SH1106 (132-column RAM)."""
+    """The SH1106: page addressing only; its 132-column RAM shows columns 2..129."""
 
-    def set_window(self, page, first, last):
-        column = self._page_address_offset + first  # page addressing: the column auto-increments
-        self.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+    PAGE_ADDRESSING = ()
+
+    @property
+    def column_offset(self) -> int:
+        return self._page_address_offset
 
 
 _DRIVERS: dict[str, type] = {}
@@ -174,6 +243,43 @@ def oled_class(driver: str) -> type:
     return _DRIVERS[driver]
 
 
+_LINK: list[type] = []
+MESSAGES_PER_CALL = 42   # I2C_RDWR_IOCTL_MAX_MSGS in Linux's i2c-dev
+
+
+def i2c_link(bus, port: int, address: int):
+    """luma's I2C interface with ``write_all(writes)``: a frame's writes (each a control
+    byte and what follows it) as I2C messages. On the bus luma opens itself (smbus2) they
+    go in one ``i2c_rdwr`` call (one system call a frame, each message with its own
+    address byte); on a bus handed in that writes messages (``write_messages``, as the
+    recording bus in devices/fake_i2c.py does, so that the demo and the tests carry what
+    the device carries) in one call too; on any other bus as luma's ``command()`` and
+    ``data()`` (SMBus blocks of at most 32 bytes, each with its own address and control
+    byte)."""
+    if not _LINK:
+        from luma.core.interface.serial import i2c
+
+        class Link(i2c):
+            def write_all(self, writes: list[bytes]) -> None:
+                if self._managed:
+                    messages = [self._i2c_msg_write(self._addr, w) for w in writes]
+                    for i in range(0, len(messages), MESSAGES_PER_CALL):
+                        self._bus.i2c_rdwr(*messages[i:i + MESSAGES_PER_CALL])
+                    return
+                write = getattr(self._bus, "write_messages", None)
+                if write is not None:
+                    write(self._addr, writes)
+                    return
+                for w in writes:
+                    if w[0] == self._cmd_mode:
+                        self.command(*w[1:])
+                    else:
+                        self.data(list(w[1:]))
+
+        _LINK.append(Link)
+    return _LINK[0](bus=bus, port=port, address=address)
+
+
 class OledDisplay:
     """The OLED of ``config`` (the ``[display]`` table of the pinout). ``bus``: an
     smbus-like object (tests pass a recording fake); None opens /dev/i2c-<port>."""
@@ -182,8 +288,7 @@ class OledDisplay:
         self.config = config
         port, address = config["i2c_port"], config["address"]
         try:
-            from luma.core.interface.serial import i2c
-            serial = i2c(bus=bus, port=port, address=address)
+            serial = i2c_link(bus, port, address)
             self.device = oled_class(config["driver"])(
                 serial, width=config["width"], height=config["height"], rotate=config["rotate"])
             self.device.contrast(config["contrast"])

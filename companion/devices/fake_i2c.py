@@ -1,8 +1,12 @@
 """A recording smbus-like bus and models of the SSD1306 / SH1106 display RAM (for the demo and tests).
 
-The bus is handed to luma's ``i2c(bus=...)``: luma then writes commands with control
-byte 0x00 and data with 0x40, in blocks of at most 32 bytes. The models replay those
-writes the way the controllers address their RAM, so a test can read back the picture.
+The bus is handed to luma's ``i2c(bus=...)`` (through ``display.i2c_link``): luma's own
+commands (init, contrast, power) come with control byte 0x00 in SMBus blocks of at most
+32 bytes; a frame's windows come as I2C messages of any length, commands (0x00) and data
+(0x40), all in one call (``write_messages``, what smbus2's ``i2c_rdwr`` does on the device). The
+models replay those writes the way the controllers address their RAM (the SSD1306 in
+horizontal or page addressing, the SH1106 in page addressing), so a test can read back
+the picture.
 """
 
 from __future__ import annotations
@@ -14,9 +18,15 @@ from PIL import Image
 COMMAND, DATA = 0x00, 0x40
 
 
+MESSAGE_MAX = 8192
+"""The longest I2C write Linux's i2c-dev takes in one message (I2C_RDWR)."""
+
+
 class FakeBus:
-    """Records every block written (``writes``), or with ``keep_writes=False`` only counts
-    the data bytes (a long demo race would otherwise hold megabytes of frames)."""
+    """Records every write (``writes``: address, control byte, the bytes after it), or
+    with ``keep_writes=False`` only counts them (a long demo race would otherwise hold
+    megabytes of frames). ``bus_bytes()`` counts every byte the bus carries: the address
+    byte of each write, the control byte, the rest."""
 
     def __init__(self, address: int = 0x3C, present: bool = True, keep_writes: bool = True):
         self.address = address
@@ -24,24 +34,54 @@ class FakeBus:
         self.keep_writes = keep_writes
         self.writes: list[tuple[int, int, list[int]]] = []
         self._data = 0
+        self._bus = 0
 
     def write_i2c_block_data(self, address, register, values):
-        if not self.present or address != self.address:
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        """An SMBus "I2C block" write: the register (the control byte), at most 32 bytes."""
         if len(values) > 32:
             raise OSError(errno.EINVAL, f"I2C block of {len(values)} bytes: at most 32")
+        self._write(address, register, values)
+
+    def write_message(self, address, values):
+        """One I2C write of any length (an I2C_RDWR message): the control byte first."""
+        self.write_messages(address, (values,))
+
+    def write_messages(self, address, messages):
+        """I2C writes one after the other (one I2C_RDWR call, as the driver makes one a
+        frame on the device); each message is a control byte and what follows it."""
+        for values in messages:
+            n = len(values)
+            if not 1 <= n <= MESSAGE_MAX:
+                raise OSError(errno.EINVAL, f"I2C message of {n} bytes: 1 to {MESSAGE_MAX}")
+            if not self.present or address != self.address:
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            if values[0] == DATA:
+                self._data += n - 1
+            self._bus += 1 + n
+            if self.keep_writes:
+                self.writes.append((address, values[0], list(values[1:])))
+
+    def _write(self, address, register, values):
+        if not self.present or address != self.address:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
         if register == DATA:
             self._data += len(values)
+        self._bus += 2 + len(values)
         if self.keep_writes:
             self.writes.append((address, register, list(values)))
 
     def clear(self):
         self.writes.clear()
         self._data = 0
+        self._bus = 0
 
     def data_bytes(self) -> int:
         """Display data bytes sent since the bus was made or cleared."""
         return self._data
+
+    def bus_bytes(self) -> int:
+        """Every byte the bus carried since it was made or cleared (address, control, the rest)."""
+        return self._bus
 
     def command_bytes(self) -> list[int]:
         return [b for _, reg, v in self.writes if reg == COMMAND for b in v]
@@ -53,7 +93,8 @@ _SH1106_ARGS = {0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0
 
 
 class Ssd1306Ram:
-    """128x64 GDDRAM in horizontal addressing mode (what luma's init selects)."""
+    """128x64 GDDRAM, in horizontal addressing mode (what luma's init selects) or page
+    addressing mode (``0x20 0x02``), as the datasheet's section 10.1.3 describes them."""
     columns = 128
     offset = 0
 
@@ -61,6 +102,7 @@ class Ssd1306Ram:
         self.ram = [[0] * self.columns for _ in range(8)]
         self.col0, self.col1, self.page0, self.page1 = 0, self.columns - 1, 0, 7
         self.col, self.page = 0, 0
+        self.mode = 2   # page addressing after reset
 
     def replay(self, writes):
         for _, register, values in writes:
@@ -79,25 +121,41 @@ class Ssd1306Ram:
             i += 1 + n
 
     def command(self, op, args):
-        if op == 0x21:
+        if op == 0x20:
+            self.mode = args[0] & 0x03
+        elif op == 0x21:
             self.col0, self.col1 = args
             self.col = self.col0
         elif op == 0x22:
             self.page0, self.page1 = args
             self.page = self.page0
+        elif self.mode != 2:
+            return   # the page addressing commands below do nothing in the other modes
+        elif 0xB0 <= op <= 0xB7:
+            self.page = op & 0x07
+        elif op <= 0x0F:
+            self.col = (self.col & 0xF0) | op
+        elif op <= 0x1F:
+            self.col = (self.col & 0x0F) | (op & 0x0F) << 4
 
     def write(self, byte):
         self.ram[self.page][self.col] = byte
         self.col += 1
-        if self.col > self.col1:
+        if self.mode == 2:
+            self.col %= self.columns   # page addressing: the column wraps, the page stays
+        elif self.col > self.col1:
             self.col = self.col0
             self.page = self.page0 if self.page >= self.page1 else self.page + 1
 
     def image(self) -> Image.Image:
+        """The picture the panel shows: bit i of RAM byte (page, column) is the pixel
+        (column - offset, 8 * page + i)."""
         image = Image.new("1", (128, 64))
-        for y in range(64):
-            for x in range(128):
-                image.putpixel((x, y), (self.ram[y // 8][x + self.offset] >> (y % 8)) & 1)
+        for page in range(8):
+            row = bytes(self.ram[page][self.offset:self.offset + 128])
+            # one byte a row of 8 pixels, the MSB leftmost: turned, the LSB is on top
+            strip = Image.frombytes("1", (8, 128), row).transpose(Image.Transpose.TRANSPOSE)
+            image.paste(strip.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, 8 * page))
         return image
 
 

@@ -85,6 +85,30 @@ def _aligned_x(width: int, align: str, left: int = MARGIN, right: int = WIDTH - 
 # --- title bar and footer ---------------------------------------------------------------
 
 def _title_bar(im: Image.Image, title: str, status: str) -> None:
+    im.paste(_title_band(title, status), (0, 0))
+
+
+def _footer(im: Image.Image, footer: str) -> None:
+    im.paste(_footer_band(footer), (0, FOOTER_RULE))
+
+
+@lru_cache(maxsize=64)
+def _title_band(title: str, status: str) -> Image.Image:
+    """The title bar drawn on its own (rows 0 to TITLE_H - 1): frames repeat it."""
+    band = Image.new("1", (WIDTH, TITLE_H), BLACK)
+    _draw_title_bar(band, title, status)
+    return band
+
+
+@lru_cache(maxsize=64)
+def _footer_band(footer: str) -> Image.Image:
+    """The footer drawn on its own (rows FOOTER_RULE to the bottom): frames repeat it."""
+    band = Image.new("1", (WIDTH, HEIGHT - FOOTER_RULE), BLACK)
+    _draw_footer(band, footer, 0)
+    return band
+
+
+def _draw_title_bar(im: Image.Image, title: str, status: str) -> None:
     """Inverted bar with the title; the status sits in a dark box at its right end."""
     right = WIDTH
     if status:
@@ -95,17 +119,18 @@ def _title_bar(im: Image.Image, title: str, status: str) -> None:
     _text(im, 2, 1, fonts.truncate(title, 1, right - 4), colour=BLACK)
 
 
-def _footer(im: Image.Image, footer: str) -> None:
-    _fill(im, 0, FOOTER_RULE, WIDTH, FOOTER_RULE + 1, WHITE)
+def _draw_footer(im: Image.Image, footer: str, rule: int = FOOTER_RULE) -> None:
+    text_y = rule + FOOTER_TEXT - FOOTER_RULE
+    _fill(im, 0, rule, WIDTH, rule + 1, WHITE)
     left, right = MARGIN, WIDTH - MARGIN
     if len(footer) > 4 and footer.startswith("< ") and footer.endswith(" >"):
         # a move selector: arrows pinned to the edges, the move centred between them
-        _text(im, 1, FOOTER_TEXT, "\u25c0")
-        _text(im, WIDTH - fonts.ADVANCE, FOOTER_TEXT, "\u25b6")
+        _text(im, 1, text_y, "\u25c0")
+        _text(im, WIDTH - fonts.ADVANCE, text_y, "\u25b6")
         footer = footer[2:-2].strip()
         left, right = fonts.ADVANCE + 1, WIDTH - fonts.ADVANCE - 1
     footer = fonts.truncate(footer, 1, right - left)
-    _text(im, _aligned_x(fonts.text_width(footer), "center", left, right), FOOTER_TEXT, footer)
+    _text(im, _aligned_x(fonts.text_width(footer), "center", left, right), text_y, footer)
 
 
 # --- body --------------------------------------------------------------------------------
@@ -231,7 +256,8 @@ def _dotted(h: int) -> Image.Image:
     return Image.frombytes("1", (1, h), bytes(0x80 * (1 - i % 2) for i in range(h)))
 
 
-def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
+@lru_cache(maxsize=256)
+def _big_layout(text: str, width: int, height: int) -> tuple[int, tuple[str, ...]]:
     """The largest scale (and the lines) at which ``text`` fits width x height."""
     longest = max((len(fonts.cells(word)) for word in text.split()), default=0)
     for scale in range(BIG_MAX_SCALE, 0, -1):
@@ -240,8 +266,8 @@ def _big_layout(text: str, width: int, height: int) -> tuple[int, list[str]]:
         lines = fonts.wrap(text, scale, width)
         block = sum(fonts.ink_height(line, scale) for line in lines) + (len(lines) - 1) * scale
         if block <= height:
-            return scale, lines
-    return 1, [fonts.truncate(" ".join(text.split()), 1, width)]
+            return scale, tuple(lines)
+    return 1, (fonts.truncate(" ".join(text.split()), 1, width),)
 
 
 def _draw_big(im: Image.Image, w: Big, y: int, h: int) -> None:

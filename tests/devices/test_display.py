@@ -8,8 +8,9 @@ from PIL import Image
 
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
-from companion.devices.display import (HeadlessDisplay, OledDisplay, TerminalDisplay, changed_spans,
-                                       half_blocks, page_bytes, quadrant_blocks)
+from companion.devices.display import (HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
+                                       half_blocks, page_bytes, plan_windows,
+                                       quadrant_blocks)
 from companion.ui.render import render
 from companion.ui.view import Big, View
 
@@ -79,8 +80,8 @@ def test_one_pixel_sends_one_byte(driver, ram_class):
     bus.clear()
     display.show(frame)
     assert bus.data_bytes() == 1
-    if driver == "ssd1306":   # column 77..77 of page 5
-        assert bus.command_bytes() == [0x21, 77, 77, 0x22, 5, 5]
+    if driver == "ssd1306":   # page 5, column 77 = 0x4D
+        assert bus.command_bytes() == [0xB5, 0x0D, 0x14]
     else:                     # page 5, column 77 + 2 = 0x4F
         assert bus.command_bytes() == [0xB5, 0x0F, 0x14]
 
@@ -159,12 +160,53 @@ def test_page_bytes_layout():
     assert sum(1 for b in data if b) == 2
 
 
-def test_changed_spans_join_near_runs_only():
-    old = bytes(256)
+def test_changed_runs_stop_at_the_end_of_a_page():
+    old = bytes(384)
     new = bytearray(old)
-    for x in (10, 15, 40):
-        new[128 + x] = 1
-    assert changed_spans(old, bytes(new), 128, merge_gap=8) == [(1, 10, 15), (1, 40, 40)]
+    for x in (10, 11, 15, 126, 127, 128, 256 + 40):
+        new[x] = 1
+    assert changed_runs(old, bytes(new), 128) == [(0, 10, 11), (0, 15, 15), (0, 126, 127), (1, 0, 0),
+                                                  (2, 40, 40)]
+    # joined across 3 unchanged bytes (12..14), not across 4, nor across a page's end
+    assert changed_runs(old, bytes(new), 128, join=3) == [(0, 10, 15), (0, 126, 127), (1, 0, 0), (2, 40, 40)]
+    assert changed_runs(old, bytes(new), 128, join=2)[:2] == [(0, 10, 11), (0, 15, 15)]
+
+
+def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
+    # a window costs 4 bytes (two writes' address and control bytes) and its column commands
+    assert plan_windows([(1, 1, 3), (1, 9, 11)]) == [(1, 1, 11)]            # 5 between: 4 + 1 (low nibble)
+    assert plan_windows([(1, 1, 3), (1, 10, 11)]) == [(1, 1, 3), (1, 10, 11)]   # 6 between
+    assert plan_windows([(1, 14, 14), (1, 21, 21)]) == [(1, 14, 21)]          # 6 between: 4 + 2 (both nibbles)
+    assert plan_windows([(1, 10, 12), (2, 13, 14)]) == [(1, 10, 12), (2, 13, 14)]   # never across pages
+    # on an SH1106 the picture starts at RAM column 2: 14 + 2 and 21 + 2 share the high nibble
+    assert plan_windows([(1, 14, 14), (1, 21, 21)], offset=2) == [(1, 14, 14), (1, 21, 21)]
+
+
+def test_on_the_device_bus_a_frame_is_one_i2c_rdwr_call_replayed_exactly():
+    """On a Pi luma opens smbus2 itself: a frame's writes go as I2C messages in i2c_rdwr
+    calls of at most 42 (Linux's limit), each message a control byte and what follows."""
+    from smbus2 import i2c_msg
+
+    from companion.devices.display import i2c_link
+
+    class Smbus2Like:
+        def __init__(self):
+            self.calls = []
+
+        def i2c_rdwr(self, *messages):
+            self.calls.append([(m.addr, bytes(m)) for m in messages])
+
+    bus = Smbus2Like()
+    link = i2c_link(FakeBus(), 1, 0x3C)
+    link._bus, link._managed, link._i2c_msg_write = bus, True, i2c_msg.write   # as luma opens it
+    writes = [b"\x00\xb0\x00\x10", b"\x40" + bytes(range(128))] * 30
+    link.write_all(writes)
+    assert [len(call) for call in bus.calls] == [42, 18]
+    sent = [w for call in bus.calls for w in call]
+    assert all(address == 0x3C for address, _ in sent)
+    ram = Ssd1306Ram()
+    ram.replay([(a, w[0], list(w[1:])) for a, w in sent])
+    assert ram.ram[0] == list(range(128))
 
 
 # -- headless -------------------------------------------------------------------------

@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 
 from companion.games.formula_de import driving
 from companion.games.formula_de import rules as R
@@ -38,9 +40,12 @@ def _cost(plan: driving.Plan, level: int) -> int:
     return sum(n * (TIRE_COST[level] if z == T.TIRES else 1) for z, n, _ in plan.losses)
 
 
-def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int) -> tuple[int, driving.Plan]:
-    """The braking (spaces) that costs the driver least after rolling ``face``."""
-    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
+def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int,
+               others: list[int] | None = None) -> tuple[int, driving.Plan]:
+    """The braking (spaces) that costs the driver least after rolling ``face``
+    (``others``: the other cars' distances, when the caller has them)."""
+    if others is None:
+        others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
 
     def plan(b: int) -> driving.Plan:
         return driving.plan(state.settings.circuit, R._driving_car(car), driving.Report(gear, face, brake=b),
@@ -58,14 +63,25 @@ def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: 
     return best_b, best
 
 
-def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> Fraction:
+@lru_cache(maxsize=16)
+def _grouped(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(face, how many times the die has it), in the die's order: 2nd gear's 2,3,3,4,4,4
+    is (2, 1), (3, 2), (4, 3)."""
+    counts: dict[int, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    return tuple(counts.items())
+
+
+def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> tuple[int, int]:
     """What ending this move costs on the next one, looked at one move ahead: for each
     gear the car could pick next (gearing-down costs paid from what it has left then),
     every face of its die with the brakes it has left; the cheapest of those gears. A
     roll its brakes cannot hold inside a corner it owes 2 or more stops in costs an
-    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space."""
+    elimination (``OUT_COST``), one it owes 1 stop in the tire WP per space. As
+    (numerator, denominator): the caller sums them exactly without a Fraction each."""
     if p.out or p.finish or p.pit:
-        return Fraction(0)
+        return 0, 1
     circuit = state.settings.circuit
     here = circuit.corner_at(p.final)
     if here and p.corner == here[0].number and p.stops < here[0].stops:
@@ -78,27 +94,29 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
     wp = dict(zip(T.ZONES, car.wp))
     for zone, n, _ in p.losses:
         wp[zone] -= n
-    best: Fraction | None = None
+    best: tuple[int, int] | None = None   # (total, n): total / n WP, compared without Fractions
     for g2 in T.GEARS:
         cost = T.gear_down_cost(gear, g2)
         if cost is None or any(wp[z] < n for z, n in cost.items()):
             continue
         brakes = wp[T.BRAKES] - cost.get(T.BRAKES, 0)
         faces = state.settings.faces[g2 - 1]
-        total = Fraction(sum(cost.values()))
-        for f in faces:
+        n = len(faces)
+        total = sum(cost.values()) * n   # in n-ths of a WP: one Fraction per gear, not per face
+        for f, k in _grouped(tuple(faces)):
             past = f - room
             if past <= 0:
                 continue
             held = min(brakes, past, f - 1)
-            total += Fraction(held, len(faces))
+            total += k * held
             over = past - held
             if over > 0:
                 tire = over * TIRE_COST[level]
                 out = owed >= 2 or over > wp[T.TIRES]
-                total += Fraction(OUT_COST if out else tire, len(faces))
-        best = total if best is None else min(best, total)
-    return best if best is not None else Fraction(OUT_COST)
+                total += k * (OUT_COST if out else tire)
+        if best is None or total * best[1] < best[0] * n:
+            best = (total, n)
+    return best if best is not None else (OUT_COST, 1)
 
 
 def choose_gear(state: R.State, c: int) -> tuple[int, str]:
@@ -106,19 +124,23 @@ def choose_gear(state: R.State, c: int) -> tuple[int, str]:
     car = state.cars[c]
     level = car.level if car.level in WEIGHT else 2
     scored = []
+    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
     for gear, cost in R.gear_choices(state, c):
         geared = R.in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
-        share = Fraction(1, len(faces))
-        spaces = risk = Fraction(0)
-        out = Fraction(0)
-        for face in faces:
-            _, p = best_brake(state, c, geared, gear, face, level)
-            spaces += share * p.moved
-            if p.out:
-                out += share
-            risk += share * (_cost(p, level) + LOOKAHEAD * _approach(state, geared, gear, p, level))
-        risk += sum(cost.values())
+        moved = outs = wear = 0
+        ahead, below = 0, 1   # the look-ahead costs summed: ahead / below
+        for face, k in _grouped(tuple(faces)):   # a face the die has k times: worked out once
+            _, p = best_brake(state, c, geared, gear, face, level, others)
+            moved += k * p.moved
+            outs += k if p.out else 0
+            wear += k * _cost(p, level)
+            total, n = _approach(state, geared, gear, p, level)
+            common = lcm(below, n)
+            ahead, below = ahead * (common // below) + k * total * (common // n), common
+        n = len(faces)   # each face as likely: sums divided once
+        spaces, out = Fraction(moved, n), Fraction(outs, n)
+        risk = (wear + LOOKAHEAD * Fraction(ahead, below)) / n + sum(cost.values())
         scored.append((gear, spaces, risk, out))
     safe = [s for s in scored if s[3] == 0] or [min(scored, key=lambda s: s[3])]
     gear, spaces, risk, out = max(safe, key=lambda s: (s[1] - WEIGHT[level] * s[2], -s[0]))

@@ -63,7 +63,8 @@ class Circuit:
         for lap in range(max(0, start) // self.length, end // self.length + 1):
             base = lap * self.length
             for c in self.corners:
-                first, last = base + c.at, base + c.end
+                first = base + c.at
+                last = first + c.length - 1   # c.end, without the property call (a hot loop)
                 if last >= start and first <= end:
                     out.append((c, first, last))
         return out
