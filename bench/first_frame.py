@@ -41,7 +41,7 @@ class MarkFirstFrame:
 def main(argv: list[str]) -> int:
     from companion.cli import build_parser
 
-    args = build_parser().parse_args(["run", *argv])
+    args = build_parser("run").parse_args(["run", *argv])
     devices = {}
     if args.hardware == "pi":
         from gpiozero.pins.mock import MockFactory

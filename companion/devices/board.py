@@ -55,11 +55,17 @@ _RANGES = {
 _RESERVED_PINS = {2: "I2C SDA (display)", 3: "I2C SCL (display)", 14: "UART TX (printer)", 15: "UART RX (printer)"}
 
 
-def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
+PINOUT_CACHE = "pinout-cache.json"
+"""In the state directory: the pinout as the last start read it (``load_toml``'s cache)."""
+
+
+def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None = None) -> dict[str, Any]:
     """The checked pinout: ``[buttons]`` and ``[display]`` complete (defaults filled in),
     other tables as written (``[printer]`` always present, checked by the printer). ``path=None``: the defaults alone.
+    ``state_dir``: keep the file's contents in ``PINOUT_CACHE`` there, for the next start.
     Every mistake is a ConfigError naming the file, the key and the fix."""
-    raw = load_toml(path) if path is not None else {}
+    cache = Path(state_dir) / PINOUT_CACHE if state_dir is not None else None
+    raw = load_toml(path, cache=cache) if path is not None else {}
     where = path if path is not None else "<defaults>"
     for name, value in raw.items():
         if not isinstance(value, dict):
@@ -239,7 +245,7 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
         raise ValueError(f"unknown hardware {hardware!r}: use one of {', '.join(HARDWARE)}")
     if pinout_path is not None and not Path(pinout_path).exists() and Path(pinout_path) == DEFAULT_PINOUT:
         pinout_path = None  # an installed package without the repo's hardware/ folder
-    pinout = load_pinout(pinout_path)
+    pinout = load_pinout(pinout_path, state_dir=state_dir)
     from companion.devices.buttons import ScriptedButtons, parse_keys
     script = ScriptedButtons(parse_keys(keys)) if keys is not None else None
     if hardware == "auto":
