@@ -3,7 +3,8 @@
     .venv/bin/python bench/resume.py DIR --game formula-de [--events 5000]
     .venv/bin/python bench/first_frame.py --hardware headless --state DIR
 
-The first command writes ``DIR/journal.sqlite3`` with one open session holding the
+The first command (it prints what it wrote as JSON) writes ``DIR/journal.sqlite3`` with one
+open session holding the
 first ``--events`` events of the longest race the game can produce (all of them by
 default), through the session runner's ``record``, so each row is committed, and the
 state snapshotted every few hundred events, as on a device. The second is the cold start
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -143,7 +145,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--events", type=int, help="only the first N events (default: the whole race)")
     args = parser.parse_args(argv)
     written = write_journal(args.state, args.game, args.events)
-    print(f"{args.state}: {args.game} race open after {written} events ({described(args.game)})")
+    print(json.dumps({"written": written, "events": available(args.game), "race": described(args.game)}))
     return 0
 
 

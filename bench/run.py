@@ -195,8 +195,9 @@ class Bench:
     # -- 3. resuming a race ---------------------------------------------------------------
 
     def resume(self, empty: int | None, games: list[str]) -> None:
-        from resume import available, described, write_journal
-
+        """Each journal is written by bench/resume.py in a process of its own: the races
+        played in this one would stay in its memory, and every process it starts (the
+        peak RSS figures') would begin as a copy of it."""
         from companion.games.data import title
 
         if empty is None:
@@ -204,26 +205,25 @@ class Bench:
             self.run([PYTHON, str(BENCH / "first_frame.py"), "--hardware", "headless", "--state", str(state),
                       "--out", str(self.folder("frames")), "--pinout", str(PINOUT)])
             empty = self.first_frame("headless", state)
-        runs = []
-        for game in games:
-            longest = available(game)
-            runs += [(game, n) for n in ((RESUME_FIT,) if longest > 2 * RESUME_FIT else ()) + (longest,)]
 
         def measure(run):
             game, events = run
             state = self.folder(f"resume-{game}")
-            write_journal(state, game, events)
-            return self.first_frame("headless", state) - empty
+            told = json.loads(self.run([PYTHON, str(BENCH / "resume.py"), str(state), "--game", game,
+                                        *(["--events", str(events)] if events else [])]).stdout)
+            return told, self.first_frame("headless", state) - empty
 
-        extras = dict(zip(runs, self.parallel(measure, runs)))
+        longest = dict(zip(games, self.parallel(measure, [(game, None) for game in games])))
+        fits = [(g, RESUME_FIT) for g in games if longest[g][0]["events"] > 2 * RESUME_FIT]
+        partial = dict(zip([g for g, _ in fits], self.parallel(measure, fits)))
         for game in games:
-            points = sorted((n, x) for (g, n), x in extras.items() if g == game)
-            n, extra = points[-1]
+            told, extra = longest[game]
+            n = told["written"]
             self.add(Figure(f"resume {title(game)}'s longest race, {n:,} events (more than empty)", _m(extra),
                             f"<= {_m(RESUME_BUDGET)}", extra <= RESUME_BUDGET))
-            self.notes.append(f"resume {title(game)}: the longest race is {described(game)}")
-            if len(points) >= 2:
-                (n0, x0), (n1, x1) = points[0], points[-1]
+            self.notes.append(f"resume {title(game)}: the longest race is {told['race']}")
+            if game in partial:
+                (n0, x0), (n1, x1) = (partial[game][0]["written"], partial[game][1]), (n, extra)
                 per_event = (x1 - x0) / (n1 - n0)
                 self.notes.append(f"resume {title(game)}: about {(x0 - per_event * n0) / M:.0f} M + "
                                   f"{per_event / 1000:.1f} k per event (linear fit of {n0:,} and {n1:,} events)")
