@@ -3,8 +3,9 @@
     .venv/bin/python bench/first_frame.py --hardware pi --state DIR
     .venv/bin/python bench/first_frame.py --hardware headless --state DIR --out DIR
 
-Parses the command line with the companion's own parser, opens the runtime and runs
-the app, exactly as ``companion run`` does, except that with ``--hardware pi`` the
+Parses the command line with the companion's own parser (``build_parser("run")``, the
+run command's alone, as ``companion run`` builds it), opens the runtime and runs the app,
+exactly as ``companion run`` does, except that with ``--hardware pi`` the
 buttons are gpiozero ``Button`` objects on ``MockFactory`` pins and the luma driver
 writes to ``FakeBus``. The app returns right after its first frame
 (``COMPANION_EXIT_AFTER_FIRST_FRAME``, set here), and the moment the display has the
@@ -41,7 +42,7 @@ class MarkFirstFrame:
 def main(argv: list[str]) -> int:
     from companion.cli import build_parser
 
-    args = build_parser().parse_args(["run", *argv])
+    args = build_parser("run").parse_args(["run", *argv])
     devices = {}
     if args.hardware == "pi":
         from gpiozero.pins.mock import MockFactory

@@ -15,7 +15,9 @@ which happens the moment the OLED driver has a frame. So each dump ``cg.out.N`` 
 instructions from a button's edge (or the tick that found a long press) to its frame:
 decoding the gesture, the screen's handling of it (resolve, journal commit, apply for
 a move), drawing the frame and sending it over I2C. The demo saving each frame as a
-PNG comes after the dump. ``DIR/gestures.json`` names the gesture of each dump.
+PNG comes after the dump. ``DIR/gestures.json`` names each dump: the gesture, the screen
+that handled it and the frame the player saw when pressing (its title and footer), so the
+slowest presses can be found and explained.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import sys
 from pathlib import Path
 
 from companion import demo
+from companion.ui.render import render as _render
 
 
 class MarkFrames:
@@ -40,8 +43,8 @@ class MarkFrames:
     def show(self, image) -> None:
         self.inner.show(image)
         if self.driver.measuring:
-            self.driver.frames.append(self.driver.gesture)
             os.getppid()
+            self.driver.frames.append(self.driver.described())  # after the dump: not counted
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -53,10 +56,26 @@ class MeasuredDriver(demo.Driver):
     def __init__(self, app, buttons, clock):
         super().__init__(app, buttons, clock)
         app.display.inner = MarkFrames(app.display.inner, self)  # inside the demo's frame recorder
-        self.frames: list[str] = []   # the gesture of each frame, in the order of the dumps
+        self.frames: list[dict] = []   # what each frame answered, in the order of the dumps
         self.measuring = False
         self.gesture = ""
+        self.screen = ""
         self._edge = None
+        self._seen = None    # the view of the frame on the display (what the player sees)
+        self._shown = None   # ... and of the one before it
+        render = app._render
+
+        def keep(view):  # the app's renderer, remembering the views it draws
+            self._shown, self._seen = self._seen, view
+            return (render or _render)(view)
+        app._render = keep
+
+    def described(self) -> dict:
+        """The gesture just measured, the screen that handled it and the frame the player
+        was looking at when pressing."""
+        before = self._shown
+        return {"gesture": self.gesture, "screen": self.screen,
+                "title": getattr(before, "title", ""), "footer": getattr(before, "footer", "")}
 
     def press(self, name: str, hold_ms: int = demo.PRESS_MS) -> None:
         pin = self.buttons.buttons[name].pin
@@ -77,6 +96,7 @@ class MeasuredDriver(demo.Driver):
         for gesture in self.buttons.pump(0):
             self.gestures += 1
             self.gesture = f"{gesture.button} {gesture.kind}"
+            self.screen = type(self.app.screen).__name__
             self.measuring = True
             try:
                 self.app.step(gesture)

@@ -9,7 +9,6 @@ only hands it receipts and reads its status.
 
 from __future__ import annotations
 
-import logging
 import os
 import random
 from pathlib import Path
@@ -23,9 +22,6 @@ from companion.ui.view import View
 if TYPE_CHECKING:  # the session runner is loaded with the first race, not for the first frame
     from companion.games.api import Activity
     from companion.session import SessionRunner
-
-log = logging.getLogger(__name__)
-
 
 
 class App:
@@ -58,8 +54,12 @@ class App:
         return registry.activity(slug)
 
     def catalogue(self) -> list[tuple[str, str]]:
-        """Home menu entries: the toolkit tools, then the games the companion plays."""
-        return [(e.slug, self.title_of(e.slug)) for e in registry.playable()]
+        """Home menu entries: the toolkit tools, then the games the companion plays, by
+        their registry titles (no pack is read or imported before it is chosen) and the
+        names the owner's own data files give them."""
+        from companion.games import data
+        entries = registry.playable()
+        return list(zip([e.slug for e in entries], data.titles(entries, self.data_dir)))
 
     def title_of(self, slug: str) -> str:
         from companion.games import data
@@ -344,7 +344,8 @@ class App:
             self.display.show(image)
         except DeviceError as exc:  # a loose wire: the race goes on; the next frame is sent whole
             self.display_error = str(exc)
-            log.warning("display: %s", exc)
+            import logging  # loaded only for a display fault, not for the first frame
+            logging.getLogger(__name__).warning("display: %s", exc)
             return
         self.display_error = ""
         self.frames += 1

@@ -5,14 +5,20 @@ Each module here has ``register(subparsers)`` which adds its sub-command(s) with
 Handlers raise ``CommandError`` for a user mistake: the CLI prints its one line on stderr.
 """
 
-COMMAND_MODULES = (
-    "companion.commands.run",
-    "companion.commands.toolkit",
-    "companion.commands.demo",
-    "companion.commands.results",
-    "companion.commands.printing",
-    "companion.commands.selftest",
-)
+COMMANDS = {
+    "run": "companion.commands.run",
+    "games": "companion.commands.toolkit",
+    "roll": "companion.commands.toolkit",
+    "draw": "companion.commands.toolkit",
+    "demo": "companion.commands.demo",
+    "results": "companion.commands.results",
+    "print": "companion.commands.printing",
+    "selftest": "companion.commands.selftest",
+}
+"""Each sub-command and the module that registers it: a command line naming one builds
+only that module's parser (``companion run`` starts without the others)."""
+
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 class CommandError(Exception):

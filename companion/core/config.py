@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -29,9 +29,24 @@ def _one_line(text: str) -> str:
     return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML file; a missing file or a syntax error is a ConfigError."""
+def load_toml(path: str | Path, *, cache: str | Path | None = None) -> dict[str, Any]:
+    """Read a TOML file; a missing file or a syntax error is a ConfigError.
+
+    ``cache``: a JSON file keeping what the file held, read instead of the file while the
+    file's size, times and inode are those it was made from (importing ``tomllib`` alone
+    costs the appliance's start more than everything it reads from the pinout; JSON is
+    loaded anyway). A cache that is missing, damaged, stale or cannot be written is
+    simply made again from the file."""
     p = Path(path)
+    stamp = None
+    if cache is not None:
+        try:
+            stamp = _stamp(p)  # taken before reading: an edit while reading makes the cache stale
+        except OSError:
+            pass  # said below, when the file is read
+        kept = _cached(Path(cache), stamp) if stamp is not None else None
+        if kept is not None:
+            return kept
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
@@ -42,10 +57,45 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(p, None, "not UTF-8 text", "save the file as UTF-8") from None
+    import tomllib  # only when a file is parsed (not at a start with its pinout cached)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(p, None, f"not valid TOML: {exc}", "fix the syntax at that line") from None
+    if stamp is not None:
+        _keep(Path(cache), stamp, data)
+    return data
+
+
+def _stamp(path: Path) -> list:
+    """What tells an edited file from the one a cache was made from."""
+    st = os.stat(path)
+    return [str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def _cached(cache: Path, stamp: list) -> dict[str, Any] | None:
+    import json
+    try:
+        kept = json.loads(cache.read_bytes())
+        if kept["stamp"] == stamp and isinstance(kept["data"], dict):
+            return kept["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _keep(cache: Path, stamp: list, data: dict[str, Any]) -> None:
+    import json
+    try:
+        body = json.dumps({"stamp": stamp, "data": data}, ensure_ascii=False)
+        if json.loads(body)["data"] != data:  # a TOML date or time: not kept
+            return
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        part = cache.with_name(f".{cache.name}.{os.getpid()}")
+        part.write_text(body, encoding="utf-8")
+        os.replace(part, cache)
+    except (OSError, TypeError, ValueError):
+        pass
 
 
 def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path, prefix: str = "") -> Any:
@@ -84,6 +134,8 @@ def dump_toml(table: Mapping[str, Any], header: str = "") -> str:
     for key, value in table.items():
         lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     text = "\n".join(lines) + "\n"
+    import tomllib  # not at import: the start reads the pinout from its cache
+
     if tomllib.loads(text) != dict(table):
         raise ValueError("these values cannot be written as TOML")
     return text

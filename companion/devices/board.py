@@ -57,11 +57,17 @@ _RANGES = {
 _RESERVED_PINS = {2: "I2C SDA (display)", 3: "I2C SCL (display)", 14: "UART TX (printer)", 15: "UART RX (printer)"}
 
 
-def load_pinout(path: str | Path | None = None) -> dict[str, Any]:
+PINOUT_CACHE = "pinout-cache.json"
+"""In the state directory: the pinout as the last start read it (``load_toml``'s cache)."""
+
+
+def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None = None) -> dict[str, Any]:
     """The checked pinout: ``[buttons]`` and ``[display]`` complete (defaults filled in),
     other tables as written (``[printer]`` always present, checked by the printer). ``path=None``: the defaults alone.
+    ``state_dir``: keep the file's contents in ``PINOUT_CACHE`` there, for the next start.
     Every mistake is a ConfigError naming the file, the key and the fix."""
-    raw = load_toml(path) if path is not None else {}
+    cache = Path(state_dir) / PINOUT_CACHE if state_dir is not None else None
+    raw = load_toml(path, cache=cache) if path is not None else {}
     where = path if path is not None else "<defaults>"
     for name, value in raw.items():
         if not isinstance(value, dict):
@@ -250,7 +256,7 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
         raise ValueError(f"unknown hardware {hardware!r}: use one of {', '.join(HARDWARE)}")
     if pinout_path is not None and not Path(pinout_path).exists() and Path(pinout_path) == DEFAULT_PINOUT:
         pinout_path = None  # an installed package without the repo's hardware/ folder
-    pinout = load_pinout(pinout_path)
+    pinout = load_pinout(pinout_path, state_dir=state_dir)
     from companion.devices.buttons import ScriptedButtons, parse_keys
     script = ScriptedButtons(parse_keys(keys)) if keys is not None else None
     if hardware == "auto":
@@ -283,9 +289,23 @@ def _build_buttons(hardware: str, pinout: dict, timing: Timing, pin_factory):
     from companion.devices import buttons
     if hardware == "pi":
         pins = {name: pinout["buttons"][name] for name in BUTTONS}
-        return buttons.GpioButtons(pins, timing, pin_factory=pin_factory)
+        return buttons.GpioButtons(pins, timing, pin_factory=pin_factory or lgpio_factory())
     if hardware == "desktop":
         return buttons.PygameKeys(timing)
     if hardware == "terminal":
         return buttons.TerminalKeys()
     return buttons.ScriptedButtons([])
+
+
+def lgpio_factory(env=os.environ):
+    """gpiozero's lgpio pin factory, made here: left to itself gpiozero finds its default
+    factory by reading every installed package's entry points (``importlib.metadata``), a
+    cost at every start on the device. None (gpiozero chooses, and says what is missing)
+    when the owner chose a factory with $GPIOZERO_PIN_FACTORY or lgpio cannot be used."""
+    if env.get("GPIOZERO_PIN_FACTORY"):
+        return None
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+        return LGPIOFactory()
+    except Exception:  # not installed (off a Pi), or no GPIO chip: gpiozero's own search says why
+        return None

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 from collections import deque
 from pathlib import Path
@@ -337,6 +336,24 @@ def oled_problem(exc: BaseException, port: int, address: int) -> str:
 
 # -- files ----------------------------------------------------------------------------
 
+def png_bytes(image: Image.Image) -> bytes:
+    """A mode "1" frame as a 1-bit greyscale PNG file, written here rather than by
+    ``image.save``: importing Pillow's PNG plugin costs a headless start more than
+    everything else it does to show its first frame (docs/performance.md)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    width, height = image.size
+    stride = (width + 7) // 8
+    pixels = image.tobytes()  # rows of packed bits, MSB first, 1 = white: PNG's own layout
+    rows = b"".join(b"\0" + pixels[y * stride:(y + 1) * stride] for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
 class HeadlessDisplay:
     """Each frame that differs from the one before is saved as ``frame-00001.png``...
     (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
@@ -383,7 +400,7 @@ class HeadlessDisplay:
         self.count += 1
         path = self.out_dir / f"frame-{self.count:05d}.png"
         try:
-            self.last_image.save(path)
+            path.write_bytes(png_bytes(self.last_image))
         except OSError as exc:
             raise DeviceError(f"cannot write {path}: {exc.strerror}") from None
         self.written.append(path)
@@ -548,6 +565,7 @@ class TerminalDisplay:
         if same_frame(self._last, image):
             return
         self._last = image.copy()
+        import shutil  # the terminal backend's alone: not loaded for a headless or OLED start
         size = shutil.get_terminal_size()
         self.stream.write(self.render(image, size.columns, size.lines))
         self.stream.flush()

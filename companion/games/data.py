@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +150,7 @@ def clear_cache() -> None:
     """Forget loaded data."""
     _cache.clear()
     _checked.clear()
+    _names.clear()
 
 
 def load_any(slug: str, override_dir: str | Path | None = None) -> dict[str, Any]:
@@ -179,7 +181,9 @@ def game_choices() -> tuple[tuple[str, str], ...]:
 
 def title(slug: str, data_dir: str | Path | None = None) -> str:
     """What menus, receipts and the championship call an activity: a tool's title, a
-    game's name from its data (owner overrides in ``data_dir`` included), else the slug."""
+    game's name (the owner's when their file in ``data_dir`` renames it), else the slug.
+    Only the owner's file is read, never the built-in data (whose ``[game] name`` is the
+    registry's title)."""
     if slug in registry.TOOLS:
         return registry.TOOLS[slug].title
     if slug not in registry.GAMES:  # e.g. an older journal's championship key
@@ -187,9 +191,35 @@ def title(slug: str, data_dir: str | Path | None = None) -> str:
     builtin = registry.GAMES[slug].title
     if data_dir is None:
         return builtin
-    from companion.core.config import ConfigError
-    try:
-        return gamedata.game_name(load(slug, override_dir=data_dir, check=False), builtin)
-    except (ConfigError, OSError):
-        return builtin
+    return _owner_name(override_path(slug, data_dir)) or builtin
 
+
+def titles(entries: list[registry.Entry], data_dir: str | Path | None = None) -> list[str]:
+    """The titles of ``entries`` for a menu: the registry's, and the owner's names where
+    their files rename a game. One listing of ``<data_dir>/games`` and a read of the
+    owner's files there: the cost grows with the owner's files, not with the packs."""
+    owned: set[str] = set()
+    if data_dir is not None:
+        try:
+            owned = set(os.listdir(Path(data_dir) / "games"))
+        except OSError:
+            pass
+    return [(_owner_name(override_path(e.slug, data_dir)) or e.title)
+            if e.kind == "game" and f"{e.slug}.toml" in owned else e.title for e in entries]
+
+
+_names: dict[str, str] = {}
+
+
+def _owner_name(path: Path) -> str:
+    """The ``[game] name`` of the owner's file ``path`` ("" when it has none or cannot be
+    read: the wizard says what is wrong with it when the game is chosen)."""
+    key = _signature(path)
+    if key not in _names:
+        from companion.core.config import ConfigError, load_toml
+        try:
+            name = load_toml(path).get("game", {}).get("name", "") if path.is_file() else ""
+        except (ConfigError, OSError, AttributeError):
+            name = ""
+        _names[key] = name if isinstance(name, str) and name.strip() else ""
+    return _names[key]

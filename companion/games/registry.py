@@ -1,17 +1,20 @@
 """Which activities exist: the five games and the toolkit tools.
 
-Each entry names a package and the name menus show before anything of it is loaded. A
-playable activity declares itself in its package's ``pack.py`` as ``ACTIVITY``, an
-:class:`companion.games.api.Activity`; :func:`activity` loads it when it is chosen.
+Each entry is everything the home menu knows of an activity: its package, the name menus
+show and whether the companion plays it. Nothing of a package is imported or read until it
+is chosen, so the start costs the same whatever the number of packs
+(tests/test_start_cost.py). A playable activity declares itself in its package's
+``pack.py`` as ``ACTIVITY``, an :class:`companion.games.api.Activity`; :func:`activity`
+loads it when it is chosen.
 
 Adding a game: create ``companion/games/<package>/`` (``data.toml``, and ``rules.py``,
-``screens.py``, ``pack.py`` when the companion plays it) and add one line to ``GAMES``.
+``screens.py``, ``pack.py`` when the companion plays it) and add one line to ``GAMES``
+(``playable=False`` for a game without ``pack.py``; its title is its data's ``[game] name``).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -26,11 +29,7 @@ class Entry:
     package: str
     kind: str        # "game" or "tool"
     title: str       # the built-in name (an owner's data file may rename a game)
-
-    @property
-    def playable(self) -> bool:
-        """Whether the companion plays this activity itself (it declares a pack)."""
-        return importlib.util.find_spec(self.package + ".pack") is not None
+    playable: bool = True   # the companion plays it itself: the package has pack.py
 
     def load(self) -> "Activity":
         return _load(self.package, self.slug)

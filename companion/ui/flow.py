@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Callable
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
-from companion.ui.wizard import Wizard
 from companion.ui.view import Menu, View
 
 if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
@@ -54,6 +53,7 @@ class Home(Screen):
             elif key == "printer":
                 app.push(PrinterMenu())
             else:
+                from companion.ui.wizard import Wizard  # loaded when an activity is chosen
                 app.push(Wizard(key))
 
 

@@ -252,3 +252,22 @@ def test_check_buttons_without_gpio_says_what_to_install(monkeypatch):
     ok, message = check_buttons(DEFAULTS["buttons"])
     assert not ok and "\n" not in message
     assert "GPIO" in message
+
+
+def test_the_pi_buttons_get_the_lgpio_factory_made_directly_or_gpiozeros_choice(monkeypatch):
+    import sys
+    import types
+
+    from companion.devices.board import lgpio_factory
+
+    made = []
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+    fake.LGPIOFactory = lambda: made.append("lgpio") or "lgpio factory"
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    assert lgpio_factory({}) == "lgpio factory" and made == ["lgpio"]
+    assert lgpio_factory({"GPIOZERO_PIN_FACTORY": "rpigpio"}) is None  # the owner's choice stands
+
+    def no_chip():
+        raise OSError("no GPIO chip")
+    fake.LGPIOFactory = no_chip
+    assert lgpio_factory({}) is None  # gpiozero searches, and its error says what is missing
