@@ -7,6 +7,7 @@ Handlers raise ``CommandError`` for a user mistake: the CLI prints its one line 
 
 COMMANDS = {
     "run": "companion.commands.run",
+    "table": "companion.commands.table",
     "games": "companion.commands.toolkit",
     "roll": "companion.commands.toolkit",
     "draw": "companion.commands.toolkit",
