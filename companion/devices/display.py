@@ -210,9 +210,53 @@ class PartialUpdates:
 
 
 class Ssd1306Window:
-    """The SSD1306 in page addressing mode (luma's init selects horizontal addressing)."""
+    """The SSD1306 in page addressing mode (luma's init selects horizontal addressing).
+
+    Its ``__init__`` is luma's ssd1306 init, byte for byte, less the two 8,192-entry
+    tables luma's own ``display()`` uses (``_mask``, ``_offsets``): partial updates
+    never use them, and building them cost 15 M instructions of the Pi's cold start."""
 
     PAGE_ADDRESSING = (0x20, 0x02)
+    _SETTINGS = {   # luma.oled.device.ssd1306's supported modes
+        (128, 64): dict(multiplex=0x3F, displayclockdiv=0x80, compins=0x12, colstart=0),
+        (128, 32): dict(multiplex=0x1F, displayclockdiv=0x80, compins=0x02, colstart=0),
+        (96, 16): dict(multiplex=0x0F, displayclockdiv=0x60, compins=0x02, colstart=0),
+        (64, 48): dict(multiplex=0x2F, displayclockdiv=0x80, compins=0x12, colstart=32),
+        (64, 32): dict(multiplex=0x1F, displayclockdiv=0x80, compins=0x12, colstart=32),
+    }
+
+    def __init__(self, serial_interface=None, width=128, height=64, rotate=0, **kwargs):
+        import luma.core.error
+        import luma.oled.const
+        import luma.oled.device
+
+        super(luma.oled.device.ssd1306, self).__init__(luma.oled.const.ssd1306, serial_interface)
+        self.capabilities(width, height, rotate)
+        settings = self._SETTINGS.get((width, height))
+        if settings is None:
+            raise luma.core.error.DeviceDisplayModeError(f"Unsupported display mode: {width} x {height}")
+        self._pages = height // 8
+        self._colstart = settings["colstart"]
+        self._colend = self._colstart + self._w
+        c = self._const
+        self.command(
+            c.DISPLAYOFF,
+            c.SETDISPLAYCLOCKDIV, settings["displayclockdiv"],
+            c.SETMULTIPLEX, settings["multiplex"],
+            c.SETDISPLAYOFFSET, 0x00,
+            c.SETSTARTLINE,
+            c.CHARGEPUMP, 0x14,
+            c.MEMORYMODE, 0x00,
+            c.SETSEGMENTREMAP,
+            c.COMSCANDEC,
+            c.SETCOMPINS, settings["compins"],
+            c.SETPRECHARGE, 0xF1,
+            c.SETVCOMDETECT, 0x40,
+            c.DISPLAYALLON_RESUME,
+            c.NORMALDISPLAY)
+        self.contrast(0xCF)
+        self.clear()
+        self.show()
 
     @property
     def column_offset(self) -> int:

@@ -328,3 +328,31 @@ def test_headless_keeps_a_bounded_number_of_frames(tmp_path):
     assert HeadlessDisplay.KEEP == 500
     HeadlessDisplay(tmp_path, keep=3)                                    # a smaller bound trims at start
     assert len(list(tmp_path.glob("frame-*.png"))) == 3
+
+
+@pytest.mark.parametrize("size", [(128, 64), (128, 32), (64, 48)])
+def test_the_ssd1306_init_is_lumas_command_for_command(size):
+    """The partial-update driver's own init (luma's, less the tables only luma's
+    display() uses) sends the controller exactly the commands luma's ssd1306 sends."""
+    import luma.oled.device
+    from luma.core.interface.serial import i2c
+
+    from companion.devices.display import i2c_link, oled_class
+
+    def init_commands(make):
+        bus = FakeBus()
+        make(bus)
+        commands = []
+        for _, control, values in bus.writes:
+            if control != 0x00:
+                break          # the first data: the blank frame after the init
+            commands += values
+        return commands
+
+    width, height = size
+    lumas = init_commands(lambda bus: luma.oled.device.ssd1306(i2c(bus=bus, address=0x3C), width=width, height=height))
+    lumas = lumas[:lumas.index(0x21)]   # luma's display() starts with COLUMNADDR: the init is before it
+    ours = init_commands(lambda bus: oled_class("ssd1306")(i2c_link(bus, 1, 0x3C), width=width, height=height))
+    assert ours[:len(lumas)] == lumas and len(lumas) == 24
+    device = oled_class("ssd1306")(i2c_link(FakeBus(), 1, 0x3C), width=width, height=height)
+    assert not hasattr(device, "_mask") and device._colend - device._colstart == width
