@@ -26,7 +26,10 @@ from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
 from companion.receipts.model import Receipt, overflows
 from companion.session import SessionRunner
 from companion.ui.wizard import finish_options
-from companion.ui.render import cut_texts, render
+from companion.devices.gestures import Gesture
+from companion.ui import flow
+from companion.ui.render import cut_texts, list_window, render
+from companion.ui.view import Menu
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 MOVES = 1500          # a bound for activities that never end (a dice session) or end late
@@ -52,11 +55,46 @@ def check_view(act: Activity, state) -> None:
     image = render(view)
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
+    check_scroll(act, state)
     if act.decisions is not None:
         decided = act.decisions(state)
         if decided is not None:
             assert render(decided).size == (WIDTH, HEIGHT)
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
+
+
+class AtTheTable:
+    """What the race screen asks of the app: the activity's view and moves of a state."""
+
+    def __init__(self, act: Activity, state):
+        self.act, self.state = act, state
+
+    def race_view(self):
+        return self.act.view(self.state)
+
+    def moves(self):
+        return self.act.moves(self.state)
+
+
+def check_scroll(act: Activity, state) -> None:
+    """A list longer than the screen is read to its last line with OK held, whatever
+    the moves: the race screen as the app shows it, driven with gestures."""
+    table = AtTheTable(act, state)
+    screen = flow.Race.on(table.moves())
+    frame = screen.view(table)
+    window = list_window(frame)
+    if window is None or window[1] >= window[2]:
+        return
+    items = next(w for w in frame.body if isinstance(w, Menu)).items
+    seen = set()
+    for _ in range(window[2]):
+        first, shown, n = list_window(frame)
+        seen.update(range(first, first + shown))
+        if first + shown == n:
+            break
+        screen.handle(table, Gesture("OK", "long"))
+        frame = screen.view(table)
+    assert seen == set(range(len(items))), f"{act.slug}: {frame.title!r} cannot be read to its end"
 
 
 def check_receipts(act: Activity, state) -> None:
@@ -118,6 +156,21 @@ def test_every_registered_game_and_tool_is_checked():
     assert {"dice", "deck", "laps", "street-illegal", "top-speed"} <= set(ACTIVITIES)
     for slug in ACTIVITIES:
         assert isinstance(registry.activity(slug), Activity)
+
+
+@pytest.mark.parametrize("slug", ACTIVITIES)
+def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
+    act = registry.activity(slug)
+    options, data = setup_of(act)
+    runner = SessionRunner.start(Journal(tmp_path), act.slug, options, data)
+    rng = random.Random(act.demo.seed)
+    check_view(act, runner.state)
+    for _ in range(MOVES):
+        move = act.demo.script(runner.state)
+        if move is None:
+            break
+        runner.perform(move, rng)
+        check_view(act, runner.state)
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)

@@ -125,6 +125,14 @@ def _min_height(w: object) -> int | None:
 
 
 def _body(im: Image.Image, widgets: tuple, top: int, bottom: int) -> None:
+    y = top
+    for w, h in _place(widgets, top, bottom):
+        _DRAW[type(w)](im, w, y, h)
+        y += h
+
+
+def _place(widgets: tuple, top: int, bottom: int) -> list[tuple[object, int]]:
+    """The widgets that fit between ``top`` and ``bottom``, each with its height."""
     placed: list[tuple[object, int]] = []
     used = 0
     for w in widgets or ():
@@ -140,10 +148,7 @@ def _body(im: Image.Image, widgets: tuple, top: int, bottom: int) -> None:
     for k, i in enumerate(flexible):   # share the spare height, the first ones get the rest
         w, h = placed[i]
         placed[i] = (w, h + spare // len(flexible) + (1 if k < spare % len(flexible) else 0))
-    y = top
-    for w, h in placed:
-        _DRAW[type(w)](im, w, y, h)
-        y += h
+    return placed
 
 
 def _draw_text(im: Image.Image, w: Text, y: int, h: int) -> None:
@@ -197,7 +202,7 @@ def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
         return
     visible = max(1, h // LINE_H)
     selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) else 0
-    top = min(max(0, selected - (visible - 1) // 2), max(0, n - visible))
+    top = _menu_top(w, selected, visible, n)
     right = WIDTH
     if n > visible:
         right = WIDTH - SCROLLBAR_W - 1
@@ -210,6 +215,26 @@ def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
             _fill(im, 0, iy, right, iy + LINE_H, WHITE)
             colour = BLACK
         _text(im, 2, iy + 1, text, colour=colour)
+
+
+def _menu_top(w: Menu, selected: int, visible: int, n: int) -> int:
+    """The first line a menu shows: its ``top`` if set, else one that keeps the
+    selection on the second row while scrolling; never past the last full window."""
+    first = w.top if isinstance(w.top, int) else selected - (visible - 1) // 2
+    return min(max(0, first), max(0, n - visible))
+
+
+def list_window(view: View) -> tuple[int, int, int] | None:
+    """``(first line shown, lines shown, lines)`` of the view's list (its first ``Menu``)
+    as ``render`` draws it; None when the view has no list on screen."""
+    bottom = FOOTER_RULE - 1 if view.footer else HEIGHT
+    for w, h in _place(view.body, BODY_TOP, bottom):
+        if isinstance(w, Menu):
+            n = len(w.items)
+            visible = max(1, h // LINE_H)
+            selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) and n else 0
+            return _menu_top(w, selected, visible, n), min(visible, n), n
+    return None
 
 
 def _scrollbar(im: Image.Image, y: int, h: int, top: int, visible: int, n: int) -> None:
