@@ -201,8 +201,8 @@ def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
     if not n:
         return
     visible = max(1, h // LINE_H)
-    selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) else 0
-    top = _menu_top(w, selected, visible, n)
+    selected = min(w.selected, n - 1) if isinstance(w.selected, int) else 0   # < 0: none
+    top = _menu_top(w, max(selected, 0), visible, n)
     right = WIDTH
     if n > visible:
         right = WIDTH - SCROLLBAR_W - 1

@@ -36,6 +36,13 @@ def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
         values = [v for v, _ in option.choices]
         selected = values.index(value) if value in values else 0
         body: tuple = (Menu(tuple(label for _, label in option.choices), selected),)
+    elif option.kind == "split":   # points shared among parts: each part and its points
+        from companion.kit.text import row
+        from companion.profile import MENU_CHARS
+        answer = value if isinstance(value, Mapping) else {}
+        body = (Menu(tuple(row(label, str(answer.get(key, low)), MENU_CHARS)
+                           for key, label, low, _ in option.parts), -1),)
+        footer = "OK: edit  BACK: back"
     else:
         what = f"{option.label.lower()} " if option.kind == "players" else ""   # "cars 2-12"
         body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)

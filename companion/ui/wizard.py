@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
-from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
+from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
 from companion.ui.view import Menu, View
 
 if TYPE_CHECKING:  # the contract is loaded with the first activity, not for the first frame
@@ -35,6 +35,8 @@ class Wizard(Screen):
     names: dict[str, str] | None = None           # colour -> player's name (None: not asked yet)
     cars: dict[int, dict[str, Any]] = field(default_factory=dict)   # car -> per-car answers
     held: int = 0                                  # UP/DOWN repeats of the hold going on
+    scroll: Scroll = field(default_factory=Scroll, compare=False)   # a long list (the split's parts)
+    scrolled_at: int = field(default=-1, compare=False)             # the step it scrolls
 
     def options(self, app: Host) -> tuple[Option, ...]:
         return app.activity(self.slug).options
@@ -88,8 +90,11 @@ class Wizard(Screen):
         title = None
         if q.car is not None:
             title = f"{self.name_of(app, q.car)}: {q.option.label}"
-        return replace(ui.options_wizard(q.option, self.value(q.option, q.car), self.step, count, title=title),
-                       footer="OK: next  BACK: back")
+        view = ui.options_wizard(q.option, self.value(q.option, q.car), self.step, count, title=title)
+        if self.scrolled_at != self.step:
+            self.scroll.reset()
+            self.scrolled_at = self.step
+        return self.scroll.show(view if q.option.kind == "split" else replace(view, footer="OK: next  BACK: back"))
 
     def name_of(self, app: Host, car: int) -> str:
         colour = self.colours(app)[car]
@@ -101,7 +106,11 @@ class Wizard(Screen):
             return
         step = _step(gesture)
         self.held = self.held + 1 if step and gesture.kind == "repeat" else 0
-        if step and q.option.kind != "split":
+        if paging(gesture):
+            self.scroll.page()
+        elif step and q.option.kind == "split":   # UP/DOWN choose nothing here: they scroll
+            self.scroll.line(step)
+        elif step:
             by = hold_step(self.held) if q.option.kind == "number" else 1
             self.set(q, adjust(q.option, self.value(q.option, q.car), step, by))
         elif pressed(gesture, OK, GO):
