@@ -40,12 +40,19 @@ def checks(args):
 
 
 def _check_state(state_dir) -> tuple[bool, str]:
-    from companion.core.journal import Journal, JournalError
+    from companion.core.journal import Journal, JournalError, JournalReadOnly
     try:
         with Journal(state_dir) as journal:
             running = journal.open_session()
             finished = len(journal.sessions(finished=True))
             problems = journal.problems_path
+    except JournalReadOnly as exc:   # intact, readable: said as read-only, never as damage
+        try:
+            with Journal(state_dir, read_only=True) as journal:
+                finished = len(journal.sessions(finished=True))
+        except JournalError:
+            return False, str(exc)
+        return False, f"{exc} [{finished} finished race(s) readable]"
     except JournalError as exc:
         return False, str(exc)
     extra = f", a race running ({running.activity})" if running else ""

@@ -71,6 +71,36 @@ class JournalError(RuntimeError):
     """The journal file cannot be opened or written; ``str()`` says what to do."""
 
 
+class JournalReadOnly(JournalError):
+    """The journal is intact but on a read-only card or directory: it can be read
+    (``Journal(state_dir, read_only=True)``), not raced on."""
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why the journal at ``path`` cannot be written (a read-only file system, a
+    directory or file without write permission), or None when it can be."""
+    folder = path.parent
+    for target in (folder, path):
+        if target.exists() and not os.access(target, os.W_OK):
+            try:
+                readonly_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+            except OSError:
+                readonly_fs = False
+            return ("its file system is mounted read-only" if readonly_fs
+                    else f"{'the directory' if target == folder else 'the file'} is not writable")
+    return None
+
+
+def _read_only_error(path: Path, reason: str) -> JournalError:
+    if not path.exists():
+        return JournalError(f"cannot make a journal in {path.parent}: {reason} "
+                            "(remount the card read-write, or pass --state DIR)")
+    return JournalReadOnly(
+        f"the journal {path} is read-only ({reason}); it is intact, nothing was changed. "
+        "Racing needs it writable: remount the card read-write (or fix the permissions) and start again. "
+        "`companion results` and `companion print` can read it as it is")
+
+
 @dataclass(frozen=True)
 class Session:
     id: int
@@ -122,19 +152,50 @@ class Journal:
 
     FILENAME = "journal.sqlite3"
 
-    def __init__(self, state_dir: str | Path):
+    def __init__(self, state_dir: str | Path, *, read_only: bool = False):
         self.path = Path(state_dir) / self.FILENAME
         self.notice: str | None = None     # what a person must be told about this journal
         self._mark_fd: int | None = None
+        self.read_only = read_only
+        if read_only:
+            self._open_read_only()
+            return
+        reason = read_only_reason(self.path)
+        if reason is not None and self.path.exists():
+            raise _read_only_error(self.path, reason)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                               "(check the state directory is writable; move a damaged file aside)") from None
+            raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc} "
+                               "(check the state directory is writable)") from None
         fault = self._connect()
         if fault is not None:
             self._salvage(fault)
         self._check_history()
+
+    def _open_read_only(self) -> None:
+        """Open the file for reading only: nothing is written, checked or salvaged. A
+        write-ahead-log journal on a read-only directory is read as it is on the card
+        (SQLite's ``immutable``) when its shared-memory file cannot be made."""
+        if not self.path.is_file():
+            raise JournalError(f"no journal {self.path}")
+        uri = self.path.absolute().as_uri()
+        try:
+            self._db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+            self._db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+        except sqlite3.DatabaseError:
+            self._db.close()
+            wal = self.path.with_name(self.FILENAME + "-wal")
+            if wal.exists() and wal.stat().st_size:
+                self.notice = (f"{wal.name} holds events a read-only card cannot merge: "
+                               "the newest may be missing here")
+            try:
+                self._db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
+                                           check_same_thread=False)
+                self._db.execute("SELECT COUNT(*) FROM sessions").fetchone()
+            except sqlite3.DatabaseError as exc:
+                self._db.close()
+                raise JournalError(f"cannot read the journal {self.path}: {exc}") from None
 
     def _connect(self) -> str | None:
         """Open the file and run SQLite's quick integrity check; return what is wrong
@@ -143,7 +204,7 @@ class Journal:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                               "(check the state directory is writable; move a damaged file aside)") from None
+                               "(check the state directory is writable)") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -155,10 +216,15 @@ class Journal:
                 self._db.execute("DROP TABLE snapshots")
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            reason = read_only_reason(self.path)
+            if reason is not None:
+                self._db.close()
+                raise _read_only_error(self.path, reason) from None
             if "readonly" in str(exc) or "locked" in str(exc) or "disk I/O" in str(exc):
                 self._db.close()
                 raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                                   "(check the state directory is writable; move a damaged file aside)") from None
+                                   "(another companion may be using it, or the card is failing: "
+                                   "run `companion selftest`)") from None
             return str(exc)
         return None
 
