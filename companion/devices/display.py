@@ -406,8 +406,29 @@ class TerminalDisplay:
         self.help_line = help_line
         self._last: Image.Image | None = None
         self._closed = False
+        self._drawing = False
+        self._resized = False
+        self._old_winch = None
         self.stream.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hide cursor
         self.stream.flush()
+        self._watch_resizes()
+
+    def _watch_resizes(self) -> None:
+        """Redraw the last frame at the new size when the terminal is resized (SIGWINCH),
+        not at the next change of the screen. The handler runs in the main thread, as
+        ``show`` does: inside ``show`` it only asks for one more drawing at its end."""
+        import signal
+        if not hasattr(signal, "SIGWINCH"):
+            return
+        try:
+            self._old_winch = signal.signal(signal.SIGWINCH, self._on_resize)
+        except ValueError:      # not the main thread: the next frame is drawn at the new size
+            self._old_winch = None
+
+    def _on_resize(self, signum=None, frame=None) -> None:
+        self._resized = True
+        if not self._drawing and not self._closed:
+            self._draw()
 
     def lines_for(self, image: Image.Image, columns: int, lines: int | None = None) -> list[str]:
         """The text lines that show ``image`` in a terminal of ``columns`` x ``lines``
@@ -440,15 +461,34 @@ class TerminalDisplay:
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
-        if same_frame(self._last, image):
+        if same_frame(self._last, image) and not self._resized:
             return
         self._last = image.copy()
-        size = shutil.get_terminal_size()
-        self.stream.write(self.render(image, size.columns, size.lines))
-        self.stream.flush()
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw the last frame at the terminal's size now, again if it changed meanwhile."""
+        if self._last is None:
+            return
+        self._drawing = True
+        try:
+            self._resized = True
+            while self._resized:
+                self._resized = False
+                size = shutil.get_terminal_size()
+                self.stream.write(self.render(self._last, size.columns, size.lines))
+                self.stream.flush()
+        finally:
+            self._drawing = False
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._old_winch is not None:
+                import signal
+                try:
+                    signal.signal(signal.SIGWINCH, self._old_winch)
+                except ValueError:
+                    pass
             self.stream.write("\x1b[?25h\x1b[?1049l")  # cursor back, main screen back
             self.stream.flush()

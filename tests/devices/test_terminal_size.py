@@ -46,3 +46,28 @@ def test_braille_keeps_every_pixel():
                 if bits & bit:
                     back.putpixel((2 * c + dx, 4 * r + dy), 1)
     assert back.tobytes() == image.convert("1").tobytes()
+
+
+def test_a_resized_terminal_is_redrawn_at_once(monkeypatch):
+    """"Too small" goes away as soon as the terminal is made larger, not at the next
+    change of the screen: the resize signal redraws the last frame."""
+    import os
+    import shutil
+    import signal
+
+    sizes = [os.terminal_size((60, 20))]
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: sizes[-1])
+    stream = io.StringIO()
+    display = TerminalDisplay(stream=stream, help_line=TERMINAL_HELP)
+    try:
+        display.show(frame())
+        assert "too small" in stream.getvalue()
+        stream.seek(0)
+        stream.truncate()
+        sizes.append(os.terminal_size((80, 24)))
+        os.kill(os.getpid(), signal.SIGWINCH)
+        drawn = stream.getvalue()
+        assert "too small" not in drawn and "\u250c" in drawn      # the framed screen
+    finally:
+        display.close()
+    assert signal.getsignal(signal.SIGWINCH) != display._on_resize   # closed: handler given back
