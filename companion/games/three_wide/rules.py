@@ -823,7 +823,7 @@ def _apply_land(state: State, e) -> State:
         if front is not None:
             state, ok = _add_marker(state, front, "Bump")
             news.append(("marker", front, "Bump", ok))
-    if track.three_wide(space, taken(state)):
+    if track.row(space) != start and track.three_wide(space, taken(state)):   # it moved into a full row
         m = "3-Crn" if track.row(space) in state.settings.corners else "3-Str"
         state, ok = _add_marker(state, c, m)
         news.append(("marker", c, m, ok))
