@@ -52,6 +52,11 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS setup (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL,
+    crc INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     session INTEGER NOT NULL REFERENCES sessions(id),
     seq INTEGER NOT NULL,
@@ -355,6 +360,27 @@ class Journal:
         row = self._db.execute(
             "SELECT * FROM sessions WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return self._session(row) if row else None
+
+    def save_setup(self, setup: dict[str, Any] | None) -> None:
+        """Keep the setup in progress (the wizard's answers so far; None: there is none),
+        committed like an event, so a Ctrl-C or a power cut loses no answer."""
+        if setup is None:
+            self._write("DELETE FROM setup", ())
+            return
+        body = _dump(setup)
+        self._write("INSERT OR REPLACE INTO setup (id, body, crc) VALUES (1, ?, ?)", (body, _crc(body)))
+
+    def setup_in_progress(self) -> dict[str, Any] | None:
+        """The setup kept by :meth:`save_setup`; None when there is none or it is unreadable
+        (a setup is asked again, nothing else depends on it)."""
+        try:
+            row = self._db.execute("SELECT body, crc FROM setup WHERE id = 1").fetchone()
+            if row is None or _crc(row[0]) != row[1]:
+                return None
+            setup = json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError):
+            return None
+        return setup if isinstance(setup, dict) else None
 
     def sessions(self, finished: bool | None = None) -> list[Session]:
         sql = "SELECT * FROM sessions"

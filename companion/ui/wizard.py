@@ -38,6 +38,20 @@ class Wizard(Screen):
     scroll: Scroll = field(default_factory=Scroll, compare=False)   # a long list (the split's parts)
     scrolled_at: int = field(default=-1, compare=False)             # the step it scrolls
 
+    def draft(self) -> dict[str, Any]:
+        """The answers so far, as the journal keeps them (a copy, JSON's types)."""
+        import json
+        return json.loads(json.dumps({"slug": self.slug, "step": self.step, "values": self.values,
+                                      "names": self.names, "cars": {str(i): a for i, a in self.cars.items()}}))
+
+    @classmethod
+    def from_draft(cls, draft: dict[str, Any]) -> "Wizard":
+        """The wizard where :meth:`draft` left it (a setup in progress across a restart)."""
+        names = draft.get("names")
+        return cls(str(draft["slug"]), int(draft.get("step", 0)), dict(draft.get("values") or {}),
+                   dict(names) if isinstance(names, dict) else None,
+                   {int(i): dict(a) for i, a in (draft.get("cars") or {}).items()})
+
     def options(self, app: Host) -> tuple[Option, ...]:
         return app.activity(self.slug).options
 
