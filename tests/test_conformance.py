@@ -174,10 +174,25 @@ def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)
-def test_the_demo_runs_through_the_whole_stack(slug, tmp_path):
+def test_the_demo_runs_through_the_whole_stack(slug, tmp_path, monkeypatch):
+    """The scripted race through the real app and devices; no text of any screen it shows
+    (titles, bodies, footers and moves) is cut by the display."""
     from companion.demo import run_demo
 
+    from companion.app import App
+
+    shown = []
+    frame = App.frame
+
+    def recorded(app):
+        view = frame(app)
+        shown.append(view)
+        return view
+
+    monkeypatch.setattr(App, "frame", recorded)
     summary = run_demo(slug, tmp_path / "demo")
+    cut = {text for view in shown for text in cut_texts(view, footer=True)}
+    assert not cut, f"{slug}: cut by the display: {sorted(cut)}"
     assert summary["moves"] > 0 and summary["frames"] > summary["moves"]
     assert (tmp_path / "demo" / "results.json").is_file()
     assert summary["printer_overflow"] == 0

@@ -118,7 +118,7 @@ class Race(Screen):
 
 
 PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last",
-                "program": "Print program", "grid": "Grid and track", "end": "End {}",
+                "program": "Print program", "grid": "Decisions", "end": "End {}",
                 "home": "Main menu"}
 """The pause menu's words for the items an activity declares (``Activity.pause``)."""
 
@@ -189,8 +189,8 @@ class Decisions(Screen):
     scroll: Scroll = field(default_factory=Scroll)
 
     def view(self, app: Host) -> View:
-        view = app.decisions_view() or ui.message("Decided", "Nothing decided yet.")
-        return self.scroll.show(replace(view, footer="\u2191\u2193 scroll  BACK: return"))
+        view = app.decisions_view() or ui.message("Decisions", "Nothing decided yet.")
+        return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
     def handle(self, app: Host, gesture) -> None:
         if paging(gesture):
@@ -233,7 +233,7 @@ def _selected(view: View, selected: int) -> View:
 def _rest_of(label: str) -> str:
     """The footer under a history entry: its end when the menu line cuts it."""
     if len(label) <= MENU_CHARS:
-        return "BACK: return"
+        return "BACK: back"
     return "\u2026" + label[-(LINE_CHARS - 1):]
 
 
@@ -262,9 +262,9 @@ class Results(Screen):
     def view(self, app: Host) -> View:
         lines = app.championship_lines()
         if not lines:
-            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: return")
+            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: back")
         return self.scroll.show(replace(ui.main_menu(lines, 0, title="Championship"),
-                                        footer="GO: print BACK: back"))
+                                        footer="GO: print  BACK: back"))
 
     def handle(self, app: Host, gesture) -> None:
         if paging(gesture):

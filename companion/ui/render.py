@@ -304,14 +304,22 @@ def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
 
 # --- what a view would lose ---------------------------------------------------------------
 
-def cut_texts(view: View) -> list[str]:
+def cut_texts(view: View, footer: bool = False) -> list[str]:
     """The texts of ``view`` the renderer would shorten with an ellipsis or leave out for
-    want of room (the footer aside: the app sets it). Empty when everything shows whole."""
+    want of room; with ``footer``, the footer too (the app sets it: a move between the
+    arrows, or a hint). Empty when everything shows whole."""
     cut: list[str] = []
 
     def check(text: str, size: int, width: int) -> None:
         if fonts.truncate(text, size, width) != text:
             cut.append(text)
+
+    if footer and view.footer:
+        text = str(view.footer)
+        if len(text) > 4 and text.startswith("< ") and text.endswith(" >"):
+            check(text[2:-2].strip(), 1, WIDTH - 2 * fonts.ADVANCE - 2)
+        else:
+            check(text, 1, WIDTH - 2 * MARGIN)
 
     right = WIDTH
     if view.status:

@@ -266,7 +266,7 @@ class SplitEntry(Screen):
         status = f"{self.left()} left"
         return View(title=fit(f"{self.car}: {self.option.label}", LINE_CHARS - 1 - len(status)), status=status,
                     body=(Menu(tuple(items), self.selected),),
-                    footer="\u2191\u2193 change OK done" if self.editing else "OK edit  GO keep")
+                    footer="\u2191\u2193: change  OK: done" if self.editing else "OK: edit  GO: keep")
 
     def handle(self, app: Host, gesture) -> None:
         step = _step(gesture)

@@ -66,11 +66,11 @@ def test_the_car_list_is_the_same_step_as_the_count(state_dir):
     app = make_app(state_dir)
     wizard_on(app, "laps", "players")
     count = app.frame()
-    assert (count.title, count.status) == ("Cars", "2/5")
-    assert any(getattr(w, "caption", "") == "cars 2-12" for w in count.body)
+    assert (count.title, count.status) == ("Players", "2/5")
+    assert any(getattr(w, "caption", "") == "players 2-12" for w in count.body)
     app.step(Gesture("OK", "press"))
     cars = app.frame()
-    assert (cars.title, cars.status) == ("Cars", "2/5")
+    assert (cars.title, cars.status) == ("Players", "2/5")
     app.step(Gesture("GO", "press"))
     assert isinstance(app.screen, Wizard) and app.frame().status == "3/5"
 

@@ -77,7 +77,7 @@ def view(state: R.State) -> View:
 def _start_view(state: R.State) -> View:
     s = state.settings
     weather = "weather: roll" if s.weather == "roll" else f"weather: {s.weather}"
-    return View(title="Formula De", status=f"{len(state.cars)} cars", body=(
+    return View(title="Formula Dé", status=f"{len(state.cars)} cars", body=(
         Text(fit(s.circuit.label)), Text(fit(f"{s.laps} laps, {weather}")),
         Text(fit("team race" if s.team else "single race")), Text("GO: weather and grid")))
 
@@ -138,7 +138,7 @@ def decisions(state: R.State) -> View:
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
-    return View(title="Decided", body=(Menu(tuple(lines)),))
+    return View(title="Decisions", body=(Menu(tuple(lines)),))
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def _last_line(state: R.State) -> str:
 def _gear_view(state: R.State) -> View:
     c = state.car_on
     car = state.cars[c]
-    gear = f"G{car.gear}" if car.gear else "grid"
+    gear = ordinal(car.gear) if car.gear else "grid"   # a gear is an ordinal; G is the gearbox
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
         return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
@@ -297,7 +297,7 @@ def round_lines(state: R.State) -> list[str]:
         if car.out:
             out.append(fit(f"{k} {car.name} out L{car.out_lap}", MENU_CHARS))
             continue
-        where = "finished" if car.place else f"L{state.lap(c)} sp {_space(state, car.dist)} G{car.gear}"
+        where = "finished" if car.place else f"L{state.lap(c)} sp {_space(state, car.dist)} {ordinal(car.gear)}"
         out.append(row(f"{k} {car.name}", where, MENU_CHARS))
         out.append(" " + dashboard(car))
     return out
@@ -346,12 +346,12 @@ def program(state: R.State) -> Receipt:
                                f"{state.settings.circuit.length} spaces a lap"]
     if state.qualified:
         lines += ["Stopwatch qualifying:"] + [" ".join(x.split()) for x in qualifying_lines(state)]
-    return layouts.race_program("Formula De", lines, grid, cols)
+    return layouts.race_program("Formula Dé", lines, grid, cols)
 
 
 def results(state: R.State) -> Receipt:
     rows = [{**r, "result": f"out L{r['out_lap']}" if "out_lap" in r else r["status"]} for r in R.standings(state)]
-    title = "Formula De results" if R.finished(state) else "Formula De (running)"
+    title = "Formula Dé results" if R.finished(state) else "Formula Dé (running)"
     notes = []
     for r in rows:
         if "cause" in r:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.kit.standings import ordinal, result_line
 from companion.kit.text import first_fitting, fit, row
-from companion.profile import MENU_CHARS
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
 from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
@@ -195,8 +195,8 @@ def _act(state: State) -> View:
     if ahead is None:
         info.append(Text("Leads: extend/discard"))
     else:
-        info.append(Text(first_fitting(f"Ahead: {state.name(ahead)} ({state.left[ahead]} left)",
-                                       f"Ahead: {short(state, ahead)} {state.left[ahead]}c")))
+        tail = f" {state.left[ahead]} left"      # one wording; a long name is shortened
+        info.append(Text(f"Ahead: {short(state, ahead, LINE_CHARS - len('Ahead: ') - len(tail))}{tail}"))
     passed = f"passed {state.passes}, " if state.passes else ""
     if state.cars[car].auto:
         info.append(Text(first_fitting(f"Auto: {passed}{cards(state.left[car])}", f"Auto: {cards(state.left[car])}")))

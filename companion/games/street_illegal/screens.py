@@ -135,7 +135,7 @@ def decisions(state: State) -> View:
         lines.append(f"({len(state.track)} of {RACE_LENGTH} entered)")
     lines.append("Grid, front first:")
     lines += [fit(f"{p} {state.name(c)}", MENU_CHARS) for p, c in enumerate(state.grid, start=1)] or ["not set yet"]
-    return View("Grid and track", (Menu(tuple(lines), 0),))
+    return View("Decisions", (Menu(tuple(lines), 0),))
 
 
 def _seated_line(state: State) -> Text:

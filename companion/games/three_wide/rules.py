@@ -328,7 +328,7 @@ def _moves(state: State) -> list[Move]:
         return out
     if p == PLACE:
         c = state.mover
-        return [make_move("land", label(f"Land {s}" if s != state.proposal else f"OK {s}"), player=_owner(state, c),
+        return [make_move("land", label(f"Board: sp {s}" if s != state.proposal else f"Land sp {s}"), player=_owner(state, c),
                           primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
     if p == CHECK:
         return [make_move("check", "Trigger card", primary=True)]
