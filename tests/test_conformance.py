@@ -97,10 +97,24 @@ def check_scroll(act: Activity, state) -> None:
     assert seen == set(range(len(items))), f"{act.slug}: {frame.title!r} cannot be read to its end"
 
 
+def assumptions(data) -> list[str]:
+    """Every ``assumption = "..."`` note of a game's data: words for the owner."""
+    if isinstance(data, dict):
+        return [n for k, v in data.items() for n in ([v] if k == "assumption" and isinstance(v, str)
+                                                      else assumptions(v))]
+    if isinstance(data, list):
+        return [n for v in data for n in assumptions(v)]
+    return []
+
+
 def check_receipts(act: Activity, state) -> None:
+    notes = [" ".join(n.split())[:24] for n in assumptions(setup_of(act)[1]) if len(n) > 24]
     for kind, receipt in act.receipts(state).items():
         assert isinstance(receipt, Receipt), kind
         assert overflows(receipt) == [], f"{act.slug}: {kind} receipt wider than the paper"
+        text = " ".join(" ".join(getattr(i, "text", "") for i in receipt.items).split())
+        told = [n for n in notes if n in text]
+        assert not told, f"{act.slug}: a note for the owner on the {kind} receipt: {told}"
 
 
 def play(act: Activity, journal: Journal, seed: int):

@@ -362,8 +362,6 @@ def results(state: R.State) -> Receipt:
     if state.settings.team:
         for t in R.team_standings(state):
             notes.append(f"{t['position']} {t['name']}: {t['points']} pts")
-    if state.settings.points_note:
-        notes.append(f"Points: {state.settings.points_note}")
     table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes)
     # the app prints "program" and "results" only: the wear timeline follows the results
     timeline = wear(state)

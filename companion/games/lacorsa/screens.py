@@ -350,7 +350,5 @@ def _results(state: State, layouts):
                   **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
         items += layouts.table(shown, cols, "Car")
         items.append(Rule())
-    if state.settings.points_note:
-        items += layouts.wrapped("Points: " + state.settings.points_note)
     items.append(Feed(2))
     return Receipt("results", f"{GAME} results", tuple(items))

@@ -371,8 +371,6 @@ def results(state: R.State) -> Receipt:
         notes.append(f"Fastest lap: {state.name(car)}, {spaces} spaces (round {rnd})")
     notes.append(f"Safety Car periods: {state.sc_periods}")
     notes.append(f"Pit stops: {sum(c.pits for c in state.cars)}")
-    if state.settings.points_note:
-        notes.append(f"Points: {state.settings.points_note}")
     lines = _heading(state) + [f"{state.round} rounds"]
     return layouts.results(title, rows, lines, (LAPS_DOWN, LED, PITS, BEST, POINTS), notes)
 
