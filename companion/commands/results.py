@@ -67,11 +67,13 @@ def show(args) -> int:
             print("No finished race yet.")
             return 0
         number = results.race_number(journal, last)
-        print(f"Last race: {results.title(last.results.get('game', last.activity))}, "
-              f"race {number} of its championship ({_when(last.finished)})")
+        which = f", race {number} of its championship" if number > 1 else ""
+        print(f"Last race: {results.title(last.results.get('game', last.activity))}{which} "
+              f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        print(f"Championship {results.title(key)}: {len(results.finished(journal, key))} race(s)")
+        count = len(results.finished(journal, key))
+        print(f"Championship {results.title(key)}: {count} race{'' if count == 1 else 's'}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0

@@ -334,8 +334,8 @@ def _results(state: State, layouts):
     rows = [{"position": i + 1, "name": state.name(c), "start": state.grid.index(c) + 1 if c in state.grid else None,
              "left": state.left[c], "points": pts[i] if i < len(pts) else 0} for i, c in enumerate(finish)]
     cols = (layouts.Col("start", "Grid", 5), layouts.Col("left", "Left", 5), layouts.POINTS)
-    head = [f"Race {state.race}" + (f" of {state.settings.races}" if state.championship else ""),
-            f"{state.lap} laps"]
+    head = ([f"Championship race {state.race} of {state.settings.races}"] if state.championship else []) + \
+        [f"{state.lap} laps"]
     items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols), Rule()]
     crashed = [state.name(c) for g in state.crashed for c in g]
     if crashed:
