@@ -105,8 +105,8 @@ def results_receipt(journal: Journal, runner):
         rows = (runner.session.results or {}).get("standings") or runner.results()["standings"]
         if not rows:
             return None
-        head = [activity_title(runner.session.activity, runner.session.options)]
-        receipt = layouts.standings_results("Results", rows, head)
+        name = activity_title(runner.session.activity, runner.session.options)
+        receipt = layouts.standings_results(f"{name} results", rows)
     return stamp(journal, runner.session, receipt)
 
 

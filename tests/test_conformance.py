@@ -23,7 +23,7 @@ from companion.games import registry
 from companion.games.api import Activity, event_json
 from companion.kit.standings import is_standings
 from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
-from companion.receipts.model import Receipt, overflows
+from companion.receipts.model import Columns, Receipt, overflows
 from companion.session import SessionRunner
 from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
@@ -115,6 +115,12 @@ def check_receipts(act: Activity, state) -> None:
         text = " ".join(" ".join(getattr(i, "text", "") for i in receipt.items).split())
         told = [n for n in notes if n in text]
         assert not told, f"{act.slug}: a note for the owner on the {kind} receipt: {told}"
+        keys = text.split("Key: ")[1:]
+        for item in receipt.items:          # every column header is explained under its table
+            if isinstance(item, Columns) and item.bold and item.cells[0].strip() in ("#", "Pos"):
+                for header in (h.strip() for h in item.cells[2:]):
+                    assert header and any(f"{header} =" in k or f"-{header} =" in k for k in keys), \
+                        f"{act.slug}: column {header!r} of the {kind} receipt has no key"
 
 
 def play(act: Activity, journal: Journal, seed: int):

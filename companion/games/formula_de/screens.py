@@ -327,8 +327,8 @@ _VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.
 
 # -- paper --------------------------------------------------------------------------------
 
-STATUS = Col("result", "Result", 10)
-PITS = Col("pit_stops", "Pit", 4)
+STATUS = Col("result", "Result", 10, legend="finished, or out and on which lap")
+PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
 
 
 def _heading(state: R.State) -> list[str]:
@@ -341,7 +341,8 @@ def _heading(state: R.State) -> list[str]:
 def program(state: R.State) -> Receipt:
     grid = [{"name": state.cars[c].name + (f" ({state.cars[c].card})" if state.cars[c].card else ""),
              "tires": state.cars[c].tires, "start": state.cars[c].start_roll} for c in state.grid]
-    cols = (Col("tires", "Tires", 6), Col("start", "Start", 6))
+    cols = (Col("tires", "Tires", 6, legend="tires fitted"),
+            Col("start", "Start", 6, legend="start roll (1 misses turn 1, 20 +4 spaces)"))
     lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners, "
                                f"{state.settings.circuit.length} spaces a lap"]
     if state.qualified:

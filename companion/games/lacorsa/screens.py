@@ -322,7 +322,7 @@ def _program(state: State, layouts):
     grid = [{"name": state.name(c), "cards": cards_text(state, first.get(c, ())),
              "roll": "/".join(str(r) for r in rolls.get(c, ())) or "-"}
             for c in (state.grid or ())]
-    cols = (layouts.Col("cards", "Card", 7), layouts.Col("roll", "Die", 5))
+    cols = (layouts.Col("cards", "Card", 7, legend="qualifying card"), layouts.Col("roll", "Die", 5, legend="tie die"))
     return layouts.race_program(GAME, lines, grid, columns=cols)
 
 
@@ -333,10 +333,12 @@ def _results(state: State, layouts):
     pts = state.settings.points
     rows = [{"position": i + 1, "name": state.name(c), "start": state.grid.index(c) + 1 if c in state.grid else None,
              "left": state.left[c], "points": pts[i] if i < len(pts) else 0} for i, c in enumerate(finish)]
-    cols = (layouts.Col("start", "Grid", 5), layouts.Col("left", "Left", 5), layouts.POINTS)
+    cols = (layouts.Col("start", "Grid", 5, legend="starting place"), layouts.Col("left", "Left", 5, legend="cards left"),
+            layouts.POINTS)
     head = ([f"Championship race {state.race} of {state.settings.races}"] if state.championship else []) + \
         [f"{state.lap} laps"]
-    items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols), Rule()]
+    items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols),
+             *layouts.legend(cols), Rule()]
     crashed = [state.name(c) for g in state.crashed for c in g]
     if crashed:
         items += layouts.wrapped("Crashed: " + ", ".join(crashed))
@@ -344,11 +346,13 @@ def _results(state: State, layouts):
         items += [Line("Championship", bold=True)]
         table = championship_table(state)
         rcols = [layouts.Col(f"r{k}", str(k), 2) for k in range(1, len(state.finishes) + 1)]
-        cols = [*rcols, layouts.Col("points", "Pts", 4)]
+        cols = [*rcols, layouts.Col("points", "Pts", 4, legend="championship points")]
         room = layouts.WIDTH - layouts.POS_WIDTH - sum(c.width for c in cols) - 1
         shown = [{**r, "name": shortened(r["name"], room),
                   **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
-        items += layouts.table(shown, cols, "Car")
+        items += layouts.table(shown, cols)
+        items += layouts.legend([layouts.Col("", "1-" + str(len(rcols)) if len(rcols) > 1 else "1", 0,
+                                             legend="points in each race"), cols[-1]])
         items.append(Rule())
     items.append(Feed(2))
     return Receipt("results", f"{GAME} results", tuple(items))

@@ -339,9 +339,9 @@ _VIEWS = {R.START: _start_view, R.GRID: _grid_view, R.QUALIFY: _turn_view, R.DRA
 
 # -- paper --------------------------------------------------------------------------------
 
-LAPS_DOWN = Col("laps_down", "Dn", 3, lambda v: "-" if not v else f"-{v}")
-PITS = Col("pit_stops", "Pit", 4)
-BEST = Col("best", "Best", 5)
+LAPS_DOWN = Col("laps_down", "Dn", 3, lambda v: "-" if not v else f"-{v}", legend="laps down on the winner")
+PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
+BEST = Col("best", "Best", 5, legend="fastest lap, in spaces")
 
 
 def _heading(state: R.State) -> list[str]:
