@@ -382,10 +382,65 @@ def braille_blocks(image: Image.Image) -> list[str]:
     return ["".join(cell(x, y) for x in range(0, w, 2)) for y in range(0, h, 4)]
 
 
+MARKED_MIN_ROWS = 8     # an inverted field holds a line of text: 10 px or more
+
+
+def marked(image: Image.Image) -> Image.Image:
+    """``image`` with its inverted bands (the title bar, a highlighted row: a lit field with
+    dark letters) drawn the other way round, lit letters on dark, with a marker bar at
+    their left edge instead. At 2x4 pixels a Braille character an inverted field is a solid
+    block with letters as gaps; letters drawn as dots stay legible.
+
+    A band starts at a row lit over at least half the width (the padding row above the
+    letters); its parts are that row's lit runs, and it runs down as long as the run's
+    first column stays lit (the field's edge). The status box at the right of the title
+    bar, lit letters already, is left as it is."""
+    w, h = image.size
+    im = image.convert("1").copy()
+    px = im.load()
+    y = 0
+    while y < h:
+        lit = [px[x, y] > 0 for x in range(w)]
+        if sum(lit) * 2 < w:
+            y += 1
+            continue
+        runs, x = [], 0
+        while x < w:
+            if lit[x]:
+                start = x
+                while x < w and lit[x]:
+                    x += 1
+                if x - start >= 8:
+                    runs.append((start, x))
+            else:
+                x += 1
+        bottom = y
+        if runs:
+            edge = runs[0][0]
+            while bottom + 1 < h and px[edge, bottom + 1] > 0:
+                bottom += 1
+        if bottom - y + 1 < MARKED_MIN_ROWS:     # a rule, not a field of text
+            y += 1
+            continue
+        for x0, x1 in runs:
+            for yy in range(y, bottom + 1):
+                for xx in range(x0, x1):
+                    px[xx, yy] = 0 if px[xx, yy] else 1
+            for yy in range(y, bottom + 1):          # the marker: a bar at the field's left
+                px[x0, yy] = 1
+        y = bottom + 1
+    return im
+
+
+def braille_marked(image: Image.Image) -> list[str]:
+    """Braille with the inverted bands drawn as marked plain text (:func:`marked`)."""
+    return braille_blocks(marked(image))
+
+
 TERMINAL_DETAIL = (
     (half_blocks, "full detail"),
     (quadrant_blocks, "2x2 pixels a character"),
-    (braille_blocks, "Braille, 2x4 pixels a character"),
+    (braille_marked, "Braille, 2x4 pixels a character"),
 )
 """The drawings of the terminal display, finest first. Half blocks draw two pixel rows
 per line, so full detail needs 130 columns and 35 lines (the frame and the key help
