@@ -153,6 +153,7 @@ def grid_items(state: State) -> list[str]:
 def _grid_set(state: State) -> View:
     """The grid to set up on the board; the tie die's rolls beside the tied cars."""
     items = grid_items(state) + [fit(f"{short(state, state.grid[-1])} starts lap 1", MENU_CHARS)]
+    items += [fit(line, MENU_CHARS) for line in drivers_lines(state)]   # who drives which cars
     return _titled("Grid", [Menu(tuple(items))], _race_status(state))
 
 
@@ -263,8 +264,32 @@ def _table(state: State) -> View:
 
 
 def _standings_view(state: State, title: str, rows) -> View:
-    items = tuple(result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in rows)
-    return _titled(title, [Menu(items)], _race_status(state))
+    items = [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in rows]
+    totals = player_totals(rows)
+    if totals:      # 2-3 players run two cars each: each player's total too
+        items += ["Players:"] + [result_line(k, name, pts, MENU_CHARS) for k, (name, pts) in enumerate(totals, 1)]
+    return _titled(title, [Menu(tuple(items))], _race_status(state))
+
+
+def player_totals(rows) -> list[tuple[str, int]]:
+    """Each player's points over the cars they run, best first; empty when every player
+    runs one car (the cars' lines say it all)."""
+    totals: dict[str, int] = {}
+    for r in rows:
+        totals[r.get("player", r["name"])] = totals.get(r.get("player", r["name"]), 0) + int(r["points"])
+    if len(totals) == len(rows):
+        return []
+    return sorted(totals.items(), key=lambda kv: -kv[1])
+
+
+def drivers_lines(state: State) -> list[str]:
+    """Who drives which cars, when a player runs more than one: ``Ann: Ann 1, Ann 2``."""
+    cars: dict[str, list[str]] = {}
+    for c, car in enumerate(state.cars):
+        cars.setdefault(car.owner_name, []).append(state.name(c))
+    if len(cars) == len(state.cars):
+        return []
+    return [f"{who}: {', '.join(names)}" for who, names in cars.items()]
 
 
 # -- what the companion decided (pause menu) -------------------------------------------------
@@ -275,6 +300,9 @@ def decisions(state: State) -> View:
              fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS) if state.autos else "All hands at table"]
     if state.autos:
         items.append("Auto hands: secret")
+    drivers = drivers_lines(state)
+    if drivers:
+        items += ["Who drives:"] + drivers
     if state.grid:
         items.append("Grid (qualifying):")
         items += grid_items(state)
@@ -342,6 +370,9 @@ def _results(state: State, layouts):
     crashed = [state.name(c) for g in state.crashed for c in g]
     if crashed:
         items += layouts.wrapped("Crashed: " + ", ".join(crashed))
+    totals = player_totals(standings(state)) if not state.championship else []
+    if totals:
+        items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
     if state.championship:
         items += [Line("Championship", bold=True)]
         table = championship_table(state)
@@ -351,6 +382,9 @@ def _results(state: State, layouts):
         shown = [{**r, "name": shortened(r["name"], room),
                   **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
         items += layouts.table(shown, cols)
+        totals = player_totals(table)
+        if totals:
+            items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
         items += layouts.legend([layouts.Col("", "1-" + str(len(rcols)) if len(rcols) > 1 else "1", 0,
                                              legend="points in each race"), cols[-1]])
         items.append(Rule())
