@@ -330,7 +330,10 @@ class App:
             self.toast = f"{gesture.button} button held down: check it"
             return
         self.screen.handle(self, gesture)
-        if self._setup_kept is not None or not isinstance(self.screen, (flow.Race, flow.Home)):
+        # the setup is journaled when an answer is given (OK, GO, BACK), not while UP/DOWN
+        # turn it, as a race journals actions, not the highlighted move
+        if gesture.button not in ("UP", "DOWN") and (
+                self._setup_kept is not None or not isinstance(self.screen, (flow.Race, flow.Home))):
             self._keep_setup()
 
     def frame(self) -> View:
