@@ -48,9 +48,12 @@ class Scroll:
 
     def show(self, view):
         """``view`` with its list from this scroll's line; the window drawn is kept."""
+        from companion.ui.view import Menu
+        if not any(isinstance(w, Menu) for w in view.body):   # nothing to scroll
+            self.window = None
+            return view
         from dataclasses import replace
         from companion.ui.render import list_window
-        from companion.ui.view import Menu
         if self.top is not None:
             body = list(view.body)
             for i, widget in enumerate(body):
