@@ -10,6 +10,7 @@ only hands it receipts and reads its status.
 from __future__ import annotations
 
 import os
+import sys
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -47,6 +48,7 @@ class App:
         self.display_error = ""
         self._last_printer_status: str | None = None
         self._service_said = ""
+        self._setup_kept: dict | None = None     # the setup in progress as the journal has it
 
     # -- what exists ------------------------------------------------------------------
 
@@ -115,9 +117,37 @@ class App:
         self.runner = None
 
     def boot(self) -> None:
-        """Resume the race that was running when the power went, if any."""
+        """Resume the race that was running when the power went, if any; else the setup
+        that was being answered."""
         if self.journal.open_session() is not None:
             self.resume_open_session()
+        else:
+            self.resume_setup()
+
+    def resume_setup(self) -> None:
+        """The setup wizard where it was (kept in the journal after every answer)."""
+        from companion.ui.wizard import Wizard
+        draft = self.journal.setup_in_progress()
+        if not draft or len(self.stack) > 1:   # (a wizard already open is where it was)
+            return
+        try:
+            wizard = Wizard.from_draft(draft)
+            self.activity(wizard.slug)
+            wizard.step = max(0, min(wizard.step, len(wizard.questions(self)) - 1))
+        except (KeyError, LookupError, TypeError, ValueError):   # a game no longer installed
+            self.journal.save_setup(None)
+            return
+        self.stack = [flow.Home(), wizard]
+        self._setup_kept = wizard.draft()
+
+    def _keep_setup(self) -> None:
+        """Journal the setup in progress when an answer changed (none left: forget it)."""
+        loaded = sys.modules.get("companion.ui.wizard")   # not loaded: no setup is on the screens
+        wizard = next((s for s in self.stack if isinstance(s, loaded.Wizard)), None) if loaded else None
+        draft = wizard.draft() if wizard is not None else None
+        if draft != self._setup_kept:
+            self.journal.save_setup(draft)
+            self._setup_kept = draft
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -327,6 +357,11 @@ class App:
             self.toast = f"{gesture.button} button held down: check it"
             return
         self.screen.handle(self, gesture)
+        # the setup is journaled when an answer is given (OK, GO, BACK), not while UP/DOWN
+        # turn it, as a race journals actions, not the highlighted move
+        if gesture.button not in ("UP", "DOWN") and (
+                self._setup_kept is not None or not isinstance(self.screen, (flow.Race, flow.Home))):
+            self._keep_setup()
 
     def frame(self) -> View:
         """The top screen's view, with the message of the moment over it and, while the

@@ -114,8 +114,8 @@ def results_receipt(journal: Journal, runner):
         rows = (runner.session.results or {}).get("standings") or runner.results()["standings"]
         if not rows:
             return None
-        head = [activity_title(runner.session.activity, runner.session.options)]
-        receipt = layouts.standings_results("Results", rows, head)
+        name = activity_title(runner.session.activity, runner.session.options)
+        receipt = layouts.standings_results(f"{name} results", rows)
     return stamp(journal, runner.session, receipt)
 
 
@@ -148,15 +148,19 @@ def race_number(journal: Journal, session: Session) -> int:
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
     """The lines every receipt of a session starts with: its date, that it was ended
-    early (from the pause menu), and its number in the championship."""
+    early (from the pause menu), and its number in the championship from the second
+    race on (a one-off race is no championship's race 1). A session that runs its own
+    championship (Lacorsa's races) numbers its races itself."""
     lines = [when(session.started)]
     if session.results and session.results.get("ended_early"):
         lines.append("Ended early, as it stood")
-    if session.championship:
-        from companion.kit.text import first_fitting
+    own = isinstance(session.options, dict) and session.options.get("championship") is True
+    if session.championship and not own:
         n = race_number(journal, session)
-        lines.append(first_fitting(f"{title(session.championship)} championship, race {n}",
-                                   f"Championship race {n}", limit=PAPER_CHARS))
+        if n > 1:
+            from companion.kit.text import first_fitting
+            lines.append(first_fitting(f"{title(session.championship)} championship, race {n}",
+                                       f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 
 

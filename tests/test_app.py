@@ -11,6 +11,7 @@ from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
 from companion.devices.display import HeadlessDisplay
 from companion.ui import flow
+from companion.ui.render import list_window
 from tests.table import make_app, press
 
 
@@ -161,17 +162,34 @@ def test_go_does_the_move_the_footer_shows_then_the_main_move_again(state_dir):
     assert app.frame().footer == "< Red crossed >"             # back on the main move
 
 
+def start_laps_of(app, names):
+    players = [{"name": c, "colour": c} for c in names]
+    app.start_session("laps", {"game": "none", "players": players, "length": 1, "count": "up", "timing": "off"})
+
+
+def shown(frame):
+    """The list lines a frame draws."""
+    first, lines, _ = list_window(frame)
+    menu = next(w for w in frame.body if isinstance(w, flow.Menu))
+    return menu.items[first:first + lines]
+
+
 def test_results_scroll_when_the_race_is_over(state_dir):
     app = make_app(state_dir)
-    start_laps(app, cars=4)
-    press(app, "GO GO GO GO GO GO")
+    start_laps_of(app, ("Red", "Blue", "Yellow", "Green", "Black", "White"))
+    while not app.runner.finished():
+        press(app, "GO")
     assert app.runner.finished() and app.frame().footer == "OK: main menu"
-    menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    items = next(w for w in app.frame().body if isinstance(w, flow.Menu)).items
+    assert items[-1] not in shown(app.frame())
     press(app, "DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN")
-    scrolled = next(w for w in app.frame().body if isinstance(w, flow.Menu))
-    assert scrolled.selected == len(menu.items) - 1 > menu.selected
+    assert shown(app.frame())[-1] == items[-1]
     press(app, "UP")  # no presses lost past the end
-    assert next(w for w in app.frame().body if isinstance(w, flow.Menu)).selected == len(menu.items) - 2
+    assert shown(app.frame())[-1] == items[-2]
+    press(app, "HOLD:OK")  # the same list by pages: OK held
+    assert shown(app.frame())[-1] == items[-1]
+    press(app, "HOLD:OK")  # after the last page, the first
+    assert shown(app.frame())[0] == items[0]
 
 
 def test_undoing_the_last_move_of_a_race_reopens_it(state_dir):
@@ -227,9 +245,11 @@ def test_championship_list_scrolls_without_owing_presses(state_dir):
     start_laps(app, cars=4)
     press(app, "GO GO GO GO GO GO")               # a finished race: 1 title line + 4 cars
     app.push(flow.Results())
-    press(app, "DOWN " * 10 + "UP")
+    press(app, "DOWN " * 10)
     menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
-    assert len(menu.items) == 5 and menu.selected == 3
+    assert len(menu.items) == 5 and shown(app.frame())[-1] == menu.items[-1]
+    press(app, "UP")
+    assert shown(app.frame())[0] == menu.items[0]
 
 
 def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):

@@ -24,10 +24,13 @@ from companion.games import registry
 from companion.games.api import Activity, event_json
 from companion.kit.standings import is_standings
 from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
-from companion.receipts.model import Receipt, overflows
+from companion.receipts.model import Columns, Receipt, overflows
 from companion.session import SessionRunner, resolve_without_dice
 from companion.ui.wizard import finish_options
-from companion.ui.render import cut_texts, render
+from companion.devices.gestures import Gesture
+from companion.ui import flow
+from companion.ui.render import cut_texts, list_window, render
+from companion.ui.view import Menu
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -57,6 +60,7 @@ def check_view(act: Activity, state) -> None:
     image = render(view)
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
+    check_scroll(act, state)
     if act.decisions is not None:
         decided = act.decisions(state)
         if decided is not None:
@@ -64,10 +68,64 @@ def check_view(act: Activity, state) -> None:
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
 
 
+class AtTheTable:
+    """What the race screen asks of the app: the activity's view and moves of a state."""
+
+    def __init__(self, act: Activity, state):
+        self.act, self.state = act, state
+
+    def race_view(self):
+        return self.act.view(self.state)
+
+    def moves(self):
+        return self.act.moves(self.state)
+
+
+def check_scroll(act: Activity, state) -> None:
+    """A list longer than the screen is read to its last line with OK held, whatever
+    the moves: the race screen as the app shows it, driven with gestures."""
+    table = AtTheTable(act, state)
+    screen = flow.Race.on(table.moves())
+    frame = screen.view(table)
+    window = list_window(frame)
+    if window is None or window[1] >= window[2]:
+        return
+    items = next(w for w in frame.body if isinstance(w, Menu)).items
+    seen = set()
+    for _ in range(window[2]):
+        first, shown, n = list_window(frame)
+        seen.update(range(first, first + shown))
+        if first + shown == n:
+            break
+        screen.handle(table, Gesture("OK", "long"))
+        frame = screen.view(table)
+    assert seen == set(range(len(items))), f"{act.slug}: {frame.title!r} cannot be read to its end"
+
+
+def assumptions(data) -> list[str]:
+    """Every ``assumption = "..."`` note of a game's data: words for the owner."""
+    if isinstance(data, dict):
+        return [n for k, v in data.items() for n in ([v] if k == "assumption" and isinstance(v, str)
+                                                      else assumptions(v))]
+    if isinstance(data, list):
+        return [n for v in data for n in assumptions(v)]
+    return []
+
+
 def check_receipts(act: Activity, state) -> None:
+    notes = [" ".join(n.split())[:24] for n in assumptions(setup_of(act)[1]) if len(n) > 24]
     for kind, receipt in act.receipts(state).items():
         assert isinstance(receipt, Receipt), kind
         assert overflows(receipt) == [], f"{act.slug}: {kind} receipt wider than the paper"
+        text = " ".join(" ".join(getattr(i, "text", "") for i in receipt.items).split())
+        told = [n for n in notes if n in text]
+        assert not told, f"{act.slug}: a note for the owner on the {kind} receipt: {told}"
+        keys = text.split("Key: ")[1:]
+        for item in receipt.items:          # every column header is explained under its table
+            if isinstance(item, Columns) and item.bold and item.cells[0].strip() in ("#", "Pos"):
+                for header in (h.strip() for h in item.cells[2:]):
+                    assert header and any(f"{header} =" in k or f"-{header} =" in k for k in keys), \
+                        f"{act.slug}: column {header!r} of the {kind} receipt has no key"
 
 
 def play(act: Activity, journal: Journal, seed: int, last: list | None = None):
@@ -135,10 +193,40 @@ def test_every_registered_game_and_tool_is_checked():
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)
-def test_the_demo_runs_through_the_whole_stack(slug, tmp_path):
+def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
+    act = registry.activity(slug)
+    options, data = setup_of(act)
+    runner = SessionRunner.start(Journal(tmp_path), act.slug, options, data)
+    rng = random.Random(act.demo.seed)
+    check_view(act, runner.state)
+    for _ in range(MOVES):
+        move = act.demo.script(runner.state)
+        if move is None:
+            break
+        runner.perform(move, rng)
+        check_view(act, runner.state)
+
+
+@pytest.mark.parametrize("slug", ACTIVITIES)
+def test_the_demo_runs_through_the_whole_stack(slug, tmp_path, monkeypatch):
+    """The scripted race through the real app and devices; no text of any screen it shows
+    (titles, bodies, footers and moves) is cut by the display."""
     from companion.demo import run_demo
 
+    from companion.app import App
+
+    shown = []
+    frame = App.frame
+
+    def recorded(app):
+        view = frame(app)
+        shown.append(view)
+        return view
+
+    monkeypatch.setattr(App, "frame", recorded)
     summary = run_demo(slug, tmp_path / "demo")
+    cut = {text for view in shown for text in cut_texts(view, footer=True)}
+    assert not cut, f"{slug}: cut by the display: {sorted(cut)}"
     assert summary["moves"] > 0 and summary["frames"] > summary["moves"]
     # the OLED's partial updates near their floor (docs/performance.md, bench/oled_ratio.py)
     assert summary["display_bus_bytes"] <= OLED_BUS_PER_CHANGED_BYTE * summary["display_changed_bytes"]

@@ -27,7 +27,7 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
     for receipt, session in zip(tray.receipts, [sessions[0]] * 2 + [sessions[1]] * 2):
         lines = receipt.text_lines()
         assert lines[1] == res.when(session.started)
-    assert tray.receipts[1].text_lines()[2] == "Formula Dé championship, race 1"
+    assert not any("championship" in line for line in tray.receipts[1].text_lines())   # a one-off so far
     assert tray.receipts[2].text_lines()[2] == "Formula Dé championship, race 2"
     assert tray.receipts[3].text_lines()[2] == "Formula Dé championship, race 2"
 
@@ -54,3 +54,18 @@ def test_the_championship_draws_the_points_after_each_race(state_dir):
     assert spec["chart"] == "championship" and [len(p) for p in spec["points"]] == [4, 4]
     rows = res.standings(app.journal)[1]
     assert [p[-1] for p in spec["points"]] == [r["points"] for r in rows]
+
+
+def test_a_session_that_runs_its_own_championship_is_not_numbered_again(state_dir):
+    """Lacorsa numbers the races of its championship itself ("Championship race 7 of 7"):
+    the stamp adds no second number; a plain race gets one from its second race on."""
+    standings = {"standings": [{"position": 1, "name": "Red", "points": 10}]}
+    with Journal(state_dir) as journal:
+        for options in ({"championship": True}, {"championship": True}, {"championship": False},
+                        {"championship": False}):
+            sid = journal.start_session("lacorsa", options, {}, championship="lacorsa")
+            journal.finish_session(sid, standings)
+        own, again, plain, second = journal.sessions()
+        assert not any("race" in line for line in res.stamp_lines(journal, again))
+        assert not any("race" in line for line in res.stamp_lines(journal, own))
+        assert res.stamp_lines(journal, second)[-1].endswith("race 4")

@@ -6,9 +6,11 @@ from companion.commands import CommandError
 
 
 def register(sub) -> None:
+    from companion.games.registry import GAMES, TOOLS
+
     p = sub.add_parser("demo", help="play a scripted race through the whole stack into a folder")
-    p.add_argument("--game", help="which game (default top-speed); a game the companion does not "
-                                  "play itself runs the lap counter with its points table")
+    p.add_argument("--game", metavar="SLUG",
+                   help=f"which game or tool: {', '.join([*GAMES, *TOOLS])} (default top-speed)")
     p.add_argument("--out", required=True, metavar="DIR", help="where frames, receipts and results.json go")
     p.add_argument("--seed", type=int, help="seed for the dice and decks (default: the game's demo seed)")
     p.set_defaults(func=demo)

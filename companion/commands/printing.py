@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from companion import paths
 from companion.commands import CommandError
 
@@ -29,22 +31,26 @@ def print_command(args) -> int:
 
     state_dir = paths.state_dir(args.state)
     receipt = None
+    spool, out = state_dir / "spool", args.out
     if args.what != "waiting":
         with open_journal(args.state) as journal:
             receipt = (results.last_results_receipt(journal) if args.what == "results"
                        else results.championship_receipt(journal))
+            if journal.read_only:   # nothing is written on a read-only card: spool aside
+                import tempfile
+                spool = Path(tempfile.mkdtemp(prefix="companion-spool-"))
+                out = out or Path.cwd() / "receipts"
         if receipt is None:
             raise CommandError("no finished race yet: nothing to print")
     target = args.to or ("printer" if is_raspberry_pi() else "png")
     pinout = load_pinout(paths.pinout_path(args.pinout))
-    printer = open_printer(pinout["printer"], "serial" if target == "printer" else "png",
-                           state_dir / "spool", out_dir=args.out)
+    printer = open_printer(pinout["printer"], "serial" if target == "printer" else "png", spool, out_dir=out)
     with printer:
         if receipt is not None:
             printer.submit(receipt)
         waiting = len(printer.pending())
         if printer.wait_idle(timeout=args.timeout):
-            where = "" if target == "printer" else f" to {args.out or state_dir / 'receipts'}"
+            where = "" if target == "printer" else f" to {out or state_dir / 'receipts'}"
             print(f"Printed {waiting} receipt(s){where}." if waiting else "Nothing waiting to print.")
             return 0
         fault = printer.fault

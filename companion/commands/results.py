@@ -17,16 +17,29 @@ def register(sub) -> None:
 
 
 def open_journal(state: str | None):
-    """The journal in ``state`` (which must exist: reading never creates a state dir)."""
-    from companion.core.journal import Journal, JournalError
+    """The journal in ``state`` (which must exist: reading never creates a state dir). On
+    a read-only card it is read as it is, with a line on stderr saying so."""
+    import sys
+
+    from companion.core.journal import Journal, JournalError, JournalReadOnly, read_only_reason
 
     state_dir = paths.state_dir(state)
     if not (state_dir / Journal.FILENAME).exists():
         raise CommandError(f"no journal in {state_dir} (run the companion first, or pass --state DIR)")
     try:
         return Journal(state_dir)
+    except JournalReadOnly:
+        pass
     except JournalError as exc:
         raise CommandError(str(exc)) from None
+    try:
+        journal = Journal(state_dir, read_only=True)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    reason = read_only_reason(journal.path) or "read-only"
+    print(f"companion: reading the journal in {state_dir} as it is ({reason})"
+          + (f"; {journal.notice}" if journal.notice else ""), file=sys.stderr)
+    return journal
 
 
 def show(args) -> int:
@@ -54,11 +67,13 @@ def show(args) -> int:
             print("No finished race yet.")
             return 0
         number = results.race_number(journal, last)
-        print(f"Last race: {results.title(last.results.get('game', last.activity))}, "
-              f"race {number} of its championship ({_when(last.finished)})")
+        which = f", race {number} of its championship" if number > 1 else ""
+        print(f"Last race: {results.title(last.results.get('game', last.activity))}{which} "
+              f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        print(f"Championship {results.title(key)}: {len(results.finished(journal, key))} race(s)")
+        count = len(results.finished(journal, key))
+        print(f"Championship {results.title(key)}: {count} race{'' if count == 1 else 's'}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0

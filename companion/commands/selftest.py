@@ -10,7 +10,11 @@ def register(sub) -> None:
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--skip", action="append", default=[], choices=("display", "buttons", "printer"),
-                   help="leave a device out (e.g. on a desktop)")
+                   help="leave a device out")
+    p.add_argument("--hardware", choices=("auto", "pi", "emulated"), default="auto",
+                   help="pi: the real display, buttons and printer of the pinout; emulated: the same "
+                        "drivers against an emulated I2C bus, mock GPIO pins and the simulated printer "
+                        "(default: pi on a Raspberry Pi, emulated elsewhere)")
     p.set_defaults(func=selftest)
 
 
@@ -28,24 +32,69 @@ def checks(args):
         return
     yield ("state",) + _check_state(paths.state_dir(args.state))
     yield ("game data",) + _check_game_data(paths.state_dir(args.state))
+    emulated = _emulated(args)
     if "display" not in args.skip:
         from companion.devices.selftest import check_display
-        yield ("display",) + check_display(pinout["display"])
+        bus = None
+        if emulated:
+            from companion.devices.fake_i2c import FakeBus
+            bus = FakeBus(pinout["display"].get("address", 0x3C))
+        yield ("display (emulated)" if emulated else "display",) + check_display(pinout["display"], bus=bus)
     if "buttons" not in args.skip:
         from companion.devices.selftest import check_buttons
-        yield ("buttons",) + check_buttons(pinout["buttons"])
+        factory = None
+        if emulated:
+            from gpiozero.pins.mock import MockFactory
+            factory = MockFactory()
+        yield ("buttons (emulated)" if emulated else "buttons",) + check_buttons(pinout["buttons"],
+                                                                                 pin_factory=factory)
     if "printer" not in args.skip:
         from companion.devices.printer import check_printer
-        yield ("printer",) + check_printer(pinout["printer"])
+        if emulated:
+            yield ("printer (simulated)",) + _check_simulated_printer(pinout["printer"])
+        else:
+            yield ("printer",) + check_printer(pinout["printer"])
+
+
+def _emulated(args) -> bool:
+    """Whether the devices are checked emulated (not on a Raspberry Pi, or asked)."""
+    if args.hardware != "auto":
+        return args.hardware == "emulated"
+    from companion.devices.board import is_raspberry_pi
+    return not is_raspberry_pi()
+
+
+def _check_simulated_printer(config) -> tuple[bool, str]:
+    """The printer driver asking the simulated printer (on a pseudo-terminal) how it is."""
+    from companion.core.config import ConfigError
+    from companion.devices.printer import check_printer, printer_settings
+    from companion.devices.printer_sim import HARDWARE, PrinterSim
+    try:
+        settings = printer_settings(config)
+    except ConfigError as exc:
+        return False, str(exc)
+    model = settings.profile.name if settings.profile.name in HARDWARE else "generic-58mm"
+    sim = PrinterSim(baudrate=settings.baudrate, width=settings.chars_per_line, model=model)
+    try:
+        return check_printer(config, port=sim.path)
+    finally:
+        sim.close()
 
 
 def _check_state(state_dir) -> tuple[bool, str]:
-    from companion.core.journal import Journal, JournalError
+    from companion.core.journal import Journal, JournalError, JournalReadOnly
     try:
         with Journal(state_dir) as journal:
             running = journal.open_session()
             finished = len(journal.sessions(finished=True))
             problems = journal.problems_path
+    except JournalReadOnly as exc:   # intact, readable: said as read-only, never as damage
+        try:
+            with Journal(state_dir, read_only=True) as journal:
+                finished = len(journal.sessions(finished=True))
+        except JournalError:
+            return False, str(exc)
+        return False, f"{exc} [{finished} finished race(s) readable]"
     except JournalError as exc:
         return False, str(exc)
     extra = f", a race running ({running.activity})" if running else ""
@@ -76,6 +125,14 @@ def _check_game_data(state_dir) -> tuple[bool, str]:
 
 
 def selftest(args) -> int:
+    skipped = f" ({', '.join(args.skip)} left out)" if args.skip else ""
+    if _emulated(args):
+        print("Not on a Raspberry Pi: checking the pinout, the state directory and the game data, and the "
+              "display, buttons and printer emulated (the OLED driver on an emulated I2C bus, mock GPIO "
+              f"pins, the simulated printer){skipped}. On the Pi it checks the real parts.")
+    else:
+        print(f"Checking the pinout, the state directory, the game data, and the real display, buttons "
+              f"and printer of the pinout{skipped}.")
     failed = 0
     for name, ok, message in checks(args):
         print(f"[{'ok' if ok else 'FAIL'}] {name}: {message}")

@@ -131,7 +131,14 @@ def draw(args) -> int:
     rng = make_rng(args.seed)
     cards = _shared(decks[args.deck])
     pile = dk.shuffle_all(dk.new_pile(cards), dk.shuffle_order(len(cards), rng))
-    drawn = _draw_cards(pile, args.n, rng)
+    def reshuffled(count: int, after: int) -> None:     # said, never silent: cards repeat after it
+        note = f"-- after {after} cards the draw pile ran out: its {count} discards were reshuffled --"
+        if args.json:
+            print(note.strip("- "), file=sys.stderr)
+        else:
+            print(note)
+
+    drawn = _draw_cards(pile, args.n, rng, reshuffled)
     if args.json:     # streamed: a million cards never sit in memory as one document
         head = json.dumps({"game": args.game, "deck": args.deck, "cards": []}, ensure_ascii=False)
         out = sys.stdout
@@ -156,14 +163,17 @@ def _shared(cards: list) -> list:
         return list(cards)
 
 
-def _draw_cards(pile, n: int, rng):
+def _draw_cards(pile, n: int, rng, on_reshuffle=None):
     """``n`` cards, one at a time onto the discards as at the table, the discards
-    reshuffled when the draw pile runs out. Drawn a pile's worth at a time (the same
-    cards and the same shuffles as one by one) so each card costs the same however big
-    the deck: one by one, every draw copied the whole pile."""
+    reshuffled when the draw pile runs out (``on_reshuffle(discards, cards drawn so far)``
+    is told first). Drawn a pile's worth at a time (the same cards and the same shuffles
+    as one by one) so each card costs the same however big the deck: one by one, every
+    draw copied the whole pile."""
     from companion.core import deck as dk
     left = n
     while left > 0:
+        if not pile.left and pile.discard and on_reshuffle is not None:
+            on_reshuffle(len(pile.discard), n - left)
         size = pile.left or (pile.left + len(pile.discard))
         plan = dk.draw_plan(pile, min(left, size), rng)
         if not plan.cards:

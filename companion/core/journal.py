@@ -58,6 +58,11 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS setup (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL,
+    crc INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     session INTEGER NOT NULL REFERENCES sessions(id),
     seq INTEGER NOT NULL,
@@ -77,6 +82,36 @@ PROBLEMS_FILE = "journal-problems.txt"
 
 class JournalError(RuntimeError):
     """The journal file cannot be opened or written; ``str()`` says what to do."""
+
+
+class JournalReadOnly(JournalError):
+    """The journal is intact but on a read-only card or directory: it can be read
+    (``Journal(state_dir, read_only=True)``), not raced on."""
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why the journal at ``path`` cannot be written (a read-only file system, a
+    directory or file without write permission), or None when it can be."""
+    folder = path.parent
+    for target in (folder, path):
+        if target.exists() and not os.access(target, os.W_OK):
+            try:
+                readonly_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+            except OSError:
+                readonly_fs = False
+            return ("its file system is mounted read-only" if readonly_fs
+                    else f"{'the directory' if target == folder else 'the file'} is not writable")
+    return None
+
+
+def _read_only_error(path: Path, reason: str) -> JournalError:
+    if not path.exists():
+        return JournalError(f"cannot make a journal in {path.parent}: {reason} "
+                            "(remount the card read-write, or pass --state DIR)")
+    return JournalReadOnly(
+        f"the journal {path} is read-only ({reason}); it is intact, nothing was changed. "
+        "Racing needs it writable: remount the card read-write (or fix the permissions) and start again. "
+        "`companion results` and `companion print` can read it as it is")
 
 
 @dataclass(frozen=True)
@@ -131,48 +166,54 @@ class Journal:
 
     FILENAME = "journal.sqlite3"
 
-    def __init__(self, state_dir: str | Path):
+    def __init__(self, state_dir: str | Path, *, read_only: bool = False):
         self.path = Path(state_dir) / self.FILENAME
         self.notice: str | None = None     # what a person must be told about this journal
         self._mark_fd: int | None = None
+        self.read_only = read_only
+        if read_only:
+            self._open_read_only()
+            return
+        reason = read_only_reason(self.path)
+        if reason is not None and self.path.exists():
+            raise _read_only_error(self.path, reason)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                               "(check the state directory is writable; move a damaged file aside)") from None
+            raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc} "
+                               "(check the state directory is writable)") from None
         fault = self._connect()
         if fault is not None:
             self._salvage(fault)
         self._check_history()
 
-    @classmethod
-    def read_only(cls, state_dir: str | Path) -> "Journal":
-        """The journal opened for reading only (the table screen): SQLite's ``mode=ro``, no
-        schema, no salvage, no note beside it; every write fails. Each query is its own
-        short read transaction, so the writer in WAL mode is never blocked. On a read-only
-        file system a journal whose writer is not running has no shared-memory file and
-        cannot be opened so: it is then opened ``immutable`` (``self.immutable``), which is
-        exact while nobody writes; reopen it once the writer is back (``writer_back()``)."""
-        path = Path(state_dir) / cls.FILENAME
-        if not path.exists():
-            raise JournalError(f"no journal at {path} (start the companion once, or check --state)")
-        self = cls.__new__(cls)
-        self.path, self.notice, self._mark_fd, self.immutable = path, None, None, False
-        uri = path.resolve().as_uri()
+    def _open_read_only(self) -> None:
+        """Open the file for reading only (``read_only=True``: ``companion results``,
+        ``print``, the table screen): SQLite's ``mode=ro``, nothing written, checked or
+        salvaged, every write refused. Each query is its own short read transaction, so a
+        writer in WAL mode is never blocked. On a read-only file system a journal whose
+        writer is not running has no shared-memory file and cannot be opened so: it is then
+        read as it is on the card (SQLite's ``immutable``, ``self.immutable``), exact while
+        nobody writes; reopen it once the writer is back (``writer_back()``)."""
+        self.immutable = False
+        if not self.path.is_file():
+            raise JournalError(f"no journal at {self.path} (start the companion once, or check --state)")
+        uri = self.path.absolute().as_uri()
         try:
-            self._db = self._open_read_only(f"{uri}?mode=ro")
-        except sqlite3.DatabaseError as exc:
-            if path.with_name(cls.FILENAME + "-wal").exists():
-                raise JournalError(f"cannot read the journal {path}: {exc}") from None
+            self._db = self._connect_read_only(f"{uri}?mode=ro")
+        except sqlite3.DatabaseError:
+            wal = self.path.with_name(self.FILENAME + "-wal")
+            if wal.exists() and wal.stat().st_size:
+                self.notice = (f"{wal.name} holds events a read-only card cannot merge: "
+                               "the newest may be missing here")
             try:
-                self._db = self._open_read_only(f"{uri}?mode=ro&immutable=1")
-            except sqlite3.DatabaseError:
-                raise JournalError(f"cannot read the journal {path}: {exc}") from None
+                self._db = self._connect_read_only(f"{uri}?mode=ro&immutable=1")
+            except sqlite3.DatabaseError as exc:
+                raise JournalError(f"cannot read the journal {self.path}: {exc}") from None
             self.immutable = True
-        return self
 
     @staticmethod
-    def _open_read_only(uri: str) -> sqlite3.Connection:
+    def _connect_read_only(uri: str) -> sqlite3.Connection:
         db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA query_only=1")
@@ -183,7 +224,7 @@ class Journal:
         return db
 
     def writer_back(self) -> bool:
-        """Whether a journal opened ``immutable`` has a writer again (its shared memory is back)."""
+        """Whether a journal read ``immutable`` has a writer again (its shared memory is back)."""
         return self.immutable and self.path.with_name(self.FILENAME + "-shm").exists()
 
     def data_version(self) -> int:
@@ -197,7 +238,7 @@ class Journal:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                               "(check the state directory is writable; move a damaged file aside)") from None
+                               "(check the state directory is writable)") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -209,10 +250,15 @@ class Journal:
                 self._db.execute("DROP TABLE snapshots")
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            reason = read_only_reason(self.path)
+            if reason is not None:
+                self._db.close()
+                raise _read_only_error(self.path, reason) from None
             if "readonly" in str(exc) or "locked" in str(exc) or "disk I/O" in str(exc):
                 self._db.close()
                 raise JournalError(f"cannot open the journal {self.path}: {exc} "
-                                   "(check the state directory is writable; move a damaged file aside)") from None
+                                   "(another companion may be using it, or the card is failing: "
+                                   "run `companion selftest`)") from None
             return str(exc)
         return None
 
@@ -343,6 +389,27 @@ class Journal:
         row = self._db.execute(
             "SELECT * FROM sessions WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return self._session(row) if row else None
+
+    def save_setup(self, setup: dict[str, Any] | None) -> None:
+        """Keep the setup in progress (the wizard's answers so far; None: there is none),
+        committed like an event, so a Ctrl-C or a power cut loses no answer."""
+        if setup is None:
+            self._write("DELETE FROM setup", ())
+            return
+        body = _dump(setup)
+        self._write("INSERT OR REPLACE INTO setup (id, body, crc) VALUES (1, ?, ?)", (body, _crc(body)))
+
+    def setup_in_progress(self) -> dict[str, Any] | None:
+        """The setup kept by :meth:`save_setup`; None when there is none or it is unreadable
+        (a setup is asked again, nothing else depends on it)."""
+        try:
+            row = self._db.execute("SELECT body, crc FROM setup WHERE id = 1").fetchone()
+            if row is None or _crc(row[0]) != row[1]:
+                return None
+            setup = json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError):
+            return None
+        return setup if isinstance(setup, dict) else None
 
     def sessions(self, finished: bool | None = None) -> list[Session]:
         sql = "SELECT * FROM sessions"

@@ -548,10 +548,65 @@ def braille_blocks(image: Image.Image) -> list[str]:
     return ["".join(cell(x, y) for x in range(0, w, 2)) for y in range(0, h, 4)]
 
 
+MARKED_MIN_ROWS = 8     # an inverted field holds a line of text: 10 px or more
+
+
+def marked(image: Image.Image) -> Image.Image:
+    """``image`` with its inverted bands (the title bar, a highlighted row: a lit field with
+    dark letters) drawn the other way round, lit letters on dark, with a marker bar at
+    their left edge instead. At 2x4 pixels a Braille character an inverted field is a solid
+    block with letters as gaps; letters drawn as dots stay legible.
+
+    A band starts at a row lit over at least half the width (the padding row above the
+    letters); its parts are that row's lit runs, and it runs down as long as the run's
+    first column stays lit (the field's edge). The status box at the right of the title
+    bar, lit letters already, is left as it is."""
+    w, h = image.size
+    im = image.convert("1").copy()
+    px = im.load()
+    y = 0
+    while y < h:
+        lit = [px[x, y] > 0 for x in range(w)]
+        if sum(lit) * 2 < w:
+            y += 1
+            continue
+        runs, x = [], 0
+        while x < w:
+            if lit[x]:
+                start = x
+                while x < w and lit[x]:
+                    x += 1
+                if x - start >= 8:
+                    runs.append((start, x))
+            else:
+                x += 1
+        bottom = y
+        if runs:
+            edge = runs[0][0]
+            while bottom + 1 < h and px[edge, bottom + 1] > 0:
+                bottom += 1
+        if bottom - y + 1 < MARKED_MIN_ROWS:     # a rule, not a field of text
+            y += 1
+            continue
+        for x0, x1 in runs:
+            for yy in range(y, bottom + 1):
+                for xx in range(x0, x1):
+                    px[xx, yy] = 0 if px[xx, yy] else 1
+            for yy in range(y, bottom + 1):          # the marker: a bar at the field's left
+                px[x0, yy] = 1
+        y = bottom + 1
+    return im
+
+
+def braille_marked(image: Image.Image) -> list[str]:
+    """Braille with the inverted bands drawn as marked plain text (:func:`marked`)."""
+    return braille_blocks(marked(image))
+
+
 TERMINAL_DETAIL = (
     (half_blocks, "full detail"),
     (quadrant_blocks, "2x2 pixels a character"),
-    (braille_blocks, "Braille, 2x4 pixels a character"),
+    (braille_marked, "Braille, 2x4 pixels a character"),
 )
 """The drawings of the terminal display, finest first. Half blocks draw two pixel rows
 per line, so full detail needs 130 columns and 35 lines (the frame and the key help
@@ -572,8 +627,29 @@ class TerminalDisplay:
         self.help_line = help_line
         self._last: Image.Image | None = None
         self._closed = False
+        self._drawing = False
+        self._resized = False
+        self._old_winch = None
         self.stream.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hide cursor
         self.stream.flush()
+        self._watch_resizes()
+
+    def _watch_resizes(self) -> None:
+        """Redraw the last frame at the new size when the terminal is resized (SIGWINCH),
+        not at the next change of the screen. The handler runs in the main thread, as
+        ``show`` does: inside ``show`` it only asks for one more drawing at its end."""
+        import signal
+        if not hasattr(signal, "SIGWINCH"):
+            return
+        try:
+            self._old_winch = signal.signal(signal.SIGWINCH, self._on_resize)
+        except ValueError:      # not the main thread: the next frame is drawn at the new size
+            self._old_winch = None
+
+    def _on_resize(self, signum=None, frame=None) -> None:
+        self._resized = True
+        if not self._drawing and not self._closed:
+            self._draw()
 
     def lines_for(self, image: Image.Image, columns: int, lines: int | None = None) -> list[str]:
         """The text lines that show ``image`` in a terminal of ``columns`` x ``lines``
@@ -606,16 +682,36 @@ class TerminalDisplay:
 
     def show(self, image: Image.Image) -> None:
         check_frame(image)
-        if same_frame(self._last, image):
+        if same_frame(self._last, image) and not self._resized:
             return
         self._last = image.copy()
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw the last frame at the terminal's size now, again if it changed meanwhile."""
+        if self._last is None:
+            return
+        self._drawing = True
         import shutil  # the terminal backend's alone: not loaded for a headless or OLED start
-        size = shutil.get_terminal_size()
-        self.stream.write(self.render(image, size.columns, size.lines))
-        self.stream.flush()
+
+        try:
+            self._resized = True
+            while self._resized:
+                self._resized = False
+                size = shutil.get_terminal_size()
+                self.stream.write(self.render(self._last, size.columns, size.lines))
+                self.stream.flush()
+        finally:
+            self._drawing = False
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._old_winch is not None:
+                import signal
+                try:
+                    signal.signal(signal.SIGWINCH, self._old_winch)
+                except ValueError:
+                    pass
             self.stream.write("\x1b[?25h\x1b[?1049l")  # cursor back, main screen back
             self.stream.flush()

@@ -45,23 +45,42 @@ def _plain(value: Any) -> str:
 @dataclass(frozen=True)
 class Col:
     """An extra table column: ``row[key]`` under ``header``, ``width`` characters including
-    the space before it; ``fmt`` turns the value into text (None prints ``-``)."""
+    the space before it; ``fmt`` turns the value into text (None prints ``-``); ``legend``
+    says what the header means, in the key under the table (``Pts: points``)."""
     key: str
     header: str
     width: int
     fmt: Callable[[Any], str] = _plain
+    legend: str = ""
 
 
-LAPS = Col("laps", "Laps", 5)
-LED = Col("laps_led", "Led", 4)
-BEST = Col("best_lap", "Best", 7, format_seconds)
-POINTS = Col("points", "Pts", 5)
-COLOUR = Col("colour", "Colour", 8)
+LAPS = Col("laps", "Laps", 5, legend="laps done")
+LED = Col("laps_led", "Led", 4, legend="laps led")
+BEST = Col("best_lap", "Best", 7, format_seconds, legend="best lap")
+POINTS = Col("points", "Pts", 5, legend="points")
+COLOUR = Col("colour", "Colour", 8, legend="the car's colour")
 RESULT_COLUMNS = (LAPS, LED, POINTS)
+POSITION_HEADER, NAME_HEADER = " # ", "Car"
+"""Every results table: ``#`` over the positions, ``Car`` over the names (a car is
+called by its player's name or its colour)."""
+
+
+def legend(columns: Sequence[Col]) -> list[Line]:
+    """The key to a table's columns: ``Key: Pts = points, Led = laps led`` (wrapped); every
+    column says what it holds, the shared ones and a game's own alike."""
+    parts = [f"{c.header.strip()} = {c.legend}" for c in columns if c.legend and c.header.strip()]
+    return wrapped("Key: " + ", ".join(parts)) if parts else []
+
+
+def shown_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col]) -> list[Col]:
+    """``columns`` less a colour column that only repeats the names (cars called by
+    their colours)."""
+    return [c for c in columns
+            if not (c.key == "colour" and all(str(r.get("colour")) == str(r.get("name")) for r in rows))]
 
 
 def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (),
-          name_header: str = "Car") -> list[Item]:
+          name_header: str = NAME_HEADER) -> list[Item]:
     """A header row and one row per ``rows`` entry: position (``row["position"]``, else the
     row's place in the list), ``row["name"]`` and the ``columns``."""
     name_width = WIDTH - POS_WIDTH - sum(c.width for c in columns)
@@ -75,7 +94,7 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (),
         return (first, name[:name_width - 1], *fitted)
 
     right = bool(columns)       # the name column, when last, stays at the left
-    out: list[Item] = [Columns(cells(" # ", name_header, (c.header for c in columns)), widths,
+    out: list[Item] = [Columns(cells(POSITION_HEADER, name_header, (c.header for c in columns)), widths,
                                bold=True, right_last=right)]
     for i, row in enumerate(rows, start=1):
         pos = f"{row.get('position', i):>2} "
@@ -102,7 +121,8 @@ def race_program(title: str, lines: Sequence[str] = (), grid: Sequence[Mapping[s
     """The race program: ``title``, the ``lines`` under it (circuit, laps, date), then the
     starting grid, pole first. Each grid entry is a mapping with ``name`` and any keys the
     ``columns`` show (e.g. ``COLOUR``)."""
-    return Receipt("program", title, (*_head(lines), *table(grid, columns, "Grid"), Rule(), Feed(2)))
+    columns = shown_columns(grid, columns)
+    return Receipt("program", title, (*_head(lines), *table(grid, columns), *legend(columns), Rule(), Feed(2)))
 
 
 def bonus_lines(rows: Sequence[Mapping[str, Any]]) -> list[Line]:
@@ -128,7 +148,8 @@ def results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] 
     the bonuses earned, the fastest lap, then ``notes`` (free text, wrapped), then
     ``more`` (a lap chart: :func:`lap_chart_items`).
     """
-    items: list[Item] = [*_head(lines), *table(rows, columns), Rule()]
+    columns = shown_columns(rows, columns)
+    items: list[Item] = [*_head(lines), *table(rows, columns), *legend(columns), Rule()]
     items.extend(bonus_lines(rows))
     for row in rows:
         if row.get("fastest_lap") and row.get("best_lap") is not None:
@@ -166,12 +187,14 @@ def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[
     count = max((len(r["results"]) for r in rows), default=0)
     if count <= MAX_RACE_COLUMNS:
         cols = [Col(f"r{k}", f"R{k}", 3) for k in range(1, count + 1)]
+        keys = [Col("", "R1" if count == 1 else f"R1-R{count}", 0, legend="place in each race")] if cols else []
         shown = [{**r, **{f"r{k}": p for k, p in enumerate(r["results"], start=1)}} for r in rows]
     else:
-        cols, shown = [Col("wins", "Won", 4)], list(rows)
+        cols = keys = [Col("wins", "Won", 4, legend="races won")]
+        shown = list(rows)
     head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
-    return Receipt("championship", title,
-                   (*_head(head), *table(shown, [*cols, POINTS], "Driver"), Rule(), Feed(2)))
+    return Receipt("championship", title, (*_head(head), *table(shown, [*cols, POINTS]),
+                                           *legend([*keys, POINTS]), Rule(), Feed(2)))
 
 
 def car_codes(names: Sequence[str]) -> dict[str, str]:
@@ -241,7 +264,9 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
     if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
         items.append(Rule())
         items.append(Line("Fastest laps and gaps", bold=True))
-        items.extend(table(laps, (BEST, Col("best_lap_no", "Lap", 4), Col("gap", "Gap", 8))))
+        cols = (BEST, Col("best_lap_no", "Lap", 4, legend="the lap it was"),
+                Col("gap", "Gap", 8, legend="behind the winner"))
+        items.extend((*table(laps, cols), *legend(cols)))
     return items
 
 

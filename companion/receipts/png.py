@@ -139,4 +139,7 @@ def render(receipt: Receipt, printer_config=None) -> Image.Image:
             x = {"left": 0, "center": (WIDTH - img.width) // 2, "right": WIDTH - img.width}[line.align]
             ink.paste(img, (max(0, x), y + line.dots - img.height))
         y += line.dots
+    box = ink.getbbox()        # a preview ends under its last ink, not after the paper feed
+    if box is not None:
+        ink = ink.crop((0, 0, WIDTH, min(height, box[3] + TOP_MARGIN)))
     return ImageChops.invert(ink)

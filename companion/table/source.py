@@ -1,6 +1,6 @@
 """The race the table screen shows, kept in step with the journal without writing to it.
 
-:class:`Follower` opens the journal read-only (``Journal.read_only``: SQLite ``mode=ro``,
+:class:`Follower` opens the journal read-only (``Journal(state, read_only=True)``: SQLite ``mode=ro``,
 every query a short read transaction, so the box's writer is never blocked), replays the
 newest session with its activity's pure rules, and on ``poll()`` applies the events the
 box has committed since (an undo, or a new session, replays it again). ``payload`` is
@@ -74,7 +74,7 @@ class Follower:
             self.journal, self.version = None, None
         if self.journal is None:
             try:
-                self.journal = Journal.read_only(self.state_dir)
+                self.journal = Journal(self.state_dir, read_only=True)
             except JournalError as exc:     # the box has not made its journal yet
                 self.problems = [str(exc)]
                 return self._publish()

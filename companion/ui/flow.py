@@ -7,12 +7,12 @@ moves its rules allow; the wizard asks the questions the activity declares.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
-from companion.profile import LINE_CHARS, MENU_CHARS
+from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
-from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
+from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
 from companion.ui.view import Menu, View
 
 if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
@@ -62,6 +62,7 @@ class Home(Screen):
 @dataclass
 class Race(Screen):
     highlighted: int = 0
+    scroll: Scroll = field(default_factory=Scroll)
 
     @classmethod
     def on(cls, moves) -> "Race":
@@ -84,19 +85,23 @@ class Race(Screen):
             footer = f"< {move.label} >" if arrows else move.label
         else:  # the race is over: one word for it in every pack's title bar
             footer = "OK: main menu"
-            view, self.highlighted = _scrolled(replace(view, status=ui.END_STATUS), self.highlighted)
-        return replace(view, footer=footer)
+            view = replace(view, status=ui.END_STATUS)
+        return self.scroll.show(replace(view, footer=footer))
 
     def handle(self, app: Host, gesture) -> None:
         moves = app.moves()
         if gesture.button == BACK and gesture.kind == "long":
             app.undo()
+            self.scroll.reset()
             return
-        if _step(gesture) and moves:
+        if paging(gesture):
+            self.scroll.page()
+            return
+        if _step(gesture) and len(moves) > 1:
             self.highlighted = (self.highlighted + _step(gesture)) % len(moves)
             return
-        if _step(gesture):  # the race is over: UP/DOWN scroll the results
-            self.highlighted = max(0, self.highlighted + _step(gesture))
+        if _step(gesture):  # nothing else to choose: UP/DOWN scroll the list
+            self.scroll.line(_step(gesture))
             return
         if gesture.kind != "press":
             return
@@ -109,22 +114,11 @@ class Race(Screen):
             # returns to the game's main move, so GO alone always rolls/draws.
             app.perform(moves[self.highlighted % len(moves)])
             self.reset(app.moves())
-
-
-def _scrolled(view: View, selected: int) -> tuple[View, int]:
-    """``view`` with its menu scrolled to ``selected``, and that index clamped to the
-    list (so a press past either end is not owed back)."""
-    body = list(view.body)
-    chosen = 0
-    for i, widget in enumerate(body):
-        if isinstance(widget, Menu):
-            chosen = max(0, min(selected, len(widget.items) - 1))
-            body[i] = replace(widget, selected=chosen)
-    return replace(view, body=tuple(body)), chosen
+            self.scroll.reset()
 
 
 PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last",
-                "program": "Print program", "grid": "Grid and track", "end": "End {}",
+                "program": "Print program", "grid": "Decisions", "end": "End {}",
                 "home": "Main menu", "table": "Table screen"}
 """The pause menu's words for the items an activity declares (``Activity.pause``)."""
 
@@ -179,15 +173,16 @@ class Pause(Screen):
 @dataclass
 class Final(Screen):
     """A race ended early: its results as they stood, scrollable; OK goes to the main menu."""
-    selected: int = 0
+    scroll: Scroll = field(default_factory=Scroll)
 
     def view(self, app: Host) -> View:
-        view, self.selected = _scrolled(app.final_view(), self.selected)
-        return replace(view, footer="OK: main menu")
+        return self.scroll.show(replace(app.final_view(), footer="OK: main menu"))
 
     def handle(self, app: Host, gesture) -> None:
-        if _step(gesture):
-            self.selected = max(0, self.selected + _step(gesture))
+        if paging(gesture):
+            self.scroll.page()
+        elif _step(gesture):
+            self.scroll.line(_step(gesture))
         elif pressed(gesture, OK, GO, BACK):
             app.close_session()
 
@@ -196,16 +191,17 @@ class Final(Screen):
 class Decisions(Screen):
     """What the companion decided (grid, track, cards drawn), scrollable: the table can
     play without the printer."""
-    selected: int = 0
+    scroll: Scroll = field(default_factory=Scroll)
 
     def view(self, app: Host) -> View:
-        view = app.decisions_view() or ui.message("Decided", "Nothing decided yet.")
-        view, self.selected = _scrolled(view, self.selected)
-        return replace(view, footer="\u2191\u2193 scroll  BACK: return")
+        view = app.decisions_view() or ui.message("Decisions", "Nothing decided yet.")
+        return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
     def handle(self, app: Host, gesture) -> None:
-        if _step(gesture):
-            self.selected = max(0, self.selected + _step(gesture))
+        if paging(gesture):
+            self.scroll.page()
+        elif _step(gesture):
+            self.scroll.line(_step(gesture))
         elif pressed(gesture, BACK, OK, GO):
             app.pop()
 
@@ -220,20 +216,29 @@ class History(Screen):
         undone = {i for i, e in enumerate(entries) if e.undone}
         if self.selected < 0:  # opens on the newest entry
             self.selected = len(labels) - 1
-        view, self.selected = _scrolled(ui.history(labels, undone), self.selected)
+        self.selected = min(self.selected, len(labels) - 1)
+        view = _selected(ui.history(labels, undone), self.selected)
         return replace(view, footer=_rest_of(labels[self.selected]))
 
     def handle(self, app: Host, gesture) -> None:
-        if _step(gesture):
+        if paging(gesture):   # a page down: the selection moves a screenful, then to the top
+            self.selected = 0 if self.selected >= len(app.history()) - 1 else self.selected + BODY_LINES
+        elif _step(gesture):
             self.selected = max(0, self.selected + _step(gesture))
         elif pressed(gesture, BACK, OK):
             app.pop()
 
 
+def _selected(view: View, selected: int) -> View:
+    """``view`` with its list's selection at ``selected``."""
+    return replace(view, body=tuple(replace(w, selected=selected) if isinstance(w, Menu) else w
+                                    for w in view.body))
+
+
 def _rest_of(label: str) -> str:
     """The footer under a history entry: its end when the menu line cuts it."""
     if len(label) <= MENU_CHARS:
-        return "BACK: return"
+        return "BACK: back"
     return "\u2026" + label[-(LINE_CHARS - 1):]
 
 
@@ -257,18 +262,20 @@ class Confirm(Screen):
 
 @dataclass
 class Results(Screen):
-    selected: int = 0
+    scroll: Scroll = field(default_factory=Scroll)
 
     def view(self, app: Host) -> View:
         lines = app.championship_lines()
         if not lines:
-            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: return")
-        view, self.selected = _scrolled(ui.main_menu(lines, 0, title="Championship"), self.selected)
-        return replace(view, footer="GO: print BACK: back")
+            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: back")
+        return self.scroll.show(replace(ui.main_menu(lines, 0, title="Championship"),
+                                        footer="GO: print  BACK: back"))
 
     def handle(self, app: Host, gesture) -> None:
-        if _step(gesture):
-            self.selected = max(0, self.selected + _step(gesture))
+        if paging(gesture):
+            self.scroll.page()
+        elif _step(gesture):
+            self.scroll.line(_step(gesture))
         elif gesture.kind == "press" and gesture.button == GO:
             app.print_championship()
         elif gesture.kind == "press" and gesture.button in (BACK, OK):

@@ -27,3 +27,56 @@ class Screen:
     def handle(self, app: "Host", gesture) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
+
+
+def paging(gesture) -> bool:
+    """Whether ``gesture`` asks for a list's next page: OK held, on every screen."""
+    return gesture.button == OK and gesture.kind == "long"
+
+
+class Scroll:
+    """How far a screen's list (the view's first ``Menu``) is scrolled: one way to read a
+    list longer than the screen, on every screen. OK held shows the next page (after the
+    last page, the top again); where UP/DOWN choose nothing else they move it a line
+    (:meth:`line`). ``top`` None: the list shows where the view puts it."""
+
+    __slots__ = ("top", "window")
+
+    def __init__(self) -> None:
+        self.top: int | None = None
+        self.window: tuple[int, int, int] | None = None   # (first, shown, lines) as drawn
+
+    def show(self, view):
+        """``view`` with its list from this scroll's line; the window drawn is kept."""
+        from companion.ui.view import Menu
+        if not any(isinstance(w, Menu) for w in view.body):   # nothing to scroll
+            self.window = None
+            return view
+        from dataclasses import replace
+        from companion.ui.render import list_window
+        if self.top is not None:
+            body = list(view.body)
+            for i, widget in enumerate(body):
+                if isinstance(widget, Menu):
+                    body[i] = replace(widget, top=self.top)
+                    break
+            view = replace(view, body=tuple(body))
+        self.window = list_window(view)
+        if self.top is not None and self.window is not None:
+            self.top = self.window[0]      # clamped: a press past either end is not owed back
+        return view
+
+    def line(self, delta: int) -> None:
+        """Up or down by ``delta`` lines, stopping at either end."""
+        if self.window is not None:
+            first, shown, n = self.window
+            self.top = max(0, min(first + delta, n - shown))
+
+    def page(self) -> None:
+        """The next page; after the last one, the first."""
+        if self.window is not None:
+            first, shown, n = self.window
+            self.top = 0 if first + shown >= n else first + shown
+
+    def reset(self) -> None:
+        self.top = None

@@ -84,7 +84,7 @@ class NameEntry(Screen):
         caret = " " * (2 * self.cursor) + "\u25b2\u25b2"
         return View(title=f"Name of {self.colour}", status=f"{self.cursor + 1}/{MAX_NAME}",
                     body=(Text(shown, size=2), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
-                    footer="OK next  GO save")
+                    footer="OK: next  GO: keep")
 
     def handle(self, app, gesture) -> None:
         step = _step(gesture)

@@ -155,6 +155,14 @@ def _min_height(w: object) -> int | None:
 
 
 def _body(im: Image.Image, widgets: tuple, top: int, bottom: int) -> None:
+    y = top
+    for w, h in _place(widgets, top, bottom):
+        _DRAW[type(w)](im, w, y, h)
+        y += h
+
+
+def _place(widgets: tuple, top: int, bottom: int) -> list[tuple[object, int]]:
+    """The widgets that fit between ``top`` and ``bottom``, each with its height."""
     placed: list[tuple[object, int]] = []
     used = 0
     for w in widgets or ():
@@ -170,10 +178,7 @@ def _body(im: Image.Image, widgets: tuple, top: int, bottom: int) -> None:
     for k, i in enumerate(flexible):   # share the spare height, the first ones get the rest
         w, h = placed[i]
         placed[i] = (w, h + spare // len(flexible) + (1 if k < spare % len(flexible) else 0))
-    y = top
-    for w, h in placed:
-        _DRAW[type(w)](im, w, y, h)
-        y += h
+    return placed
 
 
 def _draw_text(im: Image.Image, w: Text, y: int, h: int) -> None:
@@ -226,8 +231,8 @@ def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
     if not n:
         return
     visible = max(1, h // LINE_H)
-    selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) else 0
-    top = min(max(0, selected - (visible - 1) // 2), max(0, n - visible))
+    selected = min(w.selected, n - 1) if isinstance(w.selected, int) else 0   # < 0: none
+    top = _menu_top(w, max(selected, 0), visible, n)
     right = WIDTH
     if n > visible:
         right = WIDTH - SCROLLBAR_W - 1
@@ -240,6 +245,26 @@ def _draw_menu(im: Image.Image, w: Menu, y: int, h: int) -> None:
             _fill(im, 0, iy, right, iy + LINE_H, WHITE)
             colour = BLACK
         _text(im, 2, iy + 1, text, colour=colour)
+
+
+def _menu_top(w: Menu, selected: int, visible: int, n: int) -> int:
+    """The first line a menu shows: its ``top`` if set, else one that keeps the
+    selection on the second row while scrolling; never past the last full window."""
+    first = w.top if isinstance(w.top, int) else selected - (visible - 1) // 2
+    return min(max(0, first), max(0, n - visible))
+
+
+def list_window(view: View) -> tuple[int, int, int] | None:
+    """``(first line shown, lines shown, lines)`` of the view's list (its first ``Menu``)
+    as ``render`` draws it; None when the view has no list on screen."""
+    bottom = FOOTER_RULE - 1 if view.footer else HEIGHT
+    for w, h in _place(view.body, BODY_TOP, bottom):
+        if isinstance(w, Menu):
+            n = len(w.items)
+            visible = max(1, h // LINE_H)
+            selected = min(max(w.selected, 0), n - 1) if isinstance(w.selected, int) and n else 0
+            return _menu_top(w, selected, visible, n), min(visible, n), n
+    return None
 
 
 def _scrollbar(im: Image.Image, y: int, h: int, top: int, visible: int, n: int) -> None:
@@ -332,14 +357,22 @@ def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
 
 # --- what a view would lose ---------------------------------------------------------------
 
-def cut_texts(view: View) -> list[str]:
+def cut_texts(view: View, footer: bool = False) -> list[str]:
     """The texts of ``view`` the renderer would shorten with an ellipsis or leave out for
-    want of room (the footer aside: the app sets it). Empty when everything shows whole."""
+    want of room; with ``footer``, the footer too (the app sets it: a move between the
+    arrows, or a hint). Empty when everything shows whole."""
     cut: list[str] = []
 
     def check(text: str, size: int, width: int) -> None:
         if fonts.truncate(text, size, width) != text:
             cut.append(text)
+
+    if footer and view.footer:
+        text = str(view.footer)
+        if len(text) > 4 and text.startswith("< ") and text.endswith(" >"):
+            check(text[2:-2].strip(), 1, WIDTH - 2 * fonts.ADVANCE - 2)
+        else:
+            check(text, 1, WIDTH - 2 * MARGIN)
 
     right = WIDTH
     if view.status:

@@ -22,7 +22,7 @@ BODY_WIDTH = WIDTH - 2 * MARGIN   # px for body text
 
 def main_menu(items: Iterable[str], selected: int = 0, title: str = APP_TITLE) -> View:
     """A list to pick from: activities, games, tools."""
-    return View(title=title, body=(Menu(tuple(items), selected),), footer="OK select")
+    return View(title=title, body=(Menu(tuple(items), selected),), footer="OK: choose")
 
 
 def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
@@ -31,20 +31,27 @@ def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
     question's own label unless given (a per-car question names the car)."""
     last = step_index >= step_count - 1
     status = f"{step_index + 1}/{step_count}" if step_count > 1 else ""   # no "1/1"
-    footer = "\u2191\u2193 change  OK " + ("start" if last else "next")
+    footer = "\u2191\u2193: change  OK: " + ("start" if last else "next")
     if option.kind == "choice":
         values = [v for v, _ in option.choices]
         selected = values.index(value) if value in values else 0
         body: tuple = (Menu(tuple(label for _, label in option.choices), selected),)
+    elif option.kind == "split":   # points shared among parts: each part and its points
+        from companion.kit.text import row
+        from companion.profile import MENU_CHARS
+        answer = value if isinstance(value, Mapping) else {}
+        body = (Menu(tuple(row(label, str(answer.get(key, low)), MENU_CHARS)
+                           for key, label, low, _ in option.parts), -1),)
+        footer = "OK: edit  BACK: back"
     else:
-        what = f"{option.label.lower()} " if option.kind == "players" else ""   # "cars 2-12"
+        what = f"{option.label.lower()} " if option.kind == "players" else ""   # "players 2-12"
         body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)
     return View(title=title or option.label, status=status, body=body, footer=footer)
 
 
 def confirm(question: str) -> View:
     """A yes/no question: OK answers yes, BACK answers no."""
-    return View(title="Confirm", body=_paragraph(question, "center"), footer="OK yes  BACK no")
+    return View(title="Confirm", body=_paragraph(question, "center"), footer="OK: yes  BACK: no")
 
 
 def history(entries: list[str], undone: set[int] = frozenset()) -> View:
@@ -53,7 +60,7 @@ def history(entries: list[str], undone: set[int] = frozenset()) -> View:
         return message("History", "Nothing has happened yet.")
     items = tuple(fonts.struck(e) if i in undone else e for i, e in enumerate(entries))
     return View(title="History", status=str(len(entries)),
-                body=(Menu(items, len(items) - 1),), footer="hold BACK to undo")
+                body=(Menu(items, len(items) - 1),), footer="hold BACK: undo")
 
 
 END_STATUS = "END"
@@ -79,7 +86,7 @@ def standings(title: str, rows: Iterable[Mapping[str, Any]]) -> View:
 
 def message(title: str, text: str) -> View:
     """A title and a few lines of wrapped text."""
-    return View(title=title, body=_paragraph(text, "left"), footer="OK continue")
+    return View(title=title, body=_paragraph(text, "left"), footer="OK: next")
 
 
 def players(entries: list[Mapping[str, str]], selected: int = 0, title: str = "Players",
@@ -88,7 +95,7 @@ def players(entries: list[Mapping[str, str]], selected: int = 0, title: str = "P
     and ``status`` as the setup step that asked how many (``Cars``, ``2/5``)."""
     items = tuple(_player_label(p) for p in entries)
     return View(title=title, status=status or str(len(items)), body=(Menu(items, selected),),
-                footer="OK edit  GO done")
+                footer="OK: name  GO: done")
 
 
 def _player_label(player: Mapping[str, str]) -> str:

@@ -49,9 +49,13 @@ class Bar:
 
 @dataclass(frozen=True)
 class Menu:
-    """A vertical list with one selected item, scrolled so the selection is visible."""
+    """A vertical list with one selected item, scrolled so the selection is visible.
+    ``top``: the first line shown instead (None: where the selection puts it); the app
+    sets it when a player scrolls a list (``companion.ui.nav.Scroll``), a screen leaves it.
+    ``selected`` below 0: a list to read, nothing highlighted."""
     items: tuple[str, ...]
     selected: int = 0
+    top: int | None = None
 
 
 Widget = Text | Big | Row | Bar | Menu

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
-from companion.ui.nav import BACK, GO, OK, Screen, pressed, step as _step
+from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
 from companion.ui.view import Menu, View
 
 if TYPE_CHECKING:  # the contract is loaded with the first activity, not for the first frame
@@ -37,6 +37,22 @@ class Wizard(Screen):
     held: int = 0                                  # UP/DOWN repeats of the hold going on
     _data: Any = field(default=None, repr=False, compare=False)   # the game's data, read once
     _options: Any = field(default=None, repr=False, compare=False)   # (answers, options) last resolved
+    scroll: Scroll = field(default_factory=Scroll, compare=False)   # a long list (the split's parts)
+    scrolled_at: int = field(default=-1, compare=False)             # the step it scrolls
+
+    def draft(self) -> dict[str, Any]:
+        """The answers so far, as the journal keeps them (a copy, JSON's types)."""
+        import json
+        return json.loads(json.dumps({"slug": self.slug, "step": self.step, "values": self.values,
+                                      "names": self.names, "cars": {str(i): a for i, a in self.cars.items()}}))
+
+    @classmethod
+    def from_draft(cls, draft: dict[str, Any]) -> "Wizard":
+        """The wizard where :meth:`draft` left it (a setup in progress across a restart)."""
+        names = draft.get("names")
+        return cls(str(draft["slug"]), int(draft.get("step", 0)), dict(draft.get("values") or {}),
+                   dict(names) if isinstance(names, dict) else None,
+                   {int(i): dict(a) for i, a in (draft.get("cars") or {}).items()})
 
     def options(self, app: Host) -> tuple[Option, ...]:
         answers = tuple(self.values.items())
@@ -117,8 +133,11 @@ class Wizard(Screen):
         title = None
         if q.car is not None:
             title = f"{self.name_of(app, q.car)}: {q.option.label}"
-        return replace(ui.options_wizard(q.option, self.value(q.option, q.car), self.step, count, title=title),
-                       footer="OK: next  BACK: back")
+        view = ui.options_wizard(q.option, self.value(q.option, q.car), self.step, count, title=title)
+        if self.scrolled_at != self.step:
+            self.scroll.reset()
+            self.scrolled_at = self.step
+        return self.scroll.show(view if q.option.kind == "split" else replace(view, footer="OK: next  BACK: back"))
 
     def name_of(self, app: Host, car: int) -> str:
         colour = self.colours(app)[car]
@@ -130,7 +149,11 @@ class Wizard(Screen):
             return
         step = _step(gesture)
         self.held = self.held + 1 if step and gesture.kind == "repeat" else 0
-        if step and q.option.kind != "split":
+        if paging(gesture):
+            self.scroll.page()
+        elif step and q.option.kind == "split":   # UP/DOWN choose nothing here: they scroll
+            self.scroll.line(step)
+        elif step:
             by = hold_step(self.held) if q.option.kind == "number" else 1
             self.set(q, adjust(q.option, self.value(q.option, q.car), step, by))
         elif pressed(gesture, OK, GO):
@@ -284,7 +307,7 @@ class SplitEntry(Screen):
         status = f"{self.left()} left"
         return View(title=fit(f"{self.car}: {self.option.label}", LINE_CHARS - 1 - len(status)), status=status,
                     body=(Menu(tuple(items), self.selected),),
-                    footer="\u2191\u2193 change OK done" if self.editing else "OK edit  GO keep")
+                    footer="\u2191\u2193: change  OK: done" if self.editing else "OK: edit  GO: keep")
 
     def handle(self, app: Host, gesture) -> None:
         step = _step(gesture)

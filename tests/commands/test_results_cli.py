@@ -29,7 +29,8 @@ def test_results_name_the_game_as_the_screens_do(state_dir, capsys):
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
     assert "Last race: Formula Dé, race 2 of its championship" in out
-    assert "Championship Formula Dé: 2 race(s)" in out and "formula-de" not in out
+    assert "Championship Formula Dé: 2 races" in out and "formula-de" not in out
+    assert "race(s)" not in out
 
 
 def test_print_results_finds_a_race_ended_early(state_dir, capsys, tmp_path):

@@ -84,6 +84,17 @@ def test_draw_beyond_the_deck_reshuffles_the_discards(capsys):
     assert [c["name"] for c in cards[:13]] != [c["name"] for c in cards[13:26]]
 
 
+def test_drawing_past_the_deck_says_when_the_discards_are_reshuffled(capsys):
+    code, out, err = cli(capsys, "draw", "street-illegal", "track", "-n", "21", "--seed", "1")
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 22
+    assert "reshuffled" in lines[20] and "after 20 cards" in lines[20]
+    code, out, err = cli(capsys, "draw", "street-illegal", "track", "-n", "21", "--seed", "1", "--json")
+    assert len(json.loads(out)["cards"]) == 21 and "reshuffled" in err
+    code, out, err = cli(capsys, "draw", "street-illegal", "track", "-n", "20", "--seed", "1")
+    assert "reshuffled" not in out + err
+
+
 def test_owner_defined_deck_via_subprocess(isolated_state):
     path = game_data.override_path("3-wide", isolated_state)
     path.parent.mkdir(parents=True)
@@ -163,3 +174,11 @@ def test_roll_a_dice_set_as_companion_games_lists_it(capsys):
 def test_an_unknown_die_names_the_dice_sets_too(capsys):
     code, _, err = cli(capsys, "roll", "3-wide", "tire")
     assert code == 2 and "dice sets: tires" in err and len(err.strip().splitlines()) == 1
+
+
+def test_demo_help_lists_the_games_and_tools(capsys):
+    from companion.games.registry import GAMES, TOOLS
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(slug in out for slug in [*GAMES, *TOOLS])

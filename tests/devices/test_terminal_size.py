@@ -46,3 +46,49 @@ def test_braille_keeps_every_pixel():
                 if bits & bit:
                     back.putpixel((2 * c + dx, 4 * r + dy), 1)
     assert back.tobytes() == image.convert("1").tobytes()
+
+
+def test_a_resized_terminal_is_redrawn_at_once(monkeypatch):
+    """"Too small" goes away as soon as the terminal is made larger, not at the next
+    change of the screen: the resize signal redraws the last frame."""
+    import os
+    import shutil
+    import signal
+
+    sizes = [os.terminal_size((60, 20))]
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: sizes[-1])
+    stream = io.StringIO()
+    display = TerminalDisplay(stream=stream, help_line=TERMINAL_HELP)
+    try:
+        display.show(frame())
+        assert "too small" in stream.getvalue()
+        stream.seek(0)
+        stream.truncate()
+        sizes.append(os.terminal_size((80, 24)))
+        os.kill(os.getpid(), signal.SIGWINCH)
+        drawn = stream.getvalue()
+        assert "too small" not in drawn and "\u250c" in drawn      # the framed screen
+    finally:
+        display.close()
+    assert signal.getsignal(signal.SIGWINCH) != display._on_resize   # closed: handler given back
+
+
+def test_braille_draws_the_title_bar_and_the_highlighted_row_as_marked_text():
+    """At 2x4 pixels a character an inverted field is a solid block with the letters as
+    gaps: the 80x24 terminal draws the letters as dots, with a bar at the field's left."""
+    from companion.devices.display import braille_marked, marked
+
+    image = frame()                                   # title bar, "Deck shuffler" highlighted
+    plain, shown = braille_blocks(image), braille_marked(image)
+    full = "\u28ff"
+    assert plain[0].count(full) > 10 and shown[0].count(full) == 0        # the title bar
+    assert max(row.count(full) for row in shown) <= 2                     # no solid fields left
+    again = marked(image)
+    px = again.load()
+    assert all(px[0, y] for y in range(10))           # the marker bar at the left edge
+    def lit(im):
+        return sum(bin(b).count("1") for b in im.convert("1").tobytes())
+    assert lit(again) < lit(image) // 2
+    untouched = render(screens.message("Note", "plain"))
+    body = (0, 11, 128, 52)
+    assert marked(untouched).crop(body).tobytes() == untouched.convert("1").crop(body).tobytes()

@@ -32,19 +32,23 @@ def test_race_program_lines():
         "3-Wide",
         "2 laps, 3 cars",
         "-" * 32,
-        " # Grid                   Colour",
-        " 1 Red                       Red",
-        " 2 Blue                     Blue",
-        " 3 Yellow                 Yellow",
+        " # Car",                          # a colour column repeating the names is left out
+        " 1 Red",
+        " 2 Blue",
+        " 3 Yellow",
         "-" * 32,
         "",
         "",
     ]
+    named = [{**g, "name": n} for g, n in zip(grid, ("Ann", "Bob", "Cy"))]
+    receipt = layouts.race_program("Race program", [], named, (COLOUR,))
+    assert receipt.text_lines()[2:4] == [" # Car                    Colour", " 1 Ann                       Red"]
+    assert "Key: Colour = the car's colour" in receipt.text_lines()
 
 
 def test_race_program_without_columns_keeps_names_at_the_left():
     receipt = layouts.race_program("Grid", [], [{"name": "Ann"}, {"name": "Bob"}])
-    assert receipt.text_lines()[2:5] == [" # Grid", " 1 Ann", " 2 Bob"]
+    assert receipt.text_lines()[2:5] == [" # Car", " 1 Ann", " 2 Bob"]
 
 
 def test_results_lines_with_bonuses_and_fastest_lap():
@@ -60,6 +64,9 @@ def test_results_lines_with_bonuses_and_fastest_lap():
         " 1 Blue        2   1  55.5s   17",
         " 2 Red         2   1 1:02.0   13",
         " 3 Yellow      2   0 1:10.0   10",
+        "Key: Laps = laps done, Led =",      # every column says what it holds
+        "laps led, Best = best lap, Pts =",
+        "points",
         "-" * 32,
         "+3 won the race: Blue",
         "+1 led a lap: Blue, Red",
@@ -97,10 +104,12 @@ def test_championship_lines():
         "After 2 races",
         "Season 2025",
         "-" * 32,
-        " # Driver             R1 R2  Pts",
+        " # Car                R1 R2  Pts",
         " 1 Blue                2  1   16",
         " 2 Red                 1  2   16",
         " 3 Yellow              3  -    4",
+        "Key: R1-R2 = place in each race,",
+        "Pts = points",
         "-" * 32,
         "",
         "",
@@ -112,7 +121,7 @@ def test_championship_after_many_races_shows_wins():
     races = [scoring.standings([{"name": "A"}, {"name": "B"}], table) for _ in range(6)]
     lines = layouts.championship("Season", scoring.championship(races)).text_lines()
     assert lines[1] == "After 6 races"
-    assert lines[3:6] == [" # Driver               Won  Pts",
+    assert lines[3:6] == [" # Car                  Won  Pts",
                           " 1 A                      6   18",
                           " 2 B                      0    6"]
 
@@ -140,6 +149,9 @@ def test_lap_chart_lines():
         " 1 Blue        55.5s   2  leader",
         " 2 Red        1:02.0   1   +5.0s",
         " 3 Yellow     1:10.0   1  +30.0s",
+        "Key: Best = best lap, Lap = the",
+        "lap it was, Gap = behind the",
+        "winner",
         "-" * 32,
         "",
         "",

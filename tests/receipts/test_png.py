@@ -30,7 +30,15 @@ def test_size_and_mode():
     receipt = results_receipt()
     img = render(receipt)
     assert img.mode == "1" and img.width == WIDTH == 384
-    assert img.height == TOP_MARGIN + sum(line.dots for line in layout(receipt)) + END_FEED * LINE_DOTS
+    assert img.height < TOP_MARGIN + sum(line.dots for line in layout(receipt)) + END_FEED * LINE_DOTS
+
+
+def test_a_preview_has_no_long_blank_tail():
+    """The paper feed after a receipt (Feed items, the tear-off feed) is not drawn: the
+    preview ends a margin under its last ink."""
+    img = render(results_receipt())
+    ink_bottom = ImageChops.invert(img).getbbox()[3]
+    assert img.height - ink_bottom == TOP_MARGIN
 
 
 def test_ink_where_the_text_is_and_nowhere_else():

@@ -199,7 +199,7 @@ def test_a_box_without_a_journal_yet_is_waited_for(state_dir, serving):
     payload = json.loads(get(srv.port, "/state.json")[2])
     assert payload["race"] is None and "no journal" in payload["problems"][0]
     with pytest.raises(JournalError):
-        Journal.read_only(state_dir)
+        Journal(state_dir, read_only=True)
     s, next_race = events(srv.port)
     next_race()
     race(state_dir, "dice", 2)

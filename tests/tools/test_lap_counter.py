@@ -242,12 +242,14 @@ def test_receipts_program_results_and_lap_chart():
     assert list(printed) == ["program", "results", "lap-chart"]
     assert printed["program"].text_lines() == [
         "          Race program", "3-Wide", "1 lap, 2 cars", "-" * 32,
-        " # Grid", " 1 Red", " 2 Blue", "-" * 32, "", ""]
+        " # Car", " 1 Red", " 2 Blue", "-" * 32, "", ""]
     assert printed["results"].text_lines()[3:] == [
         "-" * 32,
         " # Car             Laps Led  Pts",
         " 1 Red                1   1   17",
         " 2 Blue               1   0   11",
+        "Key: Laps = laps done, Led =",
+        "laps led, Pts = points",
         "-" * 32,
         "+3 won the race: Red",
         "+1 led a lap: Red",
@@ -272,7 +274,7 @@ def test_results_show_best_laps_when_timed_and_names_when_they_differ_from_colou
     state = rules.apply(state, {"kind": "finish"})
     printed = screens.receipts(state)
     assert printed["program"].text_lines()[3:6] == [
-        " # Grid                   Colour", " 1 Ann                       Red", " 2 Bob                      Blue"]
+        " # Car                    Colour", " 1 Ann                       Red", " 2 Bob                      Blue"]
     assert printed["results"].text_lines()[3:6] == [
         " # Car           Laps Led   Best",
         " 1 Bob              1   1 1:01.5",

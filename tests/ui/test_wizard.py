@@ -66,10 +66,29 @@ def test_the_car_list_is_the_same_step_as_the_count(state_dir):
     app = make_app(state_dir)
     wizard_on(app, "laps", "players")
     count = app.frame()
-    assert (count.title, count.status) == ("Cars", "2/5")
-    assert any(getattr(w, "caption", "") == "cars 2-12" for w in count.body)
+    assert (count.title, count.status) == ("Players", "2/5")
+    assert any(getattr(w, "caption", "") == "players 2-12" for w in count.body)
     app.step(Gesture("OK", "press"))
     cars = app.frame()
-    assert (cars.title, cars.status) == ("Cars", "2/5")
+    assert (cars.title, cars.status) == ("Players", "2/5")
     app.step(Gesture("GO", "press"))
     assert isinstance(app.screen, Wizard) and app.frame().status == "3/5"
+
+
+def test_points_shared_among_parts_show_each_part_by_its_name(state_dir):
+    """3-Wide's skills: every skill and its points, readable to the last, no raw data."""
+    from companion.ui.render import cut_texts, list_window
+
+    app = make_app(state_dir)
+    app.boot()
+    from tests.table import press
+    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK")
+    frame = app.frame()
+    assert frame.title.endswith("Skills")
+    (menu,) = frame.body
+    assert not any("{" in t or "'" in t for t in menu.items), menu
+    assert menu.items[-1].startswith("Quick fix") and menu.items[-1].endswith("2")
+    assert cut_texts(frame) == [] and len(frame.footer) <= 21
+    press(app, "DOWN DOWN DOWN")
+    first, shown, n = list_window(app.frame())
+    assert first + shown == n                      # the last part is on screen

@@ -7,7 +7,7 @@
    counted as above) it works out every true face of the die with that braking rule:
    the expected spaces moved and the expected cost. It never takes a gear with any
    chance of elimination when one without exists, and picks the gear with the most
-   expected spaces less ``WEIGHT`` x the expected cost (Careful: 6, Racer: 2). The cost
+   expected spaces less ``WEIGHT`` x the expected cost (Steady: 6, Racer: 2). The cost
    counts half the next move's too: from where this move ends, the cheapest gear it
    could pick next, every face of that die held by the brakes it will have left.
 3. Once the weather is known (before the race, before the qualifying laps) it fits rain

@@ -46,7 +46,7 @@ from companion.kit.text import label
 from companion.kit.update import evolve, replace_at
 
 OPTIONS = (
-    Option("players", "Cars", kind="players", low=2, high=10, default=4),
+    Option("players", "Players", kind="players", low=2, high=10, default=4),
     Option("laps", "Laps", choices=((2, "2 laps"), (3, "3 laps")), default=2),
     Option("weather", "Weather", choices=(("roll", "Roll the chart"), ("good", "Good"),
                                           ("changeable", "Changeable"), ("rain", "Rain")), default="roll"),
@@ -56,10 +56,10 @@ OPTIONS = (
     Option("circuit", "Circuit", source=board.choices, describe=board.DESCRIBE),
 )
 
-LEVELS = ((1, "Careful"), (2, "Racer"))
+LEVELS = ((1, "Steady"), (2, "Racer"))
 CAR_OPTIONS = (
     CarOption("driver", "Driver", choices=((kitcars.HUMAN, "Human"), (kitcars.AUTO, "Automated"))),
-    CarOption("level", "Auto level", choices=LEVELS, default=2, only_if=("driver", kitcars.AUTO)),
+    CarOption("level", "Level", choices=LEVELS, default=2, only_if=("driver", kitcars.AUTO)),
     CarOption("build", "Car", choices=(("standard", "Standard WP"), ("constructed", "Constructed")),
               race_if=("race", "circuit")),
     CarOption("wear", "Wear points", kind="split", total=T.CONSTRUCTED_TOTAL,
@@ -314,8 +314,8 @@ def moves(state: State) -> list[Move]:
         c = state.car_on
         car = state.cars[c]
         who = car.name
-        fixes = [] if state.qualifying else [make_move("fix", "Car is 1 ahead", player=who, car=c, by=1),
-                                              make_move("fix", "Car is 1 back", player=who, car=c, by=-1)]
+        fixes = [] if state.qualifying else [make_move("fix", "Board: 1 ahead", player=who, car=c, by=1),
+                                              make_move("fix", "Board: 1 back", player=who, car=c, by=-1)]
         if car.driver == kitcars.AUTO:
             return [make_move("auto", "DRIVE", player=who, car=c, primary=True),
                     make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c), *fixes]
@@ -360,7 +360,10 @@ def gear_label(g: int, cost: Mapping[str, int]) -> str:
     from companion.kit.standings import ordinal
     if not cost:
         return f"{ordinal(g)} gear"
-    return f"{ordinal(g)} -" + "".join(z[0].upper() for z in cost)
+    # WP lost by zone, in the dashboard's letters: "1st -1 G" (gearbox), "1st -1 G,B,E"
+    if len(set(cost.values())) == 1:
+        return f"{ordinal(g)} -{next(iter(cost.values()))} " + ",".join(z[0].upper() for z in cost)
+    return f"{ordinal(g)} " + " ".join(f"-{n} {z[0].upper()}" for z, n in cost.items())
 
 
 def _report_moves(state: State) -> list[Move]:

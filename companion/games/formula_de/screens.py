@@ -83,7 +83,7 @@ def view(state: R.State) -> View:
 def _start_view(state: R.State) -> View:
     s = state.settings
     weather = "weather: roll" if s.weather == "roll" else f"weather: {s.weather}"
-    return View(title="Formula De", status=f"{len(state.cars)} cars", body=(
+    return View(title="Formula Dé", status=f"{len(state.cars)} cars", body=(
         Text(fit(s.circuit.label)), Text(fit(f"{s.laps} laps, {weather}")),
         Text(fit("team race" if s.team else "single race")), Text("GO: weather and grid")))
 
@@ -167,7 +167,7 @@ def decisions(state: R.State) -> View:
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
-    return View(title="Decided", body=(Menu(tuple(circuit_lines(state) + lines)),))
+    return View(title="Decisions", body=(Menu(tuple(circuit_lines(state) + lines)),))
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def _last_line(state: R.State) -> str:
 def _gear_view(state: R.State) -> View:
     c = state.car_on
     car = state.cars[c]
-    gear = f"G{car.gear}" if car.gear else "grid"
+    gear = ordinal(car.gear) if car.gear else "grid"   # a gear is an ordinal; G is the gearbox
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
         return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
@@ -329,7 +329,7 @@ def round_lines(state: R.State) -> list[str]:
         if car.out:
             out.append(fit(f"{k} {car.name} out L{car.out_lap}", MENU_CHARS))
             continue
-        where = "finished" if car.place else f"L{state.lap(c)} {place(state, car.dist)} G{car.gear}"
+        where = "finished" if car.place else f"L{state.lap(c)} {place(state, car.dist)} {ordinal(car.gear)}"
         out.append(row(f"{k} {car.name}", where, MENU_CHARS))
         out.append(" " + dashboard(car))
     return out
@@ -359,8 +359,8 @@ _VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.
 
 # -- paper --------------------------------------------------------------------------------
 
-STATUS = Col("result", "Result", 10)
-PITS = Col("pit_stops", "Pit", 4)
+STATUS = Col("result", "Result", 10, legend="finished, or out and on which lap")
+PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
 
 
 def _heading(state: R.State) -> list[str]:
@@ -373,17 +373,18 @@ def _heading(state: R.State) -> list[str]:
 def program(state: R.State) -> Receipt:
     grid = [{"name": state.cars[c].name + (f" ({state.cars[c].card})" if state.cars[c].card else ""),
              "tires": state.cars[c].tires, "start": state.cars[c].start_roll} for c in state.grid]
-    cols = (Col("tires", "Tires", 6), Col("start", "Start", 6))
+    cols = (Col("tires", "Tires", 6, legend="tires fitted"),
+            Col("start", "Start", 6, legend="start roll (1 misses turn 1, 20 +4 spaces)"))
     lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners, "
                                f"{state.settings.circuit.length} spaces a lap"]
     if state.qualified:
         lines += ["Stopwatch qualifying:"] + [" ".join(x.split()) for x in qualifying_lines(state)]
-    return layouts.race_program("Formula De", lines, grid, cols)
+    return layouts.race_program("Formula Dé", lines, grid, cols)
 
 
 def results(state: R.State) -> Receipt:
     rows = [{**r, "result": f"out L{r['out_lap']}" if "out_lap" in r else r["status"]} for r in R.standings(state)]
-    title = "Formula De results" if R.finished(state) else "Formula De (running)"
+    title = "Formula Dé results" if R.finished(state) else "Formula Dé (running)"
     notes = []
     for r in rows:
         if "cause" in r:
@@ -394,8 +395,6 @@ def results(state: R.State) -> Receipt:
     if state.settings.team:
         for t in R.team_standings(state):
             notes.append(f"{t['position']} {t['name']}: {t['points']} pts")
-    if state.settings.points_note:
-        notes.append(f"Points: {state.settings.points_note}")
     chart = layouts.lap_chart_picture(rows, FR.lap_chart(state), (), "Order after each round")
     table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes,
                             more=chart)

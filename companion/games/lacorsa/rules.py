@@ -303,7 +303,8 @@ def _entry(state: State, car: int, kind: str, extra: list[Move]) -> list[Move]:
     if red and pool[red]:
         if state.left[car] >= 2 and (plain or pool[red] >= 2):
             reds.append(make_move("redline", "R + a card", player=who, car=car))
-        reds.append(make_move(kind, label(red), player=who, car=car, cards=(red,)))
+        # with no other card left, the R is the move GO plays (not Cards left, not Back)
+        reds.append(make_move(kind, label(red), player=who, car=car, cards=(red,), primary=not out))
     return _ring(out, extra + reds)
 
 

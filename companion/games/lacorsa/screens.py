@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.kit.standings import ordinal, result_line
 from companion.kit.text import first_fitting, fit, row
-from companion.profile import MENU_CHARS
+from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
 from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
@@ -154,6 +154,7 @@ def grid_items(state: State) -> list[str]:
 def _grid_set(state: State) -> View:
     """The grid to set up on the board; the tie die's rolls beside the tied cars."""
     items = grid_items(state) + [fit(f"{short(state, state.grid[-1])} starts lap 1", MENU_CHARS)]
+    items += [fit(line, MENU_CHARS) for line in drivers_lines(state)]   # who drives which cars
     return _titled("Grid", [Menu(tuple(items))], _race_status(state))
 
 
@@ -196,8 +197,8 @@ def _act(state: State) -> View:
     if ahead is None:
         info.append(Text("Leads: extend/discard"))
     else:
-        info.append(Text(first_fitting(f"Ahead: {state.name(ahead)} ({state.left[ahead]} left)",
-                                       f"Ahead: {short(state, ahead)} {state.left[ahead]}c")))
+        tail = f" {state.left[ahead]} left"      # one wording; a long name is shortened
+        info.append(Text(f"Ahead: {short(state, ahead, LINE_CHARS - len('Ahead: ') - len(tail))}{tail}"))
     passed = f"passed {state.passes}, " if state.passes else ""
     if state.cars[car].auto:
         info.append(Text(first_fitting(f"Auto: {passed}{cards(state.left[car])}", f"Auto: {cards(state.left[car])}")))
@@ -264,8 +265,32 @@ def _table(state: State) -> View:
 
 
 def _standings_view(state: State, title: str, rows) -> View:
-    items = tuple(result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in rows)
-    return _titled(title, [Menu(items)], _race_status(state))
+    items = [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in rows]
+    totals = player_totals(rows)
+    if totals:      # 2-3 players run two cars each: each player's total too
+        items += ["Players:"] + [result_line(k, name, pts, MENU_CHARS) for k, (name, pts) in enumerate(totals, 1)]
+    return _titled(title, [Menu(tuple(items))], _race_status(state))
+
+
+def player_totals(rows) -> list[tuple[str, int]]:
+    """Each player's points over the cars they run, best first; empty when every player
+    runs one car (the cars' lines say it all)."""
+    totals: dict[str, int] = {}
+    for r in rows:
+        totals[r.get("player", r["name"])] = totals.get(r.get("player", r["name"]), 0) + int(r["points"])
+    if len(totals) == len(rows):
+        return []
+    return sorted(totals.items(), key=lambda kv: -kv[1])
+
+
+def drivers_lines(state: State) -> list[str]:
+    """Who drives which cars, when a player runs more than one: ``Ann: Ann 1, Ann 2``."""
+    cars: dict[str, list[str]] = {}
+    for c, car in enumerate(state.cars):
+        cars.setdefault(car.owner_name, []).append(state.name(c))
+    if len(cars) == len(state.cars):
+        return []
+    return [f"{who}: {', '.join(names)}" for who, names in cars.items()]
 
 
 # -- what the companion decided (pause menu) -------------------------------------------------
@@ -276,6 +301,9 @@ def decisions(state: State) -> View:
              fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS) if state.autos else "All hands at table"]
     if state.autos:
         items.append("Auto hands: secret")
+    drivers = drivers_lines(state)
+    if drivers:
+        items += ["Who drives:"] + drivers
     if state.grid:
         items.append("Grid (qualifying):")
         items += grid_items(state)
@@ -323,7 +351,7 @@ def _program(state: State, layouts):
     grid = [{"name": state.name(c), "cards": cards_text(state, first.get(c, ())),
              "roll": "/".join(str(r) for r in rolls.get(c, ())) or "-"}
             for c in (state.grid or ())]
-    cols = (layouts.Col("cards", "Card", 7), layouts.Col("roll", "Die", 5))
+    cols = (layouts.Col("cards", "Card", 7, legend="qualifying card"), layouts.Col("roll", "Die", 5, legend="tie die"))
     return layouts.race_program(GAME, lines, grid, columns=cols)
 
 
@@ -334,27 +362,35 @@ def _results(state: State, layouts):
     pts = state.settings.points
     rows = [{"position": i + 1, "name": state.name(c), "start": state.grid.index(c) + 1 if c in state.grid else None,
              "left": state.left[c], "points": pts[i] if i < len(pts) else 0} for i, c in enumerate(finish)]
-    cols = (layouts.Col("start", "Grid", 5), layouts.Col("left", "Left", 5), layouts.POINTS)
-    head = [f"Race {state.race}" + (f" of {state.settings.races}" if state.championship else ""),
-            f"{state.lap} laps"]
-    items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols), Rule()]
+    cols = (layouts.Col("start", "Grid", 5, legend="starting place"), layouts.Col("left", "Left", 5, legend="cards left"),
+            layouts.POINTS)
+    head = ([f"Championship race {state.race} of {state.settings.races}"] if state.championship else []) + \
+        [f"{state.lap} laps"]
+    items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols),
+             *layouts.legend(cols), Rule()]
     crashed = [state.name(c) for g in state.crashed for c in g]
     if crashed:
         items += layouts.wrapped("Crashed: " + ", ".join(crashed))
     chart = layouts.lap_chart_picture(rows, lap_chart(state))
     if chart:
         items += [*chart, Rule()]
+    totals = player_totals(standings(state)) if not state.championship else []
+    if totals:
+        items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
     if state.championship:
         items += [Line("Championship", bold=True)]
         table = championship_table(state)
         rcols = [layouts.Col(f"r{k}", str(k), 2) for k in range(1, len(state.finishes) + 1)]
-        cols = [*rcols, layouts.Col("points", "Pts", 4)]
+        cols = [*rcols, layouts.Col("points", "Pts", 4, legend="championship points")]
         room = layouts.WIDTH - layouts.POS_WIDTH - sum(c.width for c in cols) - 1
         shown = [{**r, "name": shortened(r["name"], room),
                   **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
-        items += layouts.table(shown, cols, "Car")
+        items += layouts.table(shown, cols)
+        totals = player_totals(table)
+        if totals:
+            items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
+        items += layouts.legend([layouts.Col("", "1-" + str(len(rcols)) if len(rcols) > 1 else "1", 0,
+                                             legend="points in each race"), cols[-1]])
         items.append(Rule())
-    if state.settings.points_note:
-        items += layouts.wrapped("Points: " + state.settings.points_note)
     items.append(Feed(2))
     return Receipt("results", f"{GAME} results", tuple(items))

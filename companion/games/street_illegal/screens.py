@@ -135,7 +135,7 @@ def decisions(state: State) -> View:
         lines.append(f"({len(state.track)} of {RACE_LENGTH} entered)")
     lines.append("Grid, front first:")
     lines += [fit(f"{p} {state.name(c)}", MENU_CHARS) for p, c in enumerate(state.grid, start=1)] or ["not set yet"]
-    return View("Grid and track", (Menu(tuple(lines), 0),))
+    return View("Decisions", (Menu(tuple(lines), 0),))
 
 
 def _seated_line(state: State) -> Text:
@@ -366,13 +366,14 @@ def _results_receipt(state: State, layouts):
     winner = f"{TEAM} ({first['name']})" if first["old_pro"] else first["name"]
     notes = [f"{'Winner' if state.step == 'done' else 'In front'}: {winner}"]
     notes += [f"{TEAM} team (best car): {team[0]['points']} pts"] if team else []
-    cols = (layouts.Col("start", "Grid", 5), layouts.Col("duels_won", "Won", 4), layouts.Col("duels_lost", "Lost", 5),
-            layouts.POINTS)
+    cols = (layouts.Col("start", "Grid", 5, legend="starting place"),
+            layouts.Col("duels_won", "Won", 4, legend="passing duels won"),
+            layouts.Col("duels_lost", "Lost", 5, legend="passing duels lost"), layouts.POINTS)
     if state.step == "done":
         heading = ["Race results"]
     elif state.step == "race":
         heading = ["Standings as they stand", f"(ended on track card {state.card + 1}/{len(state.track)})"]
     else:
         heading = ["Standings as they stand", "(ended before the start)"]
-    return layouts.results(GAME, rows, [*heading, *_rule_lines(state)], columns=cols,
-                           notes=[*notes, "Grid: starting position", "Won/Lost: passing duels"])
+    return layouts.results(f"{GAME} results", rows, [*heading, *_rule_lines(state)], columns=cols,
+                           notes=notes)

@@ -336,7 +336,7 @@ def _moves(state: State) -> list[Move]:
         return out
     if p == PLACE:
         c = state.mover
-        return [make_move("land", label(f"Land {s}" if s != state.proposal else f"OK {s}"), player=_owner(state, c),
+        return [make_move("land", label(f"Board: sp {s}" if s != state.proposal else f"Land sp {s}"), player=_owner(state, c),
                           primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
     if p == CHECK:
         return [make_move("check", "Trigger card", primary=True)]
@@ -874,7 +874,8 @@ def _apply_land(state: State, e) -> State:
         if front is not None:
             state, ok = _add_marker(state, front, "Bump")
             news.append(("marker", front, "Bump", ok))
-    m = track.three_wide(space, taken(state), rows, state.settings.corners)
+    # a 3-wide marker follows a move: a car left where it stood (a full grid row) earns none
+    m = track.three_wide(space, taken(state), rows, state.settings.corners) if track.row(space) != start else None
     if m:
         state, ok = _add_marker(state, c, m)
         news.append(("marker", c, m, ok))

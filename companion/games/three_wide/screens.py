@@ -395,11 +395,13 @@ def _heading(state: R.State) -> list[str]:
 
 def _grid_items(state: R.State, grid) -> list:
     widths = (4, 6, 22)
-    out = [Columns(("Pos", "Car", "Team"), widths, bold=True, right_last=False)]
+    out = [Columns((layouts.POSITION_HEADER.strip(), "Car", "Team"), widths, bold=True, right_last=False)]
     for i, c in enumerate(grid):
         car = state.cars[c]
         team = state.players[car.owner] + ("" if car.team else " (assoc.)")
         out.append(Columns((f"{i + 1}", num(state, c), team), widths, right_last=False))
+    out += layouts.legend([layouts.Col("", "Team", 0, legend="the player whose car it is; assoc.: "
+                                                              "an associated car")])
     return out
 
 
@@ -433,10 +435,11 @@ def lap_chart(state: R.State) -> Receipt:
 
 def results(state: R.State) -> Receipt:
     rows = R.standings(state)
-    cols = (layouts.Col("laps", "Laps", 5), layouts.Col("laps_led", "Led", 4), layouts.POINTS)
-    base = layouts.results(state.settings.race_label, rows, lines=_heading(state), columns=cols)
+    base = layouts.results(f"{GAME} results", rows, lines=[state.settings.race_label, *_heading(state)],
+                           columns=(layouts.LAPS, layouts.LED, layouts.POINTS))
     items = list(base.items[:-1])
     items.append(Line("Players", bold=True))
+    items.extend(layouts.wrapped("Key: team cars' points + associated cars' points /2 = the player's points"))
     for r in R.player_scores(state):
         items.append(Columns((ordinal(r["position"]), r["name"], f"{r['team']}+{r['associated']}/2",
                               str(r["points"])), (5, 13, 9, 5)))

@@ -206,11 +206,11 @@ def moves(state: State) -> list[Move]:
     if phase == QUALIFY:
         return _turn_moves(state)
     if phase == DRAW:
-        return _turn_moves(state) + [make_move("fix", label("Fix a car"))]
+        return _turn_moves(state) + [make_move("fix", label("Board: fix car"))]
     if phase == STEPS:
         return [make_move("next", label("OK"), primary=True)]
     if phase == ROUND_END:
-        return [make_move("next", label("NEXT ROUND"), primary=True), make_move("fix", label("Fix a car"))]
+        return [make_move("next", label("NEXT ROUND"), primary=True), make_move("fix", label("Board: fix car"))]
     if phase == FIX:
         car = state.fix_car
         who = state.name(car)

@@ -81,7 +81,7 @@ def decisions(state: R.State) -> View:
     for p, c in enumerate(state.grid, start=1):
         lap = f" ({state.cars[c].qual})" if state.qualified and state.cars[c].qual >= 0 else ""
         lines.append(fit(f"{p} {state.name(c)}", MENU_CHARS - len(lap)) + lap)
-    return View("Starting grid", (Menu(tuple(lines), 0),))
+    return View("Decisions", (Menu(tuple(lines), 0),))
 
 
 def _drawn_view(state: R.State, title: str, status: str) -> View:
@@ -339,9 +339,9 @@ _VIEWS = {R.START: _start_view, R.GRID: _grid_view, R.QUALIFY: _turn_view, R.DRA
 
 # -- paper --------------------------------------------------------------------------------
 
-LAPS_DOWN = Col("laps_down", "Dn", 3, lambda v: "-" if not v else f"-{v}")
-PITS = Col("pit_stops", "Pit", 4)
-BEST = Col("best", "Best", 5)
+LAPS_DOWN = Col("laps_down", "Dn", 3, lambda v: "-" if not v else f"-{v}", legend="laps down on the winner")
+PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
+BEST = Col("best", "Best", 5, legend="fastest lap, in spaces")
 
 
 def _heading(state: R.State) -> list[str]:
@@ -371,8 +371,6 @@ def results(state: R.State) -> Receipt:
         notes.append(f"Fastest lap: {state.name(car)}, {spaces} spaces (round {rnd})")
     notes.append(f"Safety Car periods: {state.sc_periods}")
     notes.append(f"Pit stops: {sum(c.pits for c in state.cars)}")
-    if state.settings.points_note:
-        notes.append(f"Points: {state.settings.points_note}")
     lines = _heading(state) + [f"{state.round} rounds"]
     chart = layouts.lap_chart_picture(rows, R.lap_chart(state)) if over else ()
     return layouts.results(title, rows, lines, (LAPS_DOWN, LED, PITS, BEST, POINTS), notes, more=chart)

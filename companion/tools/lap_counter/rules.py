@@ -33,7 +33,7 @@ GAMES = (("none", "No points"), *game_data.game_choices())
 
 OPTIONS = (
     Option("game", "Points", "choice", choices=GAMES, default="none"),
-    Option("players", "Cars", "players", default=4, low=racing.MIN_CARS, high=racing.MAX_CARS),
+    Option("players", "Players", "players", default=4, low=racing.MIN_CARS, high=racing.MAX_CARS),
     Option("length", "Race laps", "number", default=10, low=1, high=200),
     Option("count", "Counter", "choice", choices=(("up", "Laps done"), ("down", "Countdown")), default="up"),
     Option("timing", "Lap times", "choice", choices=(("on", "On"), ("off", "Off")), default="on"),

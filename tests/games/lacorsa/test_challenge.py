@@ -247,3 +247,16 @@ def test_team_orders_a_player_plays_for_both_cars():
     state = act(state, 3, "challenge")             # Blue's two cars meet
     texts = [w.text for w in screens.view(state).body]
     assert any(t.startswith("Team orders") for t in texts)
+
+
+def test_with_only_redlines_left_the_highlighted_move_plays_one():
+    """GO plays what the footer highlights: with only R left in the humans' cards that
+    is the R, not the table of cards left."""
+    from companion.kit.turns import primary
+
+    state = race(players=2)
+    every = [d.name for d in state.settings.suit if d.name != "R"]
+    state = evolve(state, played=tuple(tuple(every) for _ in state.cars))   # both suits spent but R
+    state = R.apply(state, {"kind": "discard-menu", "car": state.actor})
+    move = primary(R.moves(state))
+    assert move.kind == "act" and dict(move.args)["cards"] == ("R",)

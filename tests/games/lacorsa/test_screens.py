@@ -156,3 +156,34 @@ def test_demo_through_the_whole_stack(tmp_path):
     assert len(results["standings"]) == 4 and is_standings(results["standings"])
     assert sorted(r["driver"] for r in results["standings"]) == ["auto", "auto", "human", "human"]
     assert results["deal"] == {"table_suits": 2, "device_suits": 2}
+
+
+def test_with_two_players_the_screen_says_who_drives_which_cars_and_each_players_total():
+    from companion.kit.update import evolve
+    from companion.games.lacorsa import rules as R
+    from companion.games.lacorsa import screens as S
+    from tests.games.lacorsa.helpers import race
+
+    state = race(players=2)                               # two players, two cars each
+    assert len(state.cars) == 4
+    decided = [i for w in S.decisions(state).body for i in w.items]
+    assert "Who drives:" in decided
+    owners = {car.owner_name for car in state.cars}
+    assert all(any(line.startswith(f"{who}: ") for line in decided) for who in owners)
+    done = evolve(state, step=R.DONE)
+    lines = [i for w in S.view(done).body for i in w.items]
+    assert "Players:" in lines
+    rows = R.standings(done)
+    totals = dict(S.player_totals(rows))
+    assert set(totals) == owners and sum(totals.values()) == sum(r["points"] for r in rows)
+    results = "\n".join(S.receipts(done)["results"].text_lines())
+    assert "Players: " in results
+
+
+def test_with_one_car_each_no_player_totals_repeat_the_cars():
+    from companion.games.lacorsa import rules as R
+    from companion.games.lacorsa import screens as S
+    from tests.games.lacorsa.helpers import race
+
+    state = race(players=4)
+    assert S.player_totals(R.standings(state)) == [] and S.drivers_lines(state) == []

@@ -282,3 +282,35 @@ def test_a_trigger_card_from_a_reshuffled_deck_is_said_on_screen(data):
     state, event = perform(state, "check", random.Random(1))
     assert event["reshuffled"] and state.phase == rules.LEADER
     assert "Discards reshuffled" in [w.text for w in screens.view(state).body]
+
+
+def test_a_car_that_does_not_move_gets_no_three_wide_marker(data):
+    """On the full starting grid every row is three wide: a tactic that leaves its car
+    where it stood gives no 3-wide marker (a 3-wide marker follows a move)."""
+    state = started(3, racing=False)
+    move_two = card_index(state, name="Move Two")
+    state = dealt(state, [[move_two], [], []])
+    state = with_car(state, 0, damage=2)                 # Move Two less two damage: nowhere
+    stood = state.cars[0].space
+    state = _play(state, {0: [(move_two, 0)]})
+    state, _ = perform(state, "resolve")
+    if state.phase == rules.PLACE:
+        state, _ = perform(state, "land", space=stood)
+    assert state.cars[0].space == stood
+    assert not {"3-Str", "3-Crn"} & set(state.cars[0].markers)
+
+
+def test_a_car_that_moves_into_a_full_row_gets_the_three_wide_marker(data):
+    state = started(3, racing=False)
+    move_one = card_index(state, name="Move One")
+    state = dealt(state, [[move_one], [], []])
+    # car 0 alone in row 11; row 10 full but for the inside lane
+    state = with_car(state, 0, space=track.space_at(11, 0))
+    for c, lane in ((4, 1), (5, 2)):
+        state = with_car(state, c, space=track.space_at(10, lane))
+    for c in (1, 2, 3):
+        state = with_car(state, c, space=track.space_at(2 + c, 0))
+    state = _play(state, {0: [(move_one, 0)]})
+    state, _ = perform(state, "resolve")
+    state, _ = perform(state, "land", space=track.space_at(10, 0))
+    assert "3-Str" in state.cars[0].markers or "3-Crn" in state.cars[0].markers
