@@ -117,7 +117,7 @@ def check_receipts(act: Activity, state) -> None:
     for kind, receipt in act.receipts(state).items():
         assert isinstance(receipt, Receipt), kind
         assert overflows(receipt) == [], f"{act.slug}: {kind} receipt wider than the paper"
-        text = " ".join(" ".join(getattr(i, "text", "") for i in receipt.items).split())
+        text = " ".join(" ".join(receipt.text_lines()).split())
         told = [n for n in notes if n in text]
         assert not told, f"{act.slug}: a note for the owner on the {kind} receipt: {told}"
         keys = text.split("Key: ")[1:]

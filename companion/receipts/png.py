@@ -130,10 +130,11 @@ def render(receipt: Receipt, printer_config=None) -> Image.Image:
     lines = layout(receipt, WIDTH // (CELL_W * SCALE), mode)
     height = TOP_MARGIN + sum(line.dots for line in lines) + END_FEED * LINE_DOTS
     ink = Image.new("1", (WIDTH, height), 0)
-    y = TOP_MARGIN
+    y = end = TOP_MARGIN
     for line in lines:
         if isinstance(line, PrintImage):
             ink.paste(ImageChops.invert(line.image.convert("1")), (0, y))
+            end = y + line.dots        # a picture is shown whole, white rows at its foot too
         elif line.text:
             img = _line_image(line)
             x = {"left": 0, "center": (WIDTH - img.width) // 2, "right": WIDTH - img.width}[line.align]
@@ -141,5 +142,5 @@ def render(receipt: Receipt, printer_config=None) -> Image.Image:
         y += line.dots
     box = ink.getbbox()        # a preview ends under its last ink, not after the paper feed
     if box is not None:
-        ink = ink.crop((0, 0, WIDTH, min(height, box[3] + TOP_MARGIN)))
+        ink = ink.crop((0, 0, WIDTH, min(height, max(box[3], end) + TOP_MARGIN)))
     return ImageChops.invert(ink)
