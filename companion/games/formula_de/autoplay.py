@@ -33,8 +33,8 @@ def demo_script(state: R.State) -> Move | None:
         return None
     primary = next((m for m in options if m.primary), options[0])
     if state.phase == R.GRID:
-        return next((m for m in options if m.kind == "tires"
-                     and state.cars[m.arg("car")].tires != DEMO_TIRES.get(m.arg("car"))), primary)
+        return next((m for m in options if m.kind == "tires" and m.arg("car") in DEMO_TIRES   # others keep theirs
+                     and state.cars[m.arg("car")].tires != DEMO_TIRES[m.arg("car")]), primary)
     if state.phase == R.GEAR and primary.kind == "gear":
         c = state.car_on
         gear, _ = automaton.choose_gear(state, c)
