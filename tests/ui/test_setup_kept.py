@@ -40,7 +40,7 @@ def test_a_started_race_or_a_setup_left_forgets_the_setup(state_dir):
     assert app.journal.setup_in_progress()["slug"] == "3-wide"
     press(app, "BACK")                                 # left for the main menu
     assert app.journal.setup_in_progress() is None
-    press(app, "OK OK GO OK OK" + " OK GO" * 3)      # again, then started with the defaults
+    press(app, "OK OK GO OK OK OK" + " OK GO" * 3)   # again (race, length, track), then started with the defaults
     assert app.runner is not None
     assert app.journal.setup_in_progress() is None
     again = make_app(state_dir)

@@ -82,7 +82,7 @@ def test_points_shared_among_parts_show_each_part_by_its_name(state_dir):
     app = make_app(state_dir)
     app.boot()
     from tests.table import press
-    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK")
+    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK")   # players, names, race, length, track
     frame = app.frame()
     assert frame.title.endswith("Skills")
     (menu,) = frame.body

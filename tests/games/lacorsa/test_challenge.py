@@ -257,6 +257,8 @@ def test_with_only_redlines_left_the_highlighted_move_plays_one():
     state = race(players=2)
     every = [d.name for d in state.settings.suit if d.name != "R"]
     state = evolve(state, played=tuple(tuple(every) for _ in state.cars))   # both suits spent but R
-    state = R.apply(state, {"kind": "discard-menu", "car": state.actor})
+    challenge = primary(R.moves(state))          # the last car must challenge the car ahead
+    assert challenge.kind == "challenge"
+    state = R.apply(state, R.resolve(state, challenge, None))
     move = primary(R.moves(state))
-    assert move.kind == "act" and dict(move.args)["cards"] == ("R",)
+    assert move.kind == "plays" and dict(move.args)["cards"] == ("R",)
