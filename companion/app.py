@@ -126,10 +126,10 @@ class App:
 
     def resume_setup(self) -> None:
         """The setup wizard where it was (kept in the journal after every answer)."""
-        from companion.ui.wizard import Wizard
         draft = self.journal.setup_in_progress()
         if not draft or len(self.stack) > 1:   # (a wizard already open is where it was)
             return
+        from companion.ui.wizard import Wizard  # loaded only when there is a setup to go on with
         try:
             wizard = Wizard.from_draft(draft)
             self.activity(wizard.slug)
