@@ -29,6 +29,10 @@ import tempfile
 from pathlib import Path
 
 BUDGET = 1.25
+FLOOR_MARGIN = 1.15
+"""The budget a race is held to: 1.25 bus bytes per changed RAM byte, or, where the race's
+own frames put the floor (below) so high that 1.25 cannot be reached, within 15 % of that
+floor (every demo race is within 13 % of it today)."""
 SKIP = 4   # the fewest bytes a skip inside a page costs (see above)
 DEMOS = ("street-illegal", "3-wide", "formula-de", "lacorsa", "top-speed", "dice", "deck", "laps")
 
@@ -91,6 +95,11 @@ def measure(slug: str, out: str | Path, driver: str | None = None) -> dict:
             "floor_ratio": counts["floor"] / changed if changed else 0.0}
 
 
+def budget(m: dict) -> float:
+    """The ratio race ``m`` (as measure() gives it) is held to."""
+    return max(BUDGET, round(FLOOR_MARGIN * m["floor_ratio"], 2))
+
+
 def ratios(slugs=DEMOS, driver: str | None = None) -> dict[str, dict]:
     with tempfile.TemporaryDirectory(prefix="companion-oled-") as tmp:
         return {slug: measure(slug, Path(tmp) / slug, driver) for slug in slugs}
@@ -101,12 +110,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("slugs", nargs="*", default=DEMOS)
     parser.add_argument("--driver", choices=("ssd1306", "sh1106"), help="the controller (default: the pinout's)")
     args = parser.parse_args(argv)
-    worst = 0.0
+    missed = 0
     for slug, m in ratios(args.slugs, args.driver).items():
-        worst = max(worst, m["ratio"])
+        missed += m["ratio"] > budget(m)
         print(f"{slug}: {m['ratio']:.3f} bus bytes per changed RAM byte ({m['bus']:,} / {m['changed']:,}, "
-              f"{m['frames']} frames after the first); floor {m['floor_ratio']:.3f}")
-    return 0 if worst <= BUDGET else 1
+              f"{m['frames']} frames after the first); floor {m['floor_ratio']:.3f}, budget {budget(m):.2f}")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
