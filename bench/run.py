@@ -243,13 +243,7 @@ class Bench:
                 self.run(args, env=env)
             elif case == "installed":
                 self.run([PYTHON, "-m", "companion.bytecode"], env=env)
-            child = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            _, status, usage = os.wait4(child.pid, 0)
-            child.returncode = os.waitstatus_to_exitcode(status)
-            if child.returncode != 0:
-                raise RuntimeError(f"companion demo failed:\n{child.stderr.read().decode()[-2000:]}")
-            child.stderr.close()
-            peak = usage.ru_maxrss / 1024  # kB on Linux
+            peak = _peak_rss(args, env)
             if case == "cached":
                 self.add(Figure("peak RSS of a whole demo race (companion demo --game top-speed)",
                                 f"{peak:.1f} MB", "<= 40 MB", peak <= 40))
@@ -301,14 +295,7 @@ class Bench:
             self.run([PYTHON, *args(deck, 10)])          # bytecode cached
             peaks = {}
             for n in (1_000, 1_000_000):
-                with open(os.devnull, "w") as sink:
-                    child = subprocess.Popen([PYTHON, *args(deck, n)], env=self.env, cwd=ROOT, stdout=sink,
-                                             stderr=subprocess.PIPE)
-                    _, status, usage = os.wait4(child.pid, 0)
-                if os.waitstatus_to_exitcode(status) != 0:
-                    raise RuntimeError(f"companion draw failed:\n{child.stderr.read().decode()[-2000:]}")
-                child.stderr.close()
-                peaks[n] = usage.ru_maxrss / 1024
+                peaks[n] = _peak_rss([PYTHON, *args(deck, n)], self.env)
             small, big = peaks[1_000], peaks[1_000_000]
             # -n adds nothing that grows with it: at most one reshuffle's copies of the pile
             limit = min(40.0, small + 2) if deck == "track" else small + 8
@@ -324,6 +311,18 @@ class Bench:
                             f"{per_card[deck]:,.0f}"))
         ratio = per_card["huge"] / per_card["track"]
         self.add(Figure("per-card cost, 500,000-card deck / track deck", f"{ratio:.2f}", "<= 2", ratio <= 2))
+
+
+def _peak_rss(args: list[str], env: dict) -> float:
+    """Peak RSS in MB of the command ``args`` (``ru_maxrss``), its output discarded. stderr
+    goes to a file, not a pipe: a child saying much there would block on a full pipe."""
+    with open(os.devnull, "w") as sink, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(args, env=env, cwd=ROOT, stdout=sink, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(map(str, args[:6]))}... failed:\n{err.read().decode()[-2000:]}")
+    return usage.ru_maxrss / 1024  # kB on Linux
 
 
 def _totals(path: Path) -> int:

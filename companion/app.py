@@ -417,6 +417,13 @@ class App:
             self._service_said = status
             self.watchdog.status(status)
 
+    def after_first_frame(self) -> None:
+        """What the first frame does not wait for, done while the players read it: the
+        printer opens (receipts waiting from before a restart print now), and the setup
+        wizard's code is loaded (else the first OK on the home menu would load it)."""
+        self.open_printer()
+        import companion.ui.wizard  # noqa: F401
+
     def run(self, source, *, idle: float = 0.5) -> None:
         """Serve gestures from ``source`` (``get(timeout) -> Gesture | None``) until it
         raises InputEnded."""
@@ -429,7 +436,7 @@ class App:
         if self.watchdog is not None:
             self._service_said = self.service_status() if self.watchdog.enabled else ""
             self.watchdog.ready(self._service_said or None)
-        self.open_printer()  # receipts waiting from before a restart print now
+        self.after_first_frame()
         while True:
             try:
                 gesture = source.get(timeout=idle)

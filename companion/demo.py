@@ -254,6 +254,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
         driver = Driver(app, buttons, clock)
         app.boot()
         app.refresh()
+        app.after_first_frame()   # as App.run does once the first frame is shown
         driver.choose_home(slug)
         driver.answer_wizard(answers)
         runner = app.runner

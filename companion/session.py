@@ -34,7 +34,7 @@ from companion.games.api import Activity, Move
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_EVERY = 250
+SNAPSHOT_EVERY = 200
 """A snapshot of the state every this many events: a resume replays at most this many
 (a 66-lap Top Speed race has about 3,000 events)."""
 

@@ -131,12 +131,13 @@ def draw(args) -> int:
     rng = make_rng(args.seed)
     cards = _shared(decks[args.deck])
     pile = dk.shuffle_all(dk.new_pile(cards), dk.shuffle_order(len(cards), rng))
+    reshuffles = [0, 0]   # how many reshuffles, the cards drawn before the first (memory does not grow with -n)
+
     def reshuffled(count: int, after: int) -> None:     # said, never silent: cards repeat after it
-        note = f"-- after {after} cards the draw pile ran out: its {count} discards were reshuffled --"
         if args.json:
-            print(note.strip("- "), file=sys.stderr)
+            reshuffles[:] = [reshuffles[0] + 1, reshuffles[1] or after]   # said once, on stderr, at the end
         else:
-            print(note)
+            print(f"-- after {after} cards the draw pile ran out: its {count} discards were reshuffled --")
 
     drawn = _draw_cards(pile, args.n, rng, reshuffled)
     if args.json:     # streamed: a million cards never sit in memory as one document
@@ -146,6 +147,10 @@ def draw(args) -> int:
         for i, card in enumerate(drawn):
             out.write((", " if i else "") + json.dumps(card.as_dict(), ensure_ascii=False))
         out.write(head[-2:] + "\n")
+        if reshuffles[0]:
+            times = "once" if reshuffles[0] == 1 else f"{reshuffles[0]:,} times"
+            print(f"the draw pile ran out {times} (first after {reshuffles[1]} cards): its discards were "
+                  "reshuffled each time, so cards repeat", file=sys.stderr)
     else:
         for card in drawn:
             details = " ".join(f"{k}={_text(v)}" for k, v in card.fields)
