@@ -40,6 +40,9 @@ PARTS = ("cold", "plain", "press", "resume", "rss", "oled", "draw")
 PINOUT = ROOT / "hardware" / "pinout.toml"
 COLD_BUDGET = {"headless": 340 * M, "pi": 540 * M}
 PRESS_MEDIAN, PRESS_P90 = 2.5 * M, 6 * M
+RSS_BUDGET = 41
+"""MB, a whole demo race: 40 until the results receipts drew their charts in the box's own
+process (Pillow's drawing and its built-in bitmap font, about 1.5 MB more)."""
 RESUME_BUDGET = 250 * M
 RESUME_FIT = 1000
 """A race longer than twice this is also resumed after this many events (the fixed cost
@@ -246,10 +249,10 @@ class Bench:
             peak = _peak_rss(args, env)
             if case == "cached":
                 self.add(Figure("peak RSS of a whole demo race (companion demo --game top-speed)",
-                                f"{peak:.1f} MB", "<= 40 MB", peak <= 40))
+                                f"{peak:.1f} MB", f"<= {RSS_BUDGET} MB", peak <= RSS_BUDGET))
             elif case == "installed":
                 self.add(Figure("peak RSS, first start after install (bytecode from companion.bytecode)",
-                                f"{peak:.1f} MB", "<= 40 MB", peak <= 40))
+                                f"{peak:.1f} MB", f"<= {RSS_BUDGET} MB", peak <= RSS_BUDGET))
             else:
                 self.add(Figure("peak RSS, first start with no bytecode at all (not the device's case)",
                                 f"{peak:.1f} MB"))

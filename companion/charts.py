@@ -57,7 +57,9 @@ OUT_MARK = "##...## ###.### .#####. ..###.. .#####. ###.### ##...##"
 # -- text -------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _font() -> "ImageFont.ImageFont":
+def font() -> "ImageFont.ImageFont":
+    """Pillow's built-in bitmap font, the receipts' font: loaded once (2.6 MB resident) for
+    the charts and the receipt previews alike."""
     from PIL import ImageFont
     return ImageFont.load_default_imagefont()
 
@@ -79,7 +81,7 @@ def _text(img: "Image.Image", x: int, y: int, text: str, scale: int = BIG, ink: 
     if not text:
         return 0
     small = Image.new("1", (len(text) * GLYPH_W, GLYPH_H), 0)
-    ImageDraw.Draw(small).text((0, 0), _latin(text), font=_font(), fill=1)
+    ImageDraw.Draw(small).text((0, 0), _latin(text), font=font(), fill=1)
     mask = small.resize((small.width * scale, small.height * scale), Image.NEAREST) if scale != 1 else small
     img.paste(ink, (x, y), mask)
     return mask.width

@@ -25,7 +25,8 @@ _BARS = "─━═"                   # CP437 box-drawing rules: drawn as a soli
 
 @lru_cache(maxsize=1)
 def _font() -> ImageFont.ImageFont:
-    return ImageFont.load_default_imagefont()
+    from companion.charts import font   # one copy of the font for previews and charts
+    return font()
 
 
 # Code page 437 above U+00FF, which the Latin-1 bitmap font lacks, drawn here so the
