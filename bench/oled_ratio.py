@@ -24,6 +24,7 @@ ratio above 1.25 in most races.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -109,7 +110,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("slugs", nargs="*", default=DEMOS)
     parser.add_argument("--driver", choices=("ssd1306", "sh1106"), help="the controller (default: the pinout's)")
+    parser.add_argument("--json", action="store_true", help="print the counts of every race as JSON")
     args = parser.parse_args(argv)
+    if args.json:
+        print(json.dumps(ratios(args.slugs, args.driver)))
+        return 0
     missed = 0
     for slug, m in ratios(args.slugs, args.driver).items():
         missed += m["ratio"] > budget(m)
