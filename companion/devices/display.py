@@ -40,8 +40,31 @@ def check_frame(image: Image.Image) -> None:
                          f"{image.size[0]}x{image.size[1]}")
 
 
+def image_bytes(image: Image.Image) -> bytes:
+    """``image.tobytes()``, through the raw encoder that ``tobytes`` itself uses, but
+    without the import of ``PIL.ImageFile`` (and with it ``logging``) that Pillow's
+    ``tobytes`` does on its first call: 19 M instructions of a headless start to its
+    first frame (docs/performance.md). Falls back to ``tobytes`` should a Pillow
+    version encode otherwise."""
+    try:
+        encoder = Image.core.raw_encoder(image.mode, image.mode)
+    except (AttributeError, TypeError, ValueError):
+        return image.tobytes()
+    image.load()
+    chunks = []
+    try:
+        encoder.setimage(image.im, (0, 0, *image.size))
+        status = 0
+        while not status:
+            _, status, data = encoder.encode(65536)
+            chunks.append(data)
+    finally:
+        encoder.cleanup()
+    return b"".join(chunks) if status > 0 else image.tobytes()
+
+
 def same_frame(a: Image.Image | None, b: Image.Image) -> bool:
-    return a is not None and a.tobytes() == b.tobytes()
+    return a is not None and image_bytes(a) == image_bytes(b)
 
 
 # -- OLED with partial updates --------------------------------------------------------
@@ -55,7 +78,7 @@ def page_bytes(image: Image.Image) -> bytes:
     width, height = image.size
     pages = height // 8
     # Transposed, each picture column is a row of bytes (MSB = top pixel): reverse the bits.
-    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    columns = image_bytes(image.transpose(Image.Transpose.TRANSPOSE)).translate(_BIT_REVERSED)
     return b"".join(columns[page::pages] for page in range(pages))
 
 
@@ -392,7 +415,7 @@ def png_bytes(image: Image.Image) -> bytes:
 
     width, height = image.size
     stride = (width + 7) // 8
-    pixels = image.tobytes()  # rows of packed bits, MSB first, 1 = white: PNG's own layout
+    pixels = image_bytes(image)  # rows of packed bits, MSB first, 1 = white: PNG's own layout
     rows = b"".join(b"\0" + pixels[y * stride:(y + 1) * stride] for y in range(height))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
