@@ -125,10 +125,15 @@ class Bench:
 
     def first_frame(self, hardware: str, state: Path, python: str = PYTHON) -> int:
         """Instructions from the process's start to the first frame (bench/first_frame.py)."""
+        return self.start(hardware, state, python)[0]
+
+    def start(self, hardware: str, state: Path, python: str = PYTHON) -> list[int]:
+        """bench/first_frame.py's dumps: to the first frame; with ``pi`` then the buttons'
+        opening, which follows it; the exit."""
         out = self.folder("frames")
         args = [str(BENCH / "first_frame.py"), "--hardware", hardware, "--state", str(state), "--out", str(out),
                 "--pinout", str(PINOUT)]
-        return self.callgrind(args, ["--dump-before=os_getppid"], python=python)[0]
+        return self.callgrind(args, ["--dump-before=os_getppid"], python=python)
 
     def cold(self, python: str = PYTHON, label: str = "") -> int:
         """Python itself and the cold start of both backends with ``python``; returns the
@@ -137,12 +142,15 @@ class Bench:
         state = self.folder("state")
         self.run([python, str(BENCH / "first_frame.py"), "--hardware", "headless", "--state", str(state),
                   "--out", str(self.folder("frames")), "--pinout", str(PINOUT)])  # a device boots with a journal
-        headless, pi = self.parallel(lambda hw: self.first_frame(hw, state, python), ["headless", "pi"])
+        (headless, *_), (pi, buttons, *_) = self.parallel(lambda hw: self.start(hw, state, python),
+                                                           ["headless", "pi"])
         self.add(Figure(f"Python itself (python -c pass){label}", _m(bare)),
                  Figure(f"cold start to first frame, --hardware headless{label}", _m(headless),
                         f"<= {_m(COLD_BUDGET['headless'])}", headless <= COLD_BUDGET["headless"]),
                  Figure(f"cold start to first frame, pi (mock pins, fake I2C){label}", _m(pi),
-                        f"<= {_m(COLD_BUDGET['pi'])}", pi <= COLD_BUDGET["pi"]))
+                        f"<= {_m(COLD_BUDGET['pi'])}", pi <= COLD_BUDGET["pi"]),
+                 Figure(f"then the buttons open, pi (gpiozero's import, 5 Buttons on mock pins){label}",
+                        _m(buttons)))
         return headless
 
     def plain(self, python: str | None) -> None:

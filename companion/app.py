@@ -426,13 +426,16 @@ class App:
 
     def run(self, source, *, idle: float = 0.5) -> None:
         """Serve gestures from ``source`` (``get(timeout) -> Gesture | None``) until it
-        raises InputEnded."""
+        raises InputEnded. A source with an ``open()`` is opened after the first frame,
+        before systemd is told the companion is ready (a DeviceError if it cannot be)."""
         from companion.devices.buttons import InputEnded
 
         self.boot()
         self.refresh()
         if os.environ.get("COMPANION_EXIT_AFTER_FIRST_FRAME"):
             return  # the cold start is measured up to here (bench/first_frame.py)
+        if hasattr(source, "open"):  # the buttons' pins, opened once the first frame is out
+            source.open()            # (GpioButtons: gpiozero is not imported before it)
         if self.watchdog is not None:
             self._service_said = self.service_status() if self.watchdog.enabled else ""
             self.watchdog.ready(self._service_said or None)

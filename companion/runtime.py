@@ -54,6 +54,14 @@ class Runtime:
             app.toast = journal.notice
         return cls(state_dir, journal, board, app)
 
+    def run(self) -> None:
+        """The app on the board's buttons until their input ends. Buttons that cannot be
+        opened (they open right after the first frame) are a StartupError too."""
+        try:
+            self.app.run(self.board.buttons)
+        except DeviceError as exc:
+            raise StartupError(str(exc)) from None
+
     def problems(self) -> list[str]:
         """What went wrong while running that a person should read on stderr."""
         out = [self.journal.notice] if self.journal.notice else []

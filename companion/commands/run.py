@@ -43,7 +43,10 @@ def run(args) -> int:
             where = args.out or runtime.state_dir / "frames"
             print(f"companion: no screen or terminal here, so it ran headless: the first frame is in {where}. "
                   "Try --hardware terminal, or --keys \"OK GO\" to press buttons.", file=sys.stderr)
-        runtime.app.run(runtime.board.buttons)
+        try:
+            runtime.run()
+        except StartupError as exc:
+            raise CommandError(str(exc)) from None
         if args.keys is not None:  # the keys are used up: let the last receipts print
             waiting = runtime.app.finish_printing(args.print_wait)
             if waiting:

@@ -289,23 +289,11 @@ def _build_buttons(hardware: str, pinout: dict, timing: Timing, pin_factory):
     from companion.devices import buttons
     if hardware == "pi":
         pins = {name: pinout["buttons"][name] for name in BUTTONS}
-        return buttons.GpioButtons(pins, timing, pin_factory=pin_factory or lgpio_factory())
+        # opened by the app right after its first frame (GpioButtons.open)
+        return buttons.GpioButtons(pins, timing, pin_factory=pin_factory, opened=False)
     if hardware == "desktop":
         return buttons.PygameKeys(timing)
     if hardware == "terminal":
         return buttons.TerminalKeys()
     return buttons.ScriptedButtons([])
 
-
-def lgpio_factory(env=os.environ):
-    """gpiozero's lgpio pin factory, made here: left to itself gpiozero finds its default
-    factory by reading every installed package's entry points (``importlib.metadata``), a
-    cost at every start on the device. None (gpiozero chooses, and says what is missing)
-    when the owner chose a factory with $GPIOZERO_PIN_FACTORY or lgpio cannot be used."""
-    if env.get("GPIOZERO_PIN_FACTORY"):
-        return None
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-        return LGPIOFactory()
-    except Exception:  # not installed (off a Pi), or no GPIO chip: gpiozero's own search says why
-        return None

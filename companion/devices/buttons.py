@@ -125,12 +125,17 @@ class GpioButtons(_DecodedSource):
     """One gpiozero Button per pin (to ground, internal pull-up). gpiozero's callbacks
     (its own threads) only put timestamped edges on a queue; the decoder runs in ``get``.
 
-    ``pin_factory`` is gpiozero's: None lets gpiozero pick (lgpio, then RPi.GPIO, ...);
-    tests pass ``gpiozero.pins.mock.MockFactory()``.
+    ``pin_factory`` is gpiozero's: None makes lgpio's (:func:`lgpio_factory`), else lets
+    gpiozero pick; tests pass ``gpiozero.pins.mock.MockFactory()``.
+
+    ``opened=False`` leaves the pins to :meth:`open` (or the first ``get``): ``companion
+    run`` opens them right after its first frame, which does not wait for gpiozero's
+    import and five Buttons (docs/performance.md). A button already down when the pins
+    open is in ``held_at_start``: held, stuck or shorted, it is never a press.
     """
 
     def __init__(self, pins: Mapping[str, int], timing: Timing = Timing(), *,
-                 pin_factory=None, clock: Callable[[], int] = monotonic_ms):
+                 pin_factory=None, clock: Callable[[], int] = monotonic_ms, opened: bool = True):
         super().__init__(timing, clock)
         unknown = [name for name in pins if name not in BUTTONS]
         if unknown:
@@ -138,13 +143,27 @@ class GpioButtons(_DecodedSource):
         self._edges: queue.Queue = queue.Queue()
         self.buttons: dict[str, object] = {}
         self.pins = dict(pins)
+        self.opened = False
+        #: buttons that were down when the pins were opened (held, stuck or shorted)
+        self.held_at_start: list[str] = []
+        self._pin_factory = pin_factory
+        if opened:
+            self.open()
+
+    def open(self) -> None:
+        """Open the pins, once (a DeviceError with the fix if they cannot be); nothing
+        after ``close``."""
+        if self.opened or self._closed:
+            return
+        self.opened = True
         try:
             from gpiozero import Button
             from gpiozero.exc import PinFactoryFallback
+            factory = self._pin_factory if self._pin_factory is not None else lgpio_factory()
             for name, pin in self.pins.items():
                 with warnings.catch_warnings():   # gpiozero's trail of libraries it tried
                     warnings.simplefilter("ignore", PinFactoryFallback)
-                    button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                    button = Button(pin, pull_up=True, bounce_time=None, pin_factory=factory)
                 self.buttons[name] = button
                 button.when_pressed = partial(self._on_edge, name, True)
                 button.when_released = partial(self._on_edge, name, False)
@@ -152,10 +171,13 @@ class GpioButtons(_DecodedSource):
             self.close()
             raise DeviceError(gpio_problem(exc)) from None
         now = self.decoder.now()
-        #: buttons that were down when the pins were opened (held, stuck or shorted)
         self.held_at_start = [name for name, button in self.buttons.items() if button.is_pressed]
         for name in self.held_at_start:
             self.decoder.already_down(name, now)
+
+    def get(self, timeout: float | None = None) -> Gesture | None:
+        self.open()
+        return super().get(timeout)
 
     def _on_edge(self, name: str, pressed: bool) -> None:
         self._edges.put((name, pressed, self.decoder.now()))
@@ -174,6 +196,20 @@ class GpioButtons(_DecodedSource):
         for button in self.buttons.values():
             button.close()  # gpiozero's close() is idempotent too
         self.buttons.clear()
+
+
+def lgpio_factory(env=os.environ):
+    """gpiozero's lgpio pin factory, made here: left to itself gpiozero finds its default
+    factory by reading every installed package's entry points (``importlib.metadata``), a
+    cost at every start on the device. None (gpiozero chooses, and says what is missing)
+    when the owner chose a factory with $GPIOZERO_PIN_FACTORY or lgpio cannot be used."""
+    if env.get("GPIOZERO_PIN_FACTORY"):
+        return None
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+        return LGPIOFactory()
+    except Exception:  # not installed (off a Pi), or no GPIO chip: gpiozero's own search says why
+        return None
 
 
 def gpio_problem(exc: BaseException) -> str:

@@ -152,6 +152,8 @@ def test_pi_board_on_mock_pins_and_a_fake_bus(tmp_path):
     try:
         assert isinstance(board.display, OledDisplay) and isinstance(board.buttons, GpioButtons)
         assert board.buttons.pins == {"UP": 5, "DOWN": 6, "OK": 13, "BACK": 19, "GO": 26}
+        assert not board.buttons.opened and board.buttons.buttons == {}  # the app opens them after its first frame
+        board.buttons.open()
         factory.pin(26).drive_low()
         factory.pin(26).drive_high()
         assert board.buttons.get(timeout=1) == Gesture("GO")
@@ -258,7 +260,7 @@ def test_the_pi_buttons_get_the_lgpio_factory_made_directly_or_gpiozeros_choice(
     import sys
     import types
 
-    from companion.devices.board import lgpio_factory
+    from companion.devices.buttons import lgpio_factory
 
     made = []
     fake = types.ModuleType("gpiozero.pins.lgpio")
