@@ -175,3 +175,58 @@ def test_pin_in_use_is_a_clear_device_error(factory):
 def test_unknown_button_name_is_refused(factory):
     with pytest.raises(ValueError, match="unknown button 'LEFT'"):
         GpioButtons({"LEFT": 5}, TIMING, pin_factory=factory)
+
+
+def test_pins_opened_later_open_once_and_a_button_down_then_is_held_not_pressed(factory):
+    """``companion run`` opens the pins right after its first frame (``opened=False``)."""
+    factory.pin(19, pin_class=ShortedPin)
+    clock = Clock()
+    buttons = GpioButtons(PINS, TIMING, pin_factory=factory, clock=clock, opened=False)
+    try:
+        assert not buttons.opened and buttons.buttons == {} and buttons.held_at_start == []
+        clock.t = 5_000                                # the first frame took its time
+        buttons.open()
+        buttons.open()                                 # once
+        assert buttons.opened and sorted(buttons.buttons) == sorted(PINS)
+        assert buttons.held_at_start == ["BACK"]
+        clock.t = 6_000
+        assert buttons.pump() == []                    # no long press (no undo) at boot
+        clock.t = 35_000                               # stuck_ms after the pins opened
+        assert buttons.pump() == [Gesture("BACK", "stuck")]
+    finally:
+        buttons.close()
+
+
+def test_a_press_right_after_the_pins_open_is_a_press(factory):
+    buttons = GpioButtons(PINS, TIMING, pin_factory=factory, opened=False)
+    try:
+        buttons.open()
+        factory.pin(PINS["DOWN"]).drive_low()
+        factory.pin(PINS["DOWN"]).drive_high()
+        assert buttons.get(timeout=2) == Gesture("DOWN", "press")
+    finally:
+        buttons.close()
+
+
+def test_get_opens_pins_nobody_opened_and_close_before_open_opens_nothing(factory):
+    buttons = GpioButtons(PINS, TIMING, pin_factory=factory, opened=False)
+    assert buttons.get(timeout=0) is None and buttons.opened
+    buttons.close()
+    never = GpioButtons(PINS, TIMING, pin_factory=factory, opened=False)
+    never.close()
+    never.open()
+    assert never.buttons == {}
+    with pytest.raises(InputEnded):
+        never.get(timeout=0)
+
+
+def test_pins_that_cannot_open_later_are_a_clear_device_error(factory):
+    first = GpioButtons({"OK": 13}, TIMING, pin_factory=factory)
+    try:
+        late = GpioButtons({"GO": 13}, TIMING, pin_factory=factory, opened=False)   # nothing checked yet
+        with pytest.raises(DeviceError, match="already in use"):
+            late.open()
+        with pytest.raises(InputEnded):
+            late.get(timeout=0)
+    finally:
+        first.close()
