@@ -9,7 +9,6 @@ give (the script ran out, the window was closed, ``q`` in the terminal) raises
 from __future__ import annotations
 
 import os
-import queue
 import select
 import sys
 import time
@@ -140,7 +139,9 @@ class GpioButtons(_DecodedSource):
         unknown = [name for name in pins if name not in BUTTONS]
         if unknown:
             raise ValueError(f"unknown button {unknown[0]!r}: use one of {', '.join(BUTTONS)}")
+        import queue  # (with threading) only for the pins: not on a headless start
         self._edges: queue.Queue = queue.Queue()
+        self._empty = queue.Empty
         self.buttons: dict[str, object] = {}
         self.pins = dict(pins)
         self.opened = False
@@ -188,7 +189,7 @@ class GpioButtons(_DecodedSource):
             edges.append(self._edges.get(timeout=wait) if wait != 0 else self._edges.get_nowait())
             while True:
                 edges.append(self._edges.get_nowait())
-        except queue.Empty:
+        except self._empty:
             return edges
 
     def close(self) -> None:
