@@ -250,7 +250,9 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
     a bad one is a ValueError. ``printer``: the printer backend (see printer.py); by
     default "serial" on a Pi, "png" elsewhere (PRINTER_BACKENDS). ``pin_factory`` and
     ``i2c_bus``: a gpiozero pin factory and an smbus-like bus (tests, the demo).
-    Raises ConfigError or DeviceError with a one-line message.
+    Raises ConfigError or DeviceError with a one-line message. The ``pi`` buttons' pins
+    are not opened here: ``buttons.open()`` opens them (``App.run``, after its first
+    frame), and can raise the DeviceError then.
     """
     if hardware not in HARDWARE:
         raise ValueError(f"unknown hardware {hardware!r}: use one of {', '.join(HARDWARE)}")
