@@ -36,6 +36,9 @@ def test_image_bytes_are_pillows_tobytes():
         frame.putdata([rng.choice((0, 255)) for _ in range(size[0] * size[1])])
         for image in (frame, frame.transpose(Image.Transpose.TRANSPOSE), frame.crop((0, 0, 1, 1))):
             assert image_bytes(image) == image.tobytes()
+    assert image_bytes(Image.new("1", (0, 5))) == b"" == Image.new("1", (0, 5)).tobytes()
+    wide = Image.new("L", (20_000, 2), 9)                  # rows longer than the encoder's 64 KB
+    assert image_bytes(wide) == wide.tobytes()
 
 
 def test_a_frame_to_png_and_to_the_oleds_ram_imports_neither_imagefile_nor_logging():
