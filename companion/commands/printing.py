@@ -25,7 +25,7 @@ def register(sub) -> None:
 
 def print_command(args) -> int:
     from companion import results
-    from companion.commands.results import open_journal
+    from companion.commands.results import counted, open_journal
     from companion.devices.board import is_raspberry_pi, load_pinout
     from companion.devices.printer import open_printer
 
@@ -51,9 +51,9 @@ def print_command(args) -> int:
         waiting = len(printer.pending())
         if printer.wait_idle(timeout=args.timeout):
             where = "" if target == "printer" else f" to {out or state_dir / 'receipts'}"
-            print(f"Printed {waiting} receipt(s){where}." if waiting else "Nothing waiting to print.")
+            print(f"Printed {counted(waiting, 'receipt')}{where}." if waiting else "Nothing waiting to print.")
             return 0
         fault = printer.fault
         problem = f"{fault.message} ({fault.fix})" if fault is not None and fault.fix else printer.status
-        raise CommandError(f"{problem}; {len(printer.pending())} receipt(s) kept, they print when the printer is back",
-                           code=1)
+        kept = counted(len(printer.pending()), "receipt")
+        raise CommandError(f"{problem}; {kept} kept, they print when the printer is back", code=1)

@@ -61,8 +61,8 @@ def show(args) -> int:
             }, indent=2, ensure_ascii=False))
             return 0
         if open_session:
-            print(f"A {_noun(open_session.activity)} is running: {results.title(open_session.activity)} "
-                  f"(started {_when(open_session.started)})")
+            said = running(open_session)
+            print(f"{said[0].upper()}{said[1:]} (started {_when(open_session.started)})")
         if last is None:
             print("No finished race yet.")
             return 0
@@ -73,10 +73,22 @@ def show(args) -> int:
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
         count = len(results.finished(journal, key))
-        print(f"Championship {results.title(key)}: {count} race{'' if count == 1 else 's'}")
+        print(f"Championship {results.title(key)}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun plural unless the count is one: "1 race", "2 races"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def running(session) -> str:
+    """How the command line names a session still open: "a session is running: Dice roller"."""
+    from companion import results
+
+    return f"a {_noun(session.activity)} is running: {results.title(session.activity)}"
 
 
 def _noun(slug: str) -> str:

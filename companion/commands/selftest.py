@@ -82,6 +82,7 @@ def _check_simulated_printer(config) -> tuple[bool, str]:
 
 
 def _check_state(state_dir) -> tuple[bool, str]:
+    from companion.commands.results import counted, running as running_session
     from companion.core.journal import Journal, JournalError, JournalReadOnly
     try:
         with Journal(state_dir) as journal:
@@ -94,18 +95,18 @@ def _check_state(state_dir) -> tuple[bool, str]:
                 finished = len(journal.sessions(finished=True))
         except JournalError:
             return False, str(exc)
-        return False, f"{exc} [{finished} finished race(s) readable]"
+        return False, f"{exc} [{counted(finished, 'finished race')} readable]"
     except JournalError as exc:
         return False, str(exc)
-    extra = f", a race running ({running.activity})" if running else ""
+    extra = f", {running_session(running)}" if running else ""
     try:
         told = problems.read_text("utf-8").strip().splitlines()
     except OSError:
         told = []
     if told:  # damage or lost history, found when the journal was opened
-        return False, (f"{state_dir}: {told[-1]} [{len(told)} problem(s) in {problems}; "
+        return False, (f"{state_dir}: {told[-1]} [{counted(len(told), 'problem')} in {problems}; "
                        "check the SD card, then delete that file to clear this]")
-    return True, f"{state_dir}: journal OK, {finished} finished race(s){extra}"
+    return True, f"{state_dir}: journal OK, {counted(finished, 'finished race')}{extra}"
 
 
 def _check_game_data(state_dir) -> tuple[bool, str]:
@@ -137,5 +138,6 @@ def selftest(args) -> int:
     for name, ok, message in checks(args):
         print(f"[{'ok' if ok else 'FAIL'}] {name}: {message}")
         failed += not ok
-    print("All parts OK." if not failed else f"{failed} part(s) need attention (see above).")
+    print("All parts OK." if not failed else
+          f"{'1 part needs' if failed == 1 else f'{failed} parts need'} attention (see above).")
     return 1 if failed else 0

@@ -65,14 +65,14 @@ def test_a_read_only_journal_is_said_to_be_read_only_and_left_as_it_is(state_dir
 
         out_dir = tmp_path / "png"
         assert main(["print", "results", "--state", str(view), "--to", "png", "--out", str(out_dir)]) == 0
-        assert "Printed 1 receipt(s)" in capsys.readouterr().out
+        assert "Printed 1 receipt to " in capsys.readouterr().out
         assert [p.name.split("-", 2)[-1] for p in out_dir.glob("*.png")] == ["results.png"]
 
         assert main(["selftest", "--state", str(view), "--skip", "display", "--skip", "buttons",
                      "--skip", "printer"]) == 1
         out = capsys.readouterr().out
         state_line = next(line for line in out.splitlines() if "] state:" in line)
-        assert "read-only" in state_line and "1 finished race(s) readable" in state_line
+        assert "read-only" in state_line and "1 finished race readable" in state_line
         assert "damaged" not in state_line
     assert written(state_dir) == before                  # nothing moved aside, nothing added
     with Journal(state_dir) as journal:                   # writable again: the same races

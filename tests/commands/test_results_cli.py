@@ -37,5 +37,5 @@ def test_print_results_finds_a_race_ended_early(state_dir, capsys, tmp_path):
     race(state_dir, end_early=True)
     out_dir = tmp_path / "png"
     assert main(["print", "results", "--state", str(state_dir), "--to", "png", "--out", str(out_dir)]) == 0
-    assert "Printed 1 receipt(s)" in capsys.readouterr().out
+    assert "Printed 1 receipt to " in capsys.readouterr().out
     assert [p.name.split("-", 2)[-1] for p in out_dir.glob("*.png")] == ["results.png"]

@@ -5,19 +5,11 @@ import threading
 
 import pytest
 
-from companion.games import data as game_data
 from companion.games import registry
 from companion.table.server import Limits, TableServer
 from companion.table.source import Follower
+from tests.state import isolated_state  # noqa: F401  (autouse: every test has its own state)
 from tests.table import make_app
-
-
-@pytest.fixture(autouse=True)
-def isolated_state(state_dir, monkeypatch):
-    monkeypatch.setenv("COMPANION_STATE", str(state_dir))
-    game_data.clear_cache()
-    yield state_dir
-    game_data.clear_cache()
 
 
 def play(app, slug: str, moves: int, until=None):

@@ -53,7 +53,7 @@ TRACK_MODES = ("draw", "hand")
 # the steps of a race: start -> (enter: the track by hand) -> track (the 8 cards shown)
 # -> grid -> lineup (the starting grid shown) -> race -> done
 REVIEWS = ("track", "lineup")
-"""Steps that show what was decided until the table presses GO (a page at a time)."""
+"""Steps that show what was decided until the table presses GO."""
 
 # phase 2 (and the drive before a second pass): what the player did about the limit
 WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
@@ -194,10 +194,7 @@ def moves(state: State) -> list[Move]:
         return _pick_moves(state)
     if state.step in REVIEWS:
         go = label("To the grid") if state.step == "track" else label("Start race")
-        out = [make_move("go", go, primary=True)]
-        if review_pages(state) > 1:
-            out.append(make_move("page", label("Next page"), page=(state.page + 1) % review_pages(state)))
-        return out
+        return [make_move("go", go, primary=True)]     # a long list is read with the platform's gesture
     if state.step == "grid":
         return _grid_moves(state)
     if state.step == "race":
@@ -412,6 +409,9 @@ def _apply_pick(state: State, e) -> State:
 
 
 def _apply_page(state: State, e) -> State:
+    """A page of the track review, as journals kept before the review became one list
+    hold it (the list is now read with OK held, the platform's gesture): applied so they
+    replay, and nothing is shown differently."""
     _expect(state.step in REVIEWS, "nothing to page through")
     return replace(state, page=int(e["page"]) % review_pages(state))
 

@@ -14,7 +14,7 @@ from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Big, Menu, Row, Text, View
 
 from companion.games.street_illegal import old_pro, rules
-from companion.games.street_illegal.rules import FIELD, RACE_LENGTH, REVIEW_LINES, TEAM, State, standings, summary, team_points
+from companion.games.street_illegal.rules import FIELD, RACE_LENGTH, TEAM, State, standings, summary, team_points
 
 GAME = "Street Illegal"
 NAME_CHARS = LINE_CHARS // 2 - 1
@@ -111,11 +111,10 @@ def _enter(state: State) -> View:
 
 
 def _track_review(state: State) -> View:
-    """The 8 track cards, a page at a time: the table sees the track without a printer."""
-    pages = rules.review_pages(state)
-    first = state.page * REVIEW_LINES
-    body = [Row(*track_row(state, k)) for k in range(first, min(first + REVIEW_LINES, len(state.track)))]
-    return _titled(TRACK_TITLE, body, f"{state.page + 1}/{pages}")
+    """The 8 track cards in one list to read (OK held: the next page, as on every screen;
+    UP/DOWN scroll it): the table sees the track without a printer."""
+    lines = tuple(row(*track_row(state, k, MENU_CHARS), MENU_CHARS) for k in range(len(state.track)))
+    return _titled(TRACK_TITLE, [Menu(lines, -1)])
 
 
 def _lineup(state: State) -> View:

@@ -11,27 +11,56 @@ from companion.games import registry
 from companion.games.street_illegal import autoplay, rules, screens
 from companion.kit.standings import is_standings
 from companion.profile import LABEL_CHARS, MENU_CHARS
+from companion.ui.render import list_window
 from companion.ui.view import Menu, Row, Text
 from tests.games.street_illegal.helpers import car, passed_review, perform, players, start, track_index
 from tests.games.street_illegal.test_passing import rulebook_table
+from tests.table import make_app, press
 
 
-def test_a_drawn_track_is_shown_page_by_page_before_the_grid(data):
+def test_a_drawn_track_is_shown_as_one_list_before_the_grid(data):
     state = rules.setup({"players": players("Ann", "Ben")}, data)
     state = rules.apply(state, rules.resolve(state, rules.moves(state)[0], random.Random(2)))
     assert state.step == "track" and len(state.track) == 8
-    assert [m.label for m in rules.moves(state)] == ["To the grid", "Next page"]
+    assert [m.label for m in rules.moves(state)] == ["To the grid"]      # no pager of its own
     view = screens.view(state)
-    assert (view.title, view.status) == ("Track: mph limit", "1/2")
+    assert view.title == "Track: mph limit"
+    (menu,) = view.body
+    assert isinstance(menu, Menu) and menu.selected < 0 and len(menu.items) == 8
     cards = [state.deck[i] for i in state.track]
-    assert view.body[0] == Row(f"1 {cards[0].situation.label}", str(cards[0].limit) if cards[0].limit else "none")
-    state, _ = perform(state, "page")
-    view = screens.view(state)
-    assert view.status == "2/2" and view.body[3].left.startswith("8 ")
-    state, _ = perform(state, "page")
-    assert state.page == 0                                    # round again
+    left, right = f"1 {cards[0].situation.label}", str(cards[0].limit) if cards[0].limit else "none"
+    assert menu.items[0].startswith(left) and menu.items[0].endswith(" " + right)
+    assert menu.items[7].startswith("8 ") and all(len(line) <= MENU_CHARS for line in menu.items)
     state, _ = perform(state, "go")
     assert state.step == "grid"
+
+
+def test_a_page_kept_in_an_older_journal_still_replays(data):
+    """Journals kept when the track review had a ``Next page`` move hold ``page`` events:
+    they apply, and the race goes on from them."""
+    state = rules.setup({"players": players("Ann", "Ben")}, data)
+    state = rules.apply(state, rules.resolve(state, rules.moves(state)[0], random.Random(2)))
+    state = rules.apply(state, {"kind": "page", "page": 1})
+    assert state.step == "track" and rules.moves(state)[0].label == "To the grid"
+    state, _ = perform(state, "go")
+    assert state.step == "grid"
+
+
+def test_the_track_is_read_to_its_last_card_with_ok_held_at_the_table(state_dir):
+    """The gesture of every long list: OK held shows the next page of the 8 track cards,
+    and UP/DOWN scroll them, on the race screen as the app shows it."""
+    app = make_app(state_dir)
+    app.start_session("street-illegal", {"players": players("Ann", "Ben"), "grid": "age"})
+    press(app, "GO")                                     # Draw track
+    assert app.frame().title == "Track: mph limit"
+    first, shown, n = list_window(app.frame())
+    assert (first, n) == (0, 8) and shown < n
+    press(app, "HOLD:OK")
+    first, shown, n = list_window(app.frame())
+    assert first + shown == n                             # the 8th card is on the screen
+    press(app, "UP " * n)
+    assert list_window(app.frame())[0] == 0
+    assert app.frame().title == "Track: mph limit"        # reading played nothing
 
 
 def test_the_grid_is_shown_before_the_first_turn(data):
