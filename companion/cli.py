@@ -95,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader stopped reading (`companion results | head -1`): nothing is wrong here;
+        # point stdout at /dev/null so that Python's own flush at exit cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141   # as a command killed by SIGPIPE reports it
 
 
 if __name__ == "__main__":

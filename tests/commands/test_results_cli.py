@@ -1,6 +1,9 @@
 """``companion results`` and ``companion print results`` after races on the device."""
 
+import os
 import random
+import subprocess
+import sys
 
 from companion.app import App
 from companion.cli import main
@@ -39,3 +42,15 @@ def test_print_results_finds_a_race_ended_early(state_dir, capsys, tmp_path):
     assert main(["print", "results", "--state", str(state_dir), "--to", "png", "--out", str(out_dir)]) == 0
     assert "Printed 1 receipt to " in capsys.readouterr().out
     assert [p.name.split("-", 2)[-1] for p in out_dir.glob("*.png")] == ["results.png"]
+
+
+def test_results_read_by_a_reader_that_stops_early_end_quietly(state_dir):
+    race(state_dir)
+    race(state_dir)
+    cmd = [sys.executable, "-m", "companion.cli", "results", "--state", str(state_dir)]
+    reader, writer = os.pipe()
+    os.close(reader)              # `companion results | head -0`: nobody reads a line
+    with os.fdopen(writer, "wb") as out:
+        done = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert done.returncode == 141
