@@ -55,7 +55,7 @@ def show(args) -> int:
         if args.json:
             print(json.dumps({
                 "last": last.results if last else None,
-                "championship": {"key": key, "races": len(results.finished(journal, key)) if key else 0,
+                "championship": {"key": key, "races": results.race_count(journal, key),
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
             }, indent=2, ensure_ascii=False))
@@ -72,7 +72,7 @@ def show(args) -> int:
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        count = len(results.finished(journal, key))
+        count = results.race_count(journal, key)
         print(f"Championship {results.title(key)}: {count} race{'' if count == 1 else 's'}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")

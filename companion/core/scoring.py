@@ -133,3 +133,35 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
                     "races": len(finishes), "wins": finishes.count(1),
                     "best": min(finishes) if finishes else None})
     return out
+
+
+def session_races(entries: Sequence[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A finished session's championship entries as the races it held, oldest first.
+
+    A session is one race, unless it played a season of its own (Lacorsa's championship,
+    several races in one session): then every entry carries ``season``, one item per race
+    of that season, ``{"position": p, "points": n}`` (None where the car did not start),
+    the same number of items for every entry, their points adding up to the entry's
+    ``points``. Each race is then its entries in finishing order (``name``, ``position``,
+    ``points`` and ``colour`` when the entry has one), so that :func:`championship`
+    counts, charts and breaks ties over the season's races rather than its totals. Entries
+    whose ``season`` does not add up are kept as one race.
+    """
+    entries = [dict(e) for e in entries]
+    seasons = [e.get("season") for e in entries]
+    if not entries or not all(isinstance(s, (list, tuple)) and s for s in seasons) \
+            or len({len(s) for s in seasons}) != 1 or not all(_adds_up(e, s) for e, s in zip(entries, seasons)):
+        return [entries]
+    races: list[list[dict[str, Any]]] = []
+    for k in range(len(seasons[0])):
+        race = [{"name": e["name"], "position": s[k]["position"], "points": s[k].get("points", 0),
+                 **({"colour": e["colour"]} if "colour" in e else {})}
+                for e, s in zip(entries, seasons) if s[k] is not None]
+        races.append(sorted(race, key=lambda r: r["position"]))
+    return races
+
+
+def _adds_up(entry: Mapping[str, Any], season: Sequence[Any]) -> bool:
+    races = [r for r in season if r is not None]
+    return all(isinstance(r, Mapping) and isinstance(r.get("position"), int) and _is_points(r.get("points", 0))
+               for r in races) and sum(r.get("points", 0) for r in races) == entry.get("points", 0)

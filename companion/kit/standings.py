@@ -23,6 +23,15 @@ def standing(position: int, name: str, points: int, **extra: Any) -> dict[str, A
     return {"position": int(position), "name": str(name), "points": int(points), **extra}
 
 
+def ranked(rows: Iterable[Mapping[str, Any]], key: str = "points") -> list[dict[str, Any]]:
+    """``rows`` best first by ``key`` (most first; a tie keeps the rows' order), each with
+    its ``position``: tied rows share one (1, 2, 2, 4)."""
+    out = sorted((dict(r) for r in rows), key=lambda r: -r[key])
+    for i, r in enumerate(out):
+        r["position"] = out[i - 1]["position"] if i and r[key] == out[i - 1][key] else i + 1
+    return out
+
+
 def is_standings(rows: Any) -> bool:
     """Whether ``rows`` has the standings shape: positions 1.. in order (ties may share
     one), each with a name and whole points."""
