@@ -69,8 +69,11 @@ called by its player's name or its colour)."""
 def legend(columns: Sequence[Col]) -> list[Line]:
     """The key to a table's columns: ``Key: Pts = points, Led = laps led`` (wrapped); every
     column says what it holds, the shared ones and a game's own alike."""
-    parts = [f"{c.header.strip()} = {c.legend}" for c in columns if c.legend and c.header.strip()]
-    return wrapped("Key: " + ", ".join(parts)) if parts else []
+    bound = "\N{NO-BREAK SPACE}"          # a header, its "=" and the first word stay on one line
+    parts = [bound.join((c.header.strip(), "=", c.legend)) for c in columns if c.legend and c.header.strip()]
+    if not parts:
+        return []
+    return [Line(line.text.replace(bound, " ")) for line in wrapped("Key: " + ", ".join(parts))]
 
 
 def shown_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col]) -> list[Col]:
@@ -188,10 +191,11 @@ def race_columns(rows: Sequence[Mapping[str, Any]], room: int) -> tuple[list[Col
     if count * cell > room:
         return None
     cols = [Col(f"r{k}", str(k), cell) for k in range(1, count + 1)]
-    said = "place in race 1" if count == 1 else "place in each race"
+    keys = [Col("", "1" if count == 1 else f"1-{count}", 0,
+                legend="place in race 1" if count == 1 else "place in each race")]
     if any(p is None for r in rows for p in r["results"]):
-        said += ", - = did not start"
-    return cols, [Col("", "1" if count == 1 else f"1-{count}", 0, legend=said)]
+        keys.append(Col("", "-", 0, legend="did not start"))
+    return cols, keys
 
 
 def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS) -> list[Item]:

@@ -64,9 +64,9 @@ def test_results_lines_with_bonuses_and_fastest_lap():
         " 1 Blue        2   1  55.5s   17",
         " 2 Red         2   1 1:02.0   13",
         " 3 Yellow      2   0 1:10.0   10",
-        "Key: Laps = laps done, Led =",      # every column says what it holds
-        "laps led, Best = best lap, Pts =",
-        "points",
+        "Key: Laps = laps done,",            # every column says what it holds,
+        "Led = laps led, Best = best lap,",  # a header never apart from its meaning
+        "Pts = points",
         "-" * 32,
         "+3 won the race: Blue",
         "+1 led a lap: Blue, Red",
@@ -108,8 +108,8 @@ def test_championship_lines():
         " 1 Blue                 2 1   16",
         " 2 Red                  1 2   16",
         " 3 Yellow               3 -    4",
-        "Key: 1-2 = place in each race, -",
-        "= did not start, Pts = points",
+        "Key: 1-2 = place in each race,",
+        "- = did not start, Pts = points",
         "-" * 32,
         "",
         "",
@@ -132,10 +132,11 @@ def test_one_race_is_called_race_1():
     races = [scoring.standings([{"name": "A"}, {"name": "B"}], {"positions": [3, 1]})]
     lines = layouts.championship("Season", scoring.championship(races)).text_lines()
     assert lines[1] == "After 1 race"
-    assert lines[3:7] == [" # Car                    1  Pts",
+    assert lines[3:8] == [" # Car                    1  Pts",
                           " 1 A                      1    3",
                           " 2 B                      2    1",
-                          "Key: 1 = place in race 1, Pts ="]
+                          "Key: 1 = place in race 1,",
+                          "Pts = points"]
 
 
 def test_championship_after_more_races_than_the_paper_holds_shows_wins():
@@ -143,10 +144,11 @@ def test_championship_after_more_races_than_the_paper_holds_shows_wins():
     races = [scoring.standings([{"name": "A"}, {"name": "B"}], table) for _ in range(9)]
     lines = layouts.championship("Season", scoring.championship(races)).text_lines()
     assert lines[1] == "After 9 races"
-    assert lines[3:7] == [" # Car                  Won  Pts",
+    assert lines[3:8] == [" # Car                  Won  Pts",
                           " 1 A                      9   27",
                           " 2 B                      0    9",
-                          "Key: Won = races won, Pts ="]
+                          "Key: Won = races won,",
+                          "Pts = points"]
 
 
 def test_a_players_table_has_the_results_layout_and_a_key():

@@ -396,10 +396,11 @@ ROLE = layouts.Col("role", "Role", 7, legend="team: a team car; assoc.: an assoc
                                                   "half its points to its player")
 
 
-def _grid_items(state: R.State, grid) -> list:
+def _grid_items(state: R.State, grid, key: bool = True) -> list:
+    """A grid in the results' layout; ``key``: with the key to its columns."""
     rows = [{"name": R.car_name(state, c), "role": "team" if state.cars[c].team else "assoc."} for c in grid]
     cols = (ROLE,) if any(not car.team for car in state.cars) else ()   # every car a team car: no role to say
-    return [*layouts.table(rows, cols), *layouts.legend(cols)]
+    return [*layouts.table(rows, cols), *(layouts.legend(cols) if key else ())]
 
 
 def program(state: R.State) -> Receipt:
@@ -414,9 +415,9 @@ def program(state: R.State) -> Receipt:
     return Receipt("program", state.settings.race_label, tuple(items))
 
 
-def restart(state: R.State, n: int) -> Receipt:
+def restart(state: R.State, n: int, key: bool = True) -> Receipt:
     grid, waved = state.restarts[n - 1]
-    items = [*_grid_items(state, grid)]
+    items = [*_grid_items(state, grid, key)]
     if waved:
         items.extend(layouts.wrapped("Waved around (+1 lap): " + " ".join(num(state, c) for c in waved)))
     return Receipt("restart", f"Restart {n}", (*items, Feed(2)))
@@ -456,7 +457,7 @@ def results(state: R.State) -> Receipt:
     for n in range(1, len(state.restarts) + 1):
         items.append(Rule())
         items.append(Line(f"Restart {n}", bold=True))
-        items.extend(restart(state, n).items[:-1])
+        items.extend(restart(state, n, key=n == 1).items[:-1])     # the key once
     items.append(Rule())
     drawn = layouts.lap_chart_picture(rows, R.lap_chart(state), lap_chart(state).items[:-1])
     items.extend(drawn or [Line("Lap chart", bold=True), *lap_chart(state).items[:-1]])
