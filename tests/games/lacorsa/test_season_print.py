@@ -10,6 +10,7 @@ from companion.cli import main
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
 from companion.receipts.model import Picture
+from tests.receipts.test_emupos import interpret, needs_emupos, printed
 from tests.table import PaperTray
 
 COLOURS = ("Red", "Blue", "Green", "Yellow")
@@ -88,3 +89,39 @@ def test_results_command_counts_the_seasons_races(state_dir, capsys):
     assert json.loads(capsys.readouterr().out)["championship"]["races"] == 7
     assert main(["results", "--state", str(state_dir)]) == 0
     assert "Championship Lacorsa: 7 races" in capsys.readouterr().out
+
+
+@needs_emupos
+def test_the_printed_bytes_carry_the_seasons_races(state_dir, tmp_path, capsys):
+    app, standings = season(state_dir)
+    app.journal.close()
+    out = tmp_path / "paper"
+    assert main(["print", "championship", "--state", str(state_dir), "--to", "png", "--out", str(out)]) == 0
+    (data,) = out.glob("*-championship.bin")
+    result = interpret(data.read_bytes())
+    assert result["unknown"][0]["bytes"] == "1b 37"      # the heat settings: unknown to a strict Epson
+    (text,) = result["receipts"]
+    lines = printed(text)
+    assert "After 7 races" in lines and "# Car        1 2 3 4 5 6 7  Pts" in lines
+    assert table_rows(lines) == {r["name"]: (r["races"], r["points"]) for r in standings}
+    assert any(line.startswith("[image 384x") for line in lines)     # the points after each race
+
+
+def test_a_season_that_does_not_add_up_counts_as_one_race(state_dir):
+    """Results whose races do not add up to their totals are not split into races that
+    would change the standings: the session counts as one race, as it did."""
+    def row(pos, name, points, season):
+        return {"position": pos, "name": name, "points": points, "season": season}
+
+    kept = {"standings": [row(1, "Red", 18, [{"position": 1, "points": 10}, {"position": 2, "points": 8}]),
+                          row(2, "Blue", 18, [{"position": 2, "points": 8}, {"position": 1, "points": 10}])]}
+    broken = {"standings": [row(1, "Red", 30, [{"position": 1, "points": 10}, {"position": 2, "points": 8}]),
+                            row(2, "Blue", 18, [{"position": 2, "points": 8}, {"position": 1, "points": 10}])]}
+    with Journal(state_dir) as journal:
+        for results in (kept, broken):
+            sid = journal.start_session("lacorsa", {"championship": True}, {}, championship="lacorsa")
+            journal.finish_session(sid, results)
+        lines = res.championship_receipt(journal, now=0.0).text_lines()
+        assert lines[2] == "After 3 races"
+        assert [line.split() for line in lines if line[:3].strip().isdigit()] == [
+            ["1", "Red", "1", "2", "1", "48"], ["2", "Blue", "2", "1", "2", "36"]]
