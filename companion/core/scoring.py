@@ -104,7 +104,8 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
     then the race before it; names first seen earlier come first only when all of that is
     equal. Returns one dict per name: ``position``, ``name``, ``points``, ``races`` (races
     entered), ``wins``, ``best`` (best position) and ``results`` (position in each race,
-    None where the car did not start), plus ``colour`` when the entries carried one.
+    None where the car did not start), plus ``colour`` and ``player`` (who drives the car)
+    when the entries carried them.
     """
     races = [list(r) for r in races]
     table: dict[str, dict[str, Any]] = {}
@@ -112,8 +113,9 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
         for place, entry in enumerate(race, start=1):
             row = table.setdefault(entry["name"], {"name": entry["name"], "points": 0,
                                                    "results": [None] * len(races)})
-            if "colour" in entry:
-                row.setdefault("colour", entry["colour"])
+            for key in ("colour", "player"):
+                if key in entry:
+                    row.setdefault(key, entry[key])
             row["points"] += entry.get("points", 0)
             row["results"][k] = entry.get("position", place)
     deepest = max((p for row in table.values() for p in row["results"] if p), default=0)
@@ -143,7 +145,7 @@ def session_races(entries: Sequence[Mapping[str, Any]]) -> list[list[dict[str, A
     of that season, ``{"position": p, "points": n}`` (None where the car did not start),
     the same number of items for every entry, their points adding up to the entry's
     ``points``. Each race is then its entries in finishing order (``name``, ``position``,
-    ``points`` and ``colour`` when the entry has one), so that :func:`championship`
+    ``points``, and ``colour`` and ``player`` when the entry has them), so that :func:`championship`
     counts, charts and breaks ties over the season's races rather than its totals. Entries
     whose ``season`` does not add up are kept as one race.
     """
@@ -155,7 +157,7 @@ def session_races(entries: Sequence[Mapping[str, Any]]) -> list[list[dict[str, A
     races: list[list[dict[str, Any]]] = []
     for k in range(len(seasons[0])):
         race = [{"name": e["name"], "position": s[k]["position"], "points": s[k].get("points", 0),
-                 **({"colour": e["colour"]} if "colour" in e else {})}
+                 **{key: e[key] for key in ("colour", "player") if key in e}}
                 for e, s in zip(entries, seasons) if s[k] is not None]
         races.append(sorted(race, key=lambda r: r["position"]))
     return races

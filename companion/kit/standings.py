@@ -32,6 +32,20 @@ def ranked(rows: Iterable[Mapping[str, Any]], key: str = "points") -> list[dict[
     return out
 
 
+def player_totals(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's points over the cars they run (a row's ``player``, else its name),
+    best first (``position``, ``name``, ``points``); empty when every player runs one car
+    (the cars' rows say it all)."""
+    rows = list(rows)
+    totals: dict[str, int] = {}
+    for r in rows:
+        who = str(r.get("player") or r["name"])
+        totals[who] = totals.get(who, 0) + int(r["points"])
+    if len(totals) == len(rows):
+        return []
+    return ranked({"name": name, "points": pts} for name, pts in totals.items())
+
+
 def is_standings(rows: Any) -> bool:
     """Whether ``rows`` has the standings shape: positions 1.. in order (ties may share
     one), each with a name and whole points."""

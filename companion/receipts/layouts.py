@@ -217,14 +217,20 @@ def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS) 
 def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = ()) -> Receipt:
     """Championship standings: ``rows`` from ``companion.core.scoring.championship``
     (:func:`championship_table`). A line under ``title`` says how many races count, then
-    come ``lines``.
+    come ``lines``. Where players drive several cars each (the rows' ``player``), the
+    players' totals follow (:func:`players_table`).
     """
+    from companion.kit.standings import player_totals
+
     count = max((len(r["results"]) for r in rows), default=0)
     head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
-    return Receipt("championship", title, (*_head(head), *championship_table(rows), Rule(), Feed(2)))
+    totals = player_totals(rows)
+    players = [Rule(), *players_table(totals, (PLAYER_POINTS,))] if totals else []
+    return Receipt("championship", title, (*_head(head), *championship_table(rows), *players, Rule(), Feed(2)))
 
 
 PLAYER_HEADER = "Player"
+PLAYER_POINTS = Col("points", "Pts", 5, legend="points of the player's cars")
 
 
 def players_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (POINTS,),
@@ -298,7 +304,7 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
                              right_last=False))
         for name, positions in rows:
             cells = (_plain(positions[k]).rjust(cell) for k in block)
-            items.append(Columns((name[:CHART_NAME - 1], *cells), widths, right_last=False))
+            items.append(Columns((car_name(name, CHART_NAME - 1), *cells), widths, right_last=False))
         first = block.stop
     if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
         items.append(Rule())

@@ -10,7 +10,7 @@ rulebook lets anyone ask.
 
 from __future__ import annotations
 
-from companion.kit.standings import ordinal, ranked, result_line
+from companion.kit.standings import ordinal, player_totals, result_line
 from companion.kit.text import car_name, first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
@@ -261,17 +261,6 @@ def _standings_view(state: State, title: str, rows) -> View:
     if totals:      # 2-3 players run two cars each: each player's total too
         items += ["Players:"] + [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in totals]
     return _titled(title, [Menu(tuple(items))], _race_status(state))
-
-
-def player_totals(rows) -> list[dict]:
-    """Each player's points over the cars they run, best first (``position``, ``name``,
-    ``points``); empty when every player runs one car (the cars' lines say it all)."""
-    totals: dict[str, int] = {}
-    for r in rows:
-        totals[r.get("player", r["name"])] = totals.get(r.get("player", r["name"]), 0) + int(r["points"])
-    if len(totals) == len(rows):
-        return []
-    return ranked({"name": name, "points": pts} for name, pts in totals.items())
 
 
 def drivers_lines(state: State) -> list[str]:

@@ -16,8 +16,8 @@ from tests.table import PaperTray
 COLOURS = ("Red", "Blue", "Green", "Yellow")
 
 
-def play(app, championship=True):
-    players = [{"name": c, "colour": c, "driver": "auto", "level": "racer"} for c in COLOURS]
+def play(app, championship=True, names=COLOURS):
+    players = [{"name": n, "colour": c, "driver": "auto", "level": "racer"} for n, c in zip(names, COLOURS)]
     app.start_session("lacorsa", {"players": players, "championship": championship})
     while not app.runner.finished():
         app.perform(app.moves()[0])
@@ -125,3 +125,19 @@ def test_a_season_that_does_not_add_up_counts_as_one_race(state_dir):
         assert lines[2] == "After 3 races"
         assert [line.split() for line in lines if line[:3].strip().isdigit()] == [
             ["1", "Red", "1", "2", "1", "48"], ["2", "Blue", "2", "1", "2", "36"]]
+
+
+def test_two_players_with_two_cars_each_get_their_totals_on_the_print(state_dir):
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(5))
+    play(app, names=("Bartholomew", "Ann"))
+    standings = res.last_finished(app.journal).results["standings"]
+    lines = res.championship_receipt(app.journal, now=0.0).text_lines()
+    at = lines.index("Players")
+    assert lines[at + 1] == " # Player                    Pts"
+    totals = {}
+    for r in standings:
+        totals[r["player"]] = totals.get(r["player"], 0) + r["points"]
+    assert {line.split()[1]: int(line.split()[2]) for line in lines[at + 2:at + 4]} == totals
+    assert lines[at + 4:at + 6] == ["Key: Pts = points of the", "player's cars"]
+    cars = [line.split()[1:3] for line in lines[:at] if line[:3].strip().isdigit()]
+    assert sorted(cars) == [["Ann", "1"], ["Ann", "2"], ["Barthol", "1"], ["Barthol", "2"]]   # the numbers kept
