@@ -66,8 +66,10 @@ def show(args) -> int:
         if last is None:
             print("No finished race yet.")
             return 0
-        number = results.race_number(journal, last)
+        number, held = results.race_number(journal, last), len(results.session_races(last))
         which = f", race {number} of its championship" if number > 1 else ""
+        if held > 1:        # a season played in one session: its races, its totals below
+            which = f", races {number}-{number + held - 1} of its championship"
         print(f"Last race: {results.title(last.results.get('game', last.activity))}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
