@@ -167,3 +167,26 @@ def _adds_up(entry: Mapping[str, Any], season: Sequence[Any]) -> bool:
     races = [r for r in season if r is not None]
     return all(isinstance(r, Mapping) and isinstance(r.get("position"), int) and _is_points(r.get("points", 0))
                for r in races) and sum(r.get("points", 0) for r in races) == entry.get("points", 0)
+
+
+def ranked(rows: Iterable[Mapping[str, Any]], key: str = "points") -> list[dict[str, Any]]:
+    """``rows`` best first by ``key`` (most first; a tie keeps the rows' order), each with
+    its ``position``: tied rows share one (1, 2, 2, 4)."""
+    out = sorted((dict(r) for r in rows), key=lambda r: -r[key])
+    for i, r in enumerate(out):
+        r["position"] = out[i - 1]["position"] if i and r[key] == out[i - 1][key] else i + 1
+    return out
+
+
+def player_totals(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's points over the cars they run (a row's ``player``, else its name),
+    best first (``position``, ``name``, ``points``); empty when every player runs one car
+    (the cars' rows say it all)."""
+    rows = list(rows)
+    totals: dict[str, int] = {}
+    for r in rows:
+        who = str(r.get("player") or r["name"])
+        totals[who] = totals.get(who, 0) + int(r["points"])
+    if len(totals) == len(rows):
+        return []
+    return ranked({"name": name, "points": pts} for name, pts in totals.items())

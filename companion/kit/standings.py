@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from companion.core.scoring import player_totals, ranked  # noqa: F401  (the packs' way to them)
 from companion.kit.text import row
 from companion.profile import LINE_CHARS
 
@@ -21,29 +22,6 @@ def ordinal(n: int) -> str:
 def standing(position: int, name: str, points: int, **extra: Any) -> dict[str, Any]:
     """One standings row in the results.json shape."""
     return {"position": int(position), "name": str(name), "points": int(points), **extra}
-
-
-def ranked(rows: Iterable[Mapping[str, Any]], key: str = "points") -> list[dict[str, Any]]:
-    """``rows`` best first by ``key`` (most first; a tie keeps the rows' order), each with
-    its ``position``: tied rows share one (1, 2, 2, 4)."""
-    out = sorted((dict(r) for r in rows), key=lambda r: -r[key])
-    for i, r in enumerate(out):
-        r["position"] = out[i - 1]["position"] if i and r[key] == out[i - 1][key] else i + 1
-    return out
-
-
-def player_totals(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Each player's points over the cars they run (a row's ``player``, else its name),
-    best first (``position``, ``name``, ``points``); empty when every player runs one car
-    (the cars' rows say it all)."""
-    rows = list(rows)
-    totals: dict[str, int] = {}
-    for r in rows:
-        who = str(r.get("player") or r["name"])
-        totals[who] = totals.get(who, 0) + int(r["points"])
-    if len(totals) == len(rows):
-        return []
-    return ranked({"name": name, "points": pts} for name, pts in totals.items())
 
 
 def is_standings(rows: Any) -> bool:

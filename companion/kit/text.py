@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from companion.core.names import car_name  # noqa: F401  (the packs' way to it)
 from companion.profile import LABEL_CHARS, LINE_CHARS
 
 ELLIPSIS = "\u2026"
@@ -58,13 +59,3 @@ def short_name(text: str) -> str:
     """A label without its parenthesised note: "Suit (1 car)" -> "Suit"."""
     return re.sub(r"\s*\([^)]*\)", "", text).strip() or text
 
-
-def car_name(name: str, width: int) -> str:
-    """A car's name in ``width`` characters, keeping a team car's number at its end
-    ("Bartholomew 2" -> "Bartho 2")."""
-    if len(name) <= width:
-        return name
-    head, _, tail = name.rpartition(" ")
-    if head and tail.isdigit() and len(tail) < width - 2:
-        return f"{head[:width - len(tail) - 1].rstrip()} {tail}"
-    return name[:width]

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.core import race as racing
-from companion.core.scoring import BONUSES
-from companion.kit.text import car_name
+from companion.core.scoring import BONUSES, player_totals
+from companion.core.names import car_name
 from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
 
 WIDTH = 32
@@ -220,8 +220,6 @@ def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[
     come ``lines``. Where players drive several cars each (the rows' ``player``), the
     players' totals follow (:func:`players_table`).
     """
-    from companion.kit.standings import player_totals
-
     count = max((len(r["results"]) for r in rows), default=0)
     head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
     totals = player_totals(rows)
