@@ -2,7 +2,8 @@
 
 Every finished session stores its results (the ``results.json`` shape) in the journal;
 a championship is the sum of the finished sessions that share a championship key (the
-game's slug).
+game's slug). A session is one race of it, or the races of a season it played itself
+(Lacorsa's championship: ``core.scoring.session_races``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,23 @@ def standings(journal: Journal, championship: str | None = None) -> tuple[str | 
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    races = [championship_entries(s) for s in finished(journal, key)]
-    return key, scoring.championship(races)
+    return key, scoring.championship(races(journal, key))
+
+
+def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
+    """The races of championship ``key``, oldest first, each as its championship entries:
+    a finished session is one race, or the races of the season it played."""
+    return [race for s in finished(journal, key) for race in session_races(s)]
+
+
+def race_count(journal: Journal, key: str | None) -> int:
+    """How many races championship ``key`` has counted (0 for None)."""
+    return len(races(journal, key)) if key is not None else 0
+
+
+def session_races(session: Session) -> list[list[dict[str, Any]]]:
+    """A finished session as the championship's races: one, or a season's."""
+    return scoring.session_races(championship_entries(session))
 
 
 def championship_entries(session: Session) -> list[dict[str, Any]]:
@@ -65,7 +81,7 @@ def championship_lines(journal: Journal) -> list[str]:
     key, rows = standings(journal)
     if not rows:
         return []
-    count = len(finished(journal, key))
+    count = race_count(journal, key)
     return [f"{title(key)}: {count} race{'s' if count != 1 else ''}",
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
@@ -78,13 +94,13 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
     if not rows:
         return None
     receipt = layouts.championship(f"Championship {title(key)}", rows)
-    races = [championship_entries(s) for s in finished(journal, key)]
-    if len(races) >= 2:           # the points after each race, drawn under the table
+    counted = races(journal, key)
+    if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
 
         from companion import charts
         from companion.receipts.model import Line, picture
-        spec = charts.championship_spec(races, [r["name"] for r in rows])
+        spec = charts.championship_spec(counted, [r["name"] for r in rows])
         drawn = (Line("Points after each race", bold=True, align="center"), picture(spec))
         receipt = replace(receipt, items=(*receipt.items[:-1], *drawn, receipt.items[-1]))
     return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
@@ -141,9 +157,10 @@ def when(ts: float) -> str:
 
 
 def race_number(journal: Journal, session: Session) -> int:
-    """The race's number in its championship: 1 + the finished races of that championship
-    that were started before it."""
-    return 1 + sum(1 for s in finished(journal, session.championship) if s.id < session.id)
+    """The race's number in its championship: 1 + the races of that championship counted
+    by the finished sessions started before it (a season played in one session counts
+    its races)."""
+    return 1 + sum(len(session_races(s)) for s in finished(journal, session.championship) if s.id < session.id)
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:

@@ -55,7 +55,7 @@ def show(args) -> int:
         if args.json:
             print(json.dumps({
                 "last": last.results if last else None,
-                "championship": {"key": key, "races": len(results.finished(journal, key)) if key else 0,
+                "championship": {"key": key, "races": results.race_count(journal, key),
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
             }, indent=2, ensure_ascii=False))
@@ -66,13 +66,15 @@ def show(args) -> int:
         if last is None:
             print("No finished race yet.")
             return 0
-        number = results.race_number(journal, last)
+        number, held = results.race_number(journal, last), len(results.session_races(last))
         which = f", race {number} of its championship" if number > 1 else ""
+        if held > 1:        # a season played in one session: its races, its totals below
+            which = f", races {number}-{number + held - 1} of its championship"
         print(f"Last race: {results.title(last.results.get('game', last.activity))}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        count = len(results.finished(journal, key))
+        count = results.race_count(journal, key)
         print(f"Championship {results.title(key)}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")

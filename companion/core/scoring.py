@@ -104,7 +104,8 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
     then the race before it; names first seen earlier come first only when all of that is
     equal. Returns one dict per name: ``position``, ``name``, ``points``, ``races`` (races
     entered), ``wins``, ``best`` (best position) and ``results`` (position in each race,
-    None where the car did not start), plus ``colour`` when the entries carried one.
+    None where the car did not start), plus ``colour`` and ``player`` (who drives the car)
+    when the entries carried them.
     """
     races = [list(r) for r in races]
     table: dict[str, dict[str, Any]] = {}
@@ -112,8 +113,9 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
         for place, entry in enumerate(race, start=1):
             row = table.setdefault(entry["name"], {"name": entry["name"], "points": 0,
                                                    "results": [None] * len(races)})
-            if "colour" in entry:
-                row.setdefault("colour", entry["colour"])
+            for key in ("colour", "player"):
+                if key in entry:
+                    row.setdefault(key, entry[key])
             row["points"] += entry.get("points", 0)
             row["results"][k] = entry.get("position", place)
     deepest = max((p for row in table.values() for p in row["results"] if p), default=0)
@@ -133,3 +135,58 @@ def championship(races: Iterable[Sequence[Mapping[str, Any]]]) -> list[dict[str,
                     "races": len(finishes), "wins": finishes.count(1),
                     "best": min(finishes) if finishes else None})
     return out
+
+
+def session_races(entries: Sequence[Mapping[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A finished session's championship entries as the races it held, oldest first.
+
+    A session is one race, unless it played a season of its own (Lacorsa's championship,
+    several races in one session): then every entry carries ``season``, one item per race
+    of that season, ``{"position": p, "points": n}`` (None where the car did not start),
+    the same number of items for every entry, their points adding up to the entry's
+    ``points``. Each race is then its entries in finishing order (``name``, ``position``,
+    ``points``, and ``colour`` and ``player`` when the entry has them), so that :func:`championship`
+    counts, charts and breaks ties over the season's races rather than its totals. Entries
+    whose ``season`` does not add up are kept as one race.
+    """
+    entries = [dict(e) for e in entries]
+    seasons = [e.get("season") for e in entries]
+    if not entries or not all(isinstance(s, (list, tuple)) and s for s in seasons) \
+            or len({len(s) for s in seasons}) != 1 or not all(_adds_up(e, s) for e, s in zip(entries, seasons)):
+        return [entries]
+    races: list[list[dict[str, Any]]] = []
+    for k in range(len(seasons[0])):
+        race = [{"name": e["name"], "position": s[k]["position"], "points": s[k].get("points", 0),
+                 **{key: e[key] for key in ("colour", "player") if key in e}}
+                for e, s in zip(entries, seasons) if s[k] is not None]
+        races.append(sorted(race, key=lambda r: r["position"]))
+    return races
+
+
+def _adds_up(entry: Mapping[str, Any], season: Sequence[Any]) -> bool:
+    races = [r for r in season if r is not None]
+    return all(isinstance(r, Mapping) and isinstance(r.get("position"), int) and _is_points(r.get("points", 0))
+               for r in races) and sum(r.get("points", 0) for r in races) == entry.get("points", 0)
+
+
+def ranked(rows: Iterable[Mapping[str, Any]], key: str = "points") -> list[dict[str, Any]]:
+    """``rows`` best first by ``key`` (most first; a tie keeps the rows' order), each with
+    its ``position``: tied rows share one (1, 2, 2, 4)."""
+    out = sorted((dict(r) for r in rows), key=lambda r: -r[key])
+    for i, r in enumerate(out):
+        r["position"] = out[i - 1]["position"] if i and r[key] == out[i - 1][key] else i + 1
+    return out
+
+
+def player_totals(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's points over the cars they run (a row's ``player``, else its name),
+    best first (``position``, ``name``, ``points``); empty when every player runs one car
+    (the cars' rows say it all)."""
+    rows = list(rows)
+    totals: dict[str, int] = {}
+    for r in rows:
+        who = str(r.get("player") or r["name"])
+        totals[who] = totals.get(who, 0) + int(r["points"])
+    if len(totals) == len(rows):
+        return []
+    return ranked({"name": name, "points": pts} for name, pts in totals.items())

@@ -264,7 +264,8 @@ class Activity:
     describe: Callable[[Mapping[str, Any]], str] = _no_description  # an event's outcome
     # in a few words for the history ("5xs 7xx"): the history shows "<move>: <outcome>"
     championship_entries: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _standings_of
-    # a finished race's results as championship rows (Street Illegal's Old Pros: one team)
+    # a finished race's results as championship rows (Street Illegal's Old Pros: one team);
+    # rows of a season played in the session carry ``season`` (core.scoring.session_races)
     decisions: Callable[[Any], Any] | None = None        # a View of what the companion
     # decided (grid, track, cards), shown from the pause menu; None: nothing to show
     session: str = "race"                                # what a session is called

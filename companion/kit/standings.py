@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from companion.core.scoring import player_totals, ranked  # noqa: F401  (the packs' way to them)
 from companion.kit.text import row
 from companion.profile import LINE_CHARS
 

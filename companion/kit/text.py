@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from companion.core.names import car_name  # noqa: F401  (the packs' way to it)
 from companion.profile import LABEL_CHARS, LINE_CHARS
 
 ELLIPSIS = "\u2026"
@@ -57,3 +58,4 @@ def row(left: str, right: str, limit: int = LINE_CHARS) -> str:
 def short_name(text: str) -> str:
     """A label without its parenthesised note: "Suit (1 car)" -> "Suit"."""
     return re.sub(r"\s*\([^)]*\)", "", text).strip() or text
+

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.core import race as racing
-from companion.core.scoring import BONUSES
+from companion.core.scoring import BONUSES, player_totals
+from companion.core.names import car_name
 from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
 
 WIDTH = 32
@@ -68,8 +69,11 @@ called by its player's name or its colour)."""
 def legend(columns: Sequence[Col]) -> list[Line]:
     """The key to a table's columns: ``Key: Pts = points, Led = laps led`` (wrapped); every
     column says what it holds, the shared ones and a game's own alike."""
-    parts = [f"{c.header.strip()} = {c.legend}" for c in columns if c.legend and c.header.strip()]
-    return wrapped("Key: " + ", ".join(parts)) if parts else []
+    bound = "\N{NO-BREAK SPACE}"          # a header, its "=" and the first word stay on one line
+    parts = [bound.join((c.header.strip(), "=", c.legend)) for c in columns if c.legend and c.header.strip()]
+    if not parts:
+        return []
+    return [Line(line.text.replace(bound, " ")) for line in wrapped("Key: " + ", ".join(parts))]
 
 
 def shown_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col]) -> list[Col]:
@@ -91,7 +95,7 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (),
 
     def cells(first: str, name: str, extras: Iterable[str]) -> tuple[str, ...]:
         fitted = (text[:c.width - 1].rjust(c.width) for text, c in zip(extras, columns))
-        return (first, name[:name_width - 1], *fitted)
+        return (first, car_name(name, name_width - 1), *fitted)
 
     right = bool(columns)       # the name column, when last, stays at the left
     out: list[Item] = [Columns(cells(POSITION_HEADER, name_header, (c.header for c in columns)), widths,
@@ -174,27 +178,66 @@ def standings_results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequ
     return results(title, rows, lines, standings_columns(rows), notes)
 
 
-MAX_RACE_COLUMNS = 5
-
-
-def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = ()) -> Receipt:
-    """Championship standings: ``rows`` from ``companion.core.scoring.championship``.
-
-    Up to five races each get a column with the position scored there (``-`` where the car
-    did not start); after more races the table shows wins instead. A line under ``title``
-    says how many races count, then come ``lines``.
-    """
+def race_columns(rows: Sequence[Mapping[str, Any]], room: int) -> tuple[list[Col], list[Col]] | None:
+    """One column per race with the place scored there (``row["results"]``, None: did
+    not start), headed by the race's number and as narrow as the numbers allow, and the
+    key to them (``1-7 = place in each race``); None when they take more than ``room``
+    characters."""
     count = max((len(r["results"]) for r in rows), default=0)
-    if count <= MAX_RACE_COLUMNS:
-        cols = [Col(f"r{k}", f"R{k}", 3) for k in range(1, count + 1)]
-        keys = [Col("", "R1" if count == 1 else f"R1-R{count}", 0, legend="place in each race")] if cols else []
+    if not count:
+        return [], []
+    deepest = max((p for r in rows for p in r["results"] if p), default=1)
+    cell = max(len(str(count)), len(str(deepest))) + 1
+    if count * cell > room:
+        return None
+    cols = [Col(f"r{k}", str(k), cell) for k in range(1, count + 1)]
+    keys = [Col("", "1" if count == 1 else f"1-{count}", 0,
+                legend="place in race 1" if count == 1 else "place in each race")]
+    if any(p is None for r in rows for p in r["results"]):
+        keys.append(Col("", "-", 0, legend="did not start"))
+    return cols, keys
+
+
+def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS) -> list[Item]:
+    """The championship table and its key: ``rows`` from
+    ``companion.core.scoring.championship`` (``results``: the place in each race), a
+    column per race with the place scored there while they fit the paper (a season of
+    up to 8 races), else the races won; then ``points``."""
+    room = WIDTH - POS_WIDTH - MIN_NAME - points.width
+    fitted = race_columns(rows, room)
+    if fitted is not None:
+        cols, keys = fitted
         shown = [{**r, **{f"r{k}": p for k, p in enumerate(r["results"], start=1)}} for r in rows]
     else:
         cols = keys = [Col("wins", "Won", 4, legend="races won")]
         shown = list(rows)
+    return [*table(shown, [*cols, points]), *legend([*keys, points])]
+
+
+def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = ()) -> Receipt:
+    """Championship standings: ``rows`` from ``companion.core.scoring.championship``
+    (:func:`championship_table`). A line under ``title`` says how many races count, then
+    come ``lines``. Where players drive several cars each (the rows' ``player``), the
+    players' totals follow (:func:`players_table`).
+    """
+    count = max((len(r["results"]) for r in rows), default=0)
     head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
-    return Receipt("championship", title, (*_head(head), *table(shown, [*cols, POINTS]),
-                                           *legend([*keys, POINTS]), Rule(), Feed(2)))
+    totals = player_totals(rows)
+    players = [Rule(), *players_table(totals, (PLAYER_POINTS,))] if totals else []
+    return Receipt("championship", title, (*_head(head), *championship_table(rows), *players, Rule(), Feed(2)))
+
+
+PLAYER_HEADER = "Player"
+PLAYER_POINTS = Col("points", "Pts", 5, legend="points of the player's cars")
+
+
+def players_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (POINTS,),
+                  heading: str = "Players") -> list[Item]:
+    """Where players drive several cars each: ``heading``, then the players' table in the
+    results' layout (position, ``Player``, the ``columns``) and its key. ``rows``: dicts
+    with ``name`` (the player), ``position`` (ties share one) and the columns' keys,
+    best first."""
+    return [Line(heading, bold=True), *table(rows, columns, name_header=PLAYER_HEADER), *legend(columns)]
 
 
 def car_codes(names: Sequence[str]) -> dict[str, str]:
@@ -259,7 +302,7 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
                              right_last=False))
         for name, positions in rows:
             cells = (_plain(positions[k]).rjust(cell) for k in block)
-            items.append(Columns((name[:CHART_NAME - 1], *cells), widths, right_last=False))
+            items.append(Columns((car_name(name, CHART_NAME - 1), *cells), widths, right_last=False))
         first = block.stop
     if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
         items.append(Rule())

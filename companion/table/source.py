@@ -179,5 +179,5 @@ class Follower:
         key, rows = results.standings(self.journal)
         if key is None:
             return {"title": "", "races": 0, "standings": []}
-        return {"title": results.title(key), "races": len(results.finished(self.journal, key)),
+        return {"title": results.title(key), "races": results.race_count(self.journal, key),
                 "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows]}

@@ -3,7 +3,7 @@ import pytest
 from companion.core import race, scoring
 from companion.receipts import layouts
 from companion.receipts.layouts import BEST, COLOUR, LAPS, LED, POINTS, Col
-from companion.receipts.model import overflows
+from companion.receipts.model import Receipt, overflows
 
 FIELD = [race.Car("Red", "Red"), race.Car("Blue", "Blue"), race.Car("Yellow", "Yellow")]
 TABLE = {"positions": [12, 11, 10], "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
@@ -64,9 +64,9 @@ def test_results_lines_with_bonuses_and_fastest_lap():
         " 1 Blue        2   1  55.5s   17",
         " 2 Red         2   1 1:02.0   13",
         " 3 Yellow      2   0 1:10.0   10",
-        "Key: Laps = laps done, Led =",      # every column says what it holds
-        "laps led, Best = best lap, Pts =",
-        "points",
+        "Key: Laps = laps done,",            # every column says what it holds,
+        "Led = laps led, Best = best lap,",  # a header never apart from its meaning
+        "Pts = points",
         "-" * 32,
         "+3 won the race: Blue",
         "+1 led a lap: Blue, Red",
@@ -104,26 +104,70 @@ def test_championship_lines():
         "After 2 races",
         "Season 2025",
         "-" * 32,
-        " # Car                R1 R2  Pts",
-        " 1 Blue                2  1   16",
-        " 2 Red                 1  2   16",
-        " 3 Yellow              3  -    4",
-        "Key: R1-R2 = place in each race,",
-        "Pts = points",
+        " # Car                  1 2  Pts",
+        " 1 Blue                 2 1   16",
+        " 2 Red                  1 2   16",
+        " 3 Yellow               3 -    4",
+        "Key: 1-2 = place in each race,",
+        "- = did not start, Pts = points",
         "-" * 32,
         "",
         "",
     ]
 
 
-def test_championship_after_many_races_shows_wins():
+def test_a_season_of_eight_races_keeps_a_column_per_race():
     table = {"positions": [3, 1]}
-    races = [scoring.standings([{"name": "A"}, {"name": "B"}], table) for _ in range(6)]
+    races = [scoring.standings([{"name": "A"}, {"name": "B"}][::1 if k % 3 else -1], table) for k in range(8)]
     lines = layouts.championship("Season", scoring.championship(races)).text_lines()
-    assert lines[1] == "After 6 races"
-    assert lines[3:6] == [" # Car                  Won  Pts",
-                          " 1 A                      6   18",
-                          " 2 B                      0    6"]
+    assert lines[1] == "After 8 races"
+    assert lines[3:8] == [" # Car      1 2 3 4 5 6 7 8  Pts",
+                          " 1 A        2 1 1 2 1 1 2 1   18",
+                          " 2 B        1 2 2 1 2 2 1 2   14",
+                          "Key: 1-8 = place in each race,",
+                          "Pts = points"]
+
+
+def test_one_race_is_called_race_1():
+    races = [scoring.standings([{"name": "A"}, {"name": "B"}], {"positions": [3, 1]})]
+    lines = layouts.championship("Season", scoring.championship(races)).text_lines()
+    assert lines[1] == "After 1 race"
+    assert lines[3:8] == [" # Car                    1  Pts",
+                          " 1 A                      1    3",
+                          " 2 B                      2    1",
+                          "Key: 1 = place in race 1,",
+                          "Pts = points"]
+
+
+def test_championship_after_more_races_than_the_paper_holds_shows_wins():
+    table = {"positions": [3, 1]}
+    races = [scoring.standings([{"name": "A"}, {"name": "B"}], table) for _ in range(9)]
+    lines = layouts.championship("Season", scoring.championship(races)).text_lines()
+    assert lines[1] == "After 9 races"
+    assert lines[3:8] == [" # Car                  Won  Pts",
+                          " 1 A                      9   27",
+                          " 2 B                      0    9",
+                          "Key: Won = races won,",
+                          "Pts = points"]
+
+
+def test_a_players_table_has_the_results_layout_and_a_key():
+    cols = (Col("team", "Team", 5, legend="team cars' points"), POINTS)
+    rows = [{"position": 1, "name": "Ann", "team": 12, "points": 12},
+            {"position": 1, "name": "Bob", "team": 12, "points": 12}]
+    lines = Receipt("results", "R", tuple(layouts.players_table(rows, cols))).text_lines()
+    assert lines[1:] == ["Players",
+                         " # Player              Team  Pts",
+                         " 1 Ann                   12   12",
+                         " 1 Bob                   12   12",
+                         "Key: Team = team cars' points,",
+                         "Pts = points"]
+
+
+def test_a_team_cars_number_survives_a_cut_name():
+    rows = [{"position": 1, "name": "Bartholomew 2", "laps": 3, "led": 1, "points": 10}]
+    lines = layouts.results("R", rows, columns=(LAPS, Col("x", "Xtra", 11), POINTS)).text_lines()
+    assert lines[3].split()[1:3] == ["Barth", "2"]
 
 
 def test_car_codes_are_distinct():

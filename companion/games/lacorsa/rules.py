@@ -664,11 +664,24 @@ def standings(state: State) -> list[dict]:
 
 
 def championship_table(state: State) -> list[dict]:
-    """The championship so far: points, then the better place in the latest race."""
-    latest = state.finishes[-1] if state.finishes else final_order(state)
-    ranked = sorted(range(len(state.cars)), key=lambda c: (-state.totals[c], latest.index(c)))
+    """The championship so far, ranked as every championship on the device is
+    (``core.scoring.championship``): points, then more wins, more second places..., then
+    the better place in the latest race (before the first finish: the race order). Each
+    row carries its place in every race (``races``) and, for the championship print, its
+    ``season``: place and points in each race (``core.scoring.session_races``)."""
+    from companion.core.scoring import championship
+
+    scored = [race_points(state, f) for f in state.finishes]
+    if state.finishes:
+        table = championship([[{"name": str(c), "points": pts[c]} for c in f]
+                              for f, pts in zip(state.finishes, scored)])
+        ranked = [int(row["name"]) for row in table]
+    else:
+        ranked = list(final_order(state))
     return [standing(i + 1, state.name(c), state.totals[c],
-                     races=[f.index(c) + 1 for f in state.finishes], **_extra(state, c))
+                     races=[f.index(c) + 1 for f in state.finishes],
+                     season=[{"position": f.index(c) + 1, "points": pts[c]} for f, pts in zip(state.finishes, scored)],
+                     **_extra(state, c))
             for i, c in enumerate(ranked)]
 
 

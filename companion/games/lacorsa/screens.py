@@ -10,8 +10,8 @@ rulebook lets anyone ask.
 
 from __future__ import annotations
 
-from companion.kit.standings import ordinal, result_line
-from companion.kit.text import first_fitting, fit, row
+from companion.kit.standings import ordinal, player_totals, result_line
+from companion.kit.text import car_name, first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
@@ -26,16 +26,7 @@ TITLE = MENU_CHARS           # the title and its status together (see companion.
 
 def short(state: State, car: int, width: int = NAME) -> str:
     """A car's name in ``width`` characters, keeping a team car's number (``Bartho 2``)."""
-    return shortened(state.name(car), width)
-
-
-def shortened(name: str, width: int) -> str:
-    if len(name) <= width:
-        return name
-    head, _, tail = name.rpartition(" ")
-    if head and tail.isdigit() and len(tail) < width - 2:
-        return f"{head[:width - len(tail) - 1].rstrip()} {tail}"
-    return name[:width]
+    return car_name(state.name(car), width)
 
 
 def card_text(state: State, name: str) -> str:
@@ -268,19 +259,8 @@ def _standings_view(state: State, title: str, rows) -> View:
     items = [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in rows]
     totals = player_totals(rows)
     if totals:      # 2-3 players run two cars each: each player's total too
-        items += ["Players:"] + [result_line(k, name, pts, MENU_CHARS) for k, (name, pts) in enumerate(totals, 1)]
+        items += ["Players:"] + [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in totals]
     return _titled(title, [Menu(tuple(items))], _race_status(state))
-
-
-def player_totals(rows) -> list[tuple[str, int]]:
-    """Each player's points over the cars they run, best first; empty when every player
-    runs one car (the cars' lines say it all)."""
-    totals: dict[str, int] = {}
-    for r in rows:
-        totals[r.get("player", r["name"])] = totals.get(r.get("player", r["name"]), 0) + int(r["points"])
-    if len(totals) == len(rows):
-        return []
-    return sorted(totals.items(), key=lambda kv: -kv[1])
 
 
 def drivers_lines(state: State) -> list[str]:
@@ -374,23 +354,16 @@ def _results(state: State, layouts):
     chart = layouts.lap_chart_picture(rows, lap_chart(state))
     if chart:
         items += [*chart, Rule()]
-    totals = player_totals(standings(state)) if not state.championship else []
-    if totals:
-        items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
+    table = championship_table(state) if state.championship else standings(state)
     if state.championship:
-        items += [Line("Championship", bold=True)]
-        table = championship_table(state)
-        rcols = [layouts.Col(f"r{k}", str(k), 2) for k in range(1, len(state.finishes) + 1)]
-        cols = [*rcols, layouts.Col("points", "Pts", 4, legend="championship points")]
-        room = layouts.WIDTH - layouts.POS_WIDTH - sum(c.width for c in cols) - 1
-        shown = [{**r, "name": shortened(r["name"], room),
-                  **{f"r{k}": p for k, p in enumerate(r["races"], start=1)}} for r in table]
-        items += layouts.table(shown, cols)
-        totals = player_totals(table)
-        if totals:
-            items += layouts.wrapped("Players: " + ", ".join(f"{name} {pts}" for name, pts in totals))
-        items += layouts.legend([layouts.Col("", "1-" + str(len(rcols)) if len(rcols) > 1 else "1", 0,
-                                             legend="points in each race"), cols[-1]])
-        items.append(Rule())
+        rows = [{**r, "results": r["races"]} for r in table]
+        items += [Line("Championship", bold=True),
+                  *layouts.championship_table(rows, layouts.Col("points", "Pts", 5, legend="championship points")),
+                  Rule()]
+    totals = player_totals(table)
+    if totals:
+        said = "championship points" if state.championship else "points"
+        cols = (layouts.Col("points", "Pts", 5, legend=f"{said} of the player's cars"),)
+        items += [*layouts.players_table(totals, cols), Rule()]
     items.append(Feed(2))
     return Receipt("results", f"{GAME} results", tuple(items))

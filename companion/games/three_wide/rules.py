@@ -1257,20 +1257,15 @@ def points(state: State) -> list[tuple[int, int, dict[str, int]]]:
 
 def player_scores(state: State) -> list[dict[str, Any]]:
     """Each player's score: their team cars' points plus their associated cars' points
-    halved (rounded down), best first."""
+    halved (rounded down), best first (a tie shares a position)."""
+    from companion.kit.standings import ranked
     rows = []
     scored = points(state)
     for p, name in enumerate(state.players):
         team = sum(pts for c, pts, _ in scored if state.cars[c].owner == p and state.cars[c].team)
         assoc = sum(pts for c, pts, _ in scored if state.cars[c].owner == p and not state.cars[c].team)
         rows.append({"name": name, "team": team, "associated": assoc, "points": team + assoc // 2})
-    rows.sort(key=lambda r: -r["points"])
-    pos = 0
-    for i, r in enumerate(rows):
-        if i == 0 or r["points"] != rows[i - 1]["points"]:
-            pos = i + 1
-        r["position"] = pos
-    return rows
+    return ranked(rows)
 
 
 def standings(state: State) -> list[dict[str, Any]]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.kit.standings import ordinal
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.receipts import layouts
-from companion.receipts.model import Columns, Feed, Line, Receipt, Rule
+from companion.receipts.model import Feed, Line, Receipt, Rule
 from companion.ui.view import Big, Menu, Row, Text, View
 
 from companion.games.three_wide import dice, rules as R, tables
@@ -393,16 +392,15 @@ def _heading(state: R.State) -> list[str]:
     return [f"{s.track_label}, {s.laps} laps", f"{len(state.players)} teams, {len(state.cars)} cars"]
 
 
-def _grid_items(state: R.State, grid) -> list:
-    widths = (4, 6, 22)
-    out = [Columns((layouts.POSITION_HEADER.strip(), "Car", "Team"), widths, bold=True, right_last=False)]
-    for i, c in enumerate(grid):
-        car = state.cars[c]
-        team = state.players[car.owner] + ("" if car.team else " (assoc.)")
-        out.append(Columns((f"{i + 1}", num(state, c), team), widths, right_last=False))
-    out += layouts.legend([layouts.Col("", "Team", 0, legend="the player whose car it is; assoc.: "
-                                                              "an associated car")])
-    return out
+ROLE = layouts.Col("role", "Role", 7, legend="team: a team car; assoc.: an associated car, "
+                                                  "half its points to its player")
+
+
+def _grid_items(state: R.State, grid, key: bool = True) -> list:
+    """A grid in the results' layout; ``key``: with the key to its columns."""
+    rows = [{"name": R.car_name(state, c), "role": "team" if state.cars[c].team else "assoc."} for c in grid]
+    cols = (ROLE,) if any(not car.team for car in state.cars) else ()   # every car a team car: no role to say
+    return [*layouts.table(rows, cols), *(layouts.legend(cols) if key else ())]
 
 
 def program(state: R.State) -> Receipt:
@@ -417,9 +415,9 @@ def program(state: R.State) -> Receipt:
     return Receipt("program", state.settings.race_label, tuple(items))
 
 
-def restart(state: R.State, n: int) -> Receipt:
+def restart(state: R.State, n: int, key: bool = True) -> Receipt:
     grid, waved = state.restarts[n - 1]
-    items = [*_grid_items(state, grid)]
+    items = [*_grid_items(state, grid, key)]
     if waved:
         items.extend(layouts.wrapped("Waved around (+1 lap): " + " ".join(num(state, c) for c in waved)))
     return Receipt("restart", f"Restart {n}", (*items, Feed(2)))
@@ -433,23 +431,33 @@ def lap_chart(state: R.State) -> Receipt:
     return Receipt("lap-chart", "Lap chart", (*items, Feed(2)))
 
 
+PLAYER_COLUMNS = (
+    layouts.Col("team", "Team", 5, legend="team cars' points"),
+    layouts.Col("associated", "Assoc", 6, legend="associated cars' points"),
+    layouts.Col("points", "Pts", 5, legend="the player's score, Team + half of Assoc (rounded down)"),
+)
+"""The players' table (4.1): a player scores their team cars' points and half their
+associated cars' points; where every car is a team car, only the points."""
+TEAM_POINTS = layouts.Col("points", "Pts", 5, legend="the player's score, their cars' points")
+
+
 def results(state: R.State) -> Receipt:
     rows = R.standings(state)
     base = layouts.results(f"{GAME} results", rows, lines=[state.settings.race_label, *_heading(state)],
                            columns=(layouts.LAPS, layouts.LED, layouts.POINTS))
     items = list(base.items[:-1])
-    items.append(Line("Players", bold=True))
-    items.extend(layouts.wrapped("Key: team cars' points + associated cars' points /2 = the player's points"))
-    for r in R.player_scores(state):
-        items.append(Columns((ordinal(r["position"]), r["name"], f"{r['team']}+{r['associated']}/2",
-                              str(r["points"])), (5, 13, 9, 5)))
+    if not isinstance(items[-1], Rule):     # the bonuses earned
+        items.append(Rule())
+    cols = PLAYER_COLUMNS if any(not car.team for car in state.cars) else (TEAM_POINTS,)
+    items.extend(layouts.players_table(R.player_scores(state), cols))
+    items.append(Rule())
     summary = R.summary(state)
     items.extend(layouts.wrapped(f"Cautions {summary['cautions']}, pit stops {summary['pit_stops']}, "
                                  f"demolished {summary['demolished']}"))
     for n in range(1, len(state.restarts) + 1):
         items.append(Rule())
         items.append(Line(f"Restart {n}", bold=True))
-        items.extend(restart(state, n).items[:-1])
+        items.extend(restart(state, n, key=n == 1).items[:-1])     # the key once
     items.append(Rule())
     drawn = layouts.lap_chart_picture(rows, R.lap_chart(state), lap_chart(state).items[:-1])
     items.extend(drawn or [Line("Lap chart", bold=True), *lap_chart(state).items[:-1]])

@@ -73,3 +73,23 @@ def test_the_decisions_view_carries_the_championship_so_far():
     at = items.index("After race 1:")
     assert [i.split()[1] for i in items[at + 1:]] == [r["name"] for r in R.championship_table(state)]
     assert "Auto hands: secret" in items
+
+
+def test_a_tie_on_points_goes_to_more_wins_as_on_the_devices_championship():
+    """Red (1st, 1st, 4th) and Blue (3rd, 2nd, 1st) both have 24 points: Red has more wins,
+    Blue the better place in the latest race. The game's table and the device's
+    championship print (which counts the season's races) rank them alike: Red first."""
+    from companion.core import scoring
+
+    state = new(4, championship=True)
+    assert list(state.settings.points[:4]) == [10, 8, 6, 4]
+    finishes = ((0, 2, 1, 3), (0, 1, 2, 3), (1, 2, 3, 0))
+    state = evolve(state, finishes=finishes, totals=(24, 24, 22, 14), race=3, step=R.DONE)
+    rows = R.standings(state)
+    assert [(r["name"], r["points"]) for r in rows] == [("Red", 24), ("Blue", 24), ("Yellow", 22), ("Green", 14)]
+    assert rows[1]["races"] == [3, 2, 1]
+    assert rows[1]["season"] == [{"position": 3, "points": 6}, {"position": 2, "points": 8},
+                                 {"position": 1, "points": 10}]
+    device = scoring.championship(scoring.session_races(rows))
+    assert [r["name"] for r in device] == [r["name"] for r in rows]
+    assert [r["results"] for r in device] == [tuple(r["races"]) for r in rows]

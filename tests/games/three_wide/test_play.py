@@ -103,7 +103,7 @@ def test_the_program_prints_the_starting_grid(data):
     state = rules.apply(state, rules.resolve(state, rules.moves(state)[0], random.Random(2)))
     lines = screens.receipts(state)["program"].text_lines()
     first = state.cars[state.grid[0]]
-    assert any(line.startswith("1") and f"#{first.number}" in line for line in lines)
+    assert any(line.startswith(" 1 ") and f"#{first.number}" in line for line in lines)
 
 
 @pytest.mark.parametrize("path, value, key", [
