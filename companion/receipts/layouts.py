@@ -160,7 +160,9 @@ def results(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] 
             items.extend(wrapped(f"Fastest lap: {row['name']} {format_seconds(row['best_lap'])}"))
     items.extend(_text(notes))
     if more:
-        items.extend((Rule(), *more, Rule()))
+        if not isinstance(items[-1], Rule):
+            items.append(Rule())
+        items.extend((*more, Rule()))
     return Receipt("results", title, (*items, Feed(2)))
 
 
@@ -286,8 +288,8 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
     as the paper (8 laps a block; 6 from lap 100 on), for any number of laps and up to
     12 cars (more work too: a row per car). Then, when ``laps`` is given, a table of each
     car's fastest lap and its gap at the end: dicts with ``name``, ``best_lap`` (seconds),
-    ``best_lap_no`` and ``gap`` (text such as ``+3.4s`` or ``+1 lap``); left out when
-    it would say nothing (no times, nobody behind)."""
+    ``best_lap_no`` and ``gap`` (text such as ``+3.4s`` or ``+1 lap``); the gaps alone
+    when no lap was timed, and nothing when it would say nothing (no times, nobody behind)."""
     rows = lap_positions(cars, orders)
     items: list[Item] = [] if orders else [Line("No lap completed yet.")]
     first = 0
@@ -305,10 +307,11 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
             items.append(Columns((car_name(name, CHART_NAME - 1), *cells), widths, right_last=False))
         first = block.stop
     if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
+        timed = any(r.get("best_lap") is not None for r in laps)
         items.append(Rule())
-        items.append(Line("Fastest laps and gaps", bold=True))
-        cols = (BEST, Col("best_lap_no", "Lap", 4, legend="the lap it was"),
-                Col("gap", "Gap", 8, legend="behind the winner"))
+        items.append(Line("Fastest laps and gaps" if timed else "Gaps", bold=True))
+        gap = Col("gap", "Gap", 8, legend="behind the winner")
+        cols = (BEST, Col("best_lap_no", "Lap", 4, legend="the lap it was"), gap) if timed else (gap,)
         items.extend((*table(laps, cols), *legend(cols)))
     return items
 

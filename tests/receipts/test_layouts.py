@@ -222,3 +222,23 @@ def test_a_lap_chart_of_twelve_cars_fits_the_paper_for_any_number_of_laps(laps):
     assert shown == list(range(1, laps + 1))            # every lap once, in blocks
     assert all(len(line) <= 32 for line in lines)
     assert sum(line.startswith("Maximil ") for line in lines) == len(headers)   # 12 rows a block
+
+
+def test_an_untimed_race_prints_its_gaps_without_empty_time_columns():
+    s = race.start(FIELD, 2, at=None)
+    for car in ("Red", "Blue", "Red", "Blue", "Yellow"):
+        s = race.cross(s, car, at=None)
+    lines = layouts.race_lap_chart(s).text_lines()
+    assert "Fastest laps and gaps" not in lines and "Best" not in " ".join(lines)
+    at = lines.index("Gaps")
+    assert lines[at + 1].split() == ["#", "Car", "Gap"]
+    assert lines[at + 2].split() == ["1", "Red", "leader"]
+    assert lines[at + 4].split() == ["3", "Yellow", "+1", "lap"]
+
+
+def test_a_results_receipt_has_one_rule_between_its_table_and_what_follows():
+    rows = [{"position": 1, "name": "Red", "laps": 2, "led": 2, "points": 10}]
+    more = layouts.lap_chart_items(["Red"], [("Red",), ("Red",)])
+    lines = layouts.results("R", rows, columns=(LAPS, LED, POINTS), more=more).text_lines()
+    rules = [k for k, line in enumerate(lines) if line == "-" * 32]
+    assert all(b - a > 1 for a, b in zip(rules, rules[1:])), lines
