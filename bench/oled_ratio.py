@@ -131,49 +131,47 @@ def _enter(plans, page: int, at_page, at_column) -> dict[tuple[int, bool], int]:
 def optimum(pages: dict[int, list], lo: int, hi: int, past_end: int, at=(None, None)):
     """The fewest bus bytes that send a frame's changes, ``pages`` ``{page: runs}`` (RAM
     columns), from the pointer ``at``; with the pointer the best plan leaves: ``(bytes,
-    (page, column))``. The pages in ascending order (from the pointer's page) give an
-    upper bound, each page entered from its best possible predecessor a lower one; where
-    they differ, every order is searched (Held-Karp over the pages)."""
+    (page, column))``. Every order of the pages is searched (Held-Karp: the cheapest way
+    to have sent a set of pages and stand after one of them, at one of its end columns);
+    only the last run's size (one byte: a write of its own) matters past the last page."""
     if not pages:
         return 0, at
     plans = {page: page_plans(runs, lo, hi, past_end) for page, runs in pages.items()}
-    order = sorted(pages)
-    if at[0] in pages:
-        order = order[order.index(at[0]):] + order[:order.index(at[0])]
-    states = {(*at, False): 0}
-    for page in order:
-        states, previous = {}, states
-        for (p, c, _), before in previous.items():
-            for (column, one), cost in _enter(plans[page], page, p, c).items():
-                key = (page, column, one)
-                states[key] = min(states.get(key, INF), before + cost)
-    end = min(states, key=lambda k: states[k] + k[2])   # the last run one byte: a write of its own
-    upper = states[end] + end[2]
-    if len(pages) == 1:
-        return upper, end[:2]
-    exits = {page: {column for p in plans[page].values() for column, _ in p} for page in pages}
-    lower = sum(min(min(_enter(plans[page], page, p, c).values())
-                    for p, c in [at] + [(i, x) for i in pages if i != page for x in exits[i]])
-                for page in pages)
-    if lower >= upper:
-        return upper, end[:2]
+    columns = {c for p in plans.values() for exits in p.values() for c, _ in exits}
+    enter: dict = {}   # (page, column before) -> {column after: bytes}, entered from another page
+    for page, p in plans.items():
+        for c in columns:
+            enter[page, c] = best = {}
+            for (column, one), cost in _enter(p, page, None, c).items():
+                best[column] = min(best.get(column, INF), cost)
     bit = {page: 1 << n for n, page in enumerate(pages)}
+    full = (1 << len(pages)) - 1
     layer: dict = {}
+    last: dict = {}
     for page in pages:
         for (column, one), cost in _enter(plans[page], page, *at).items():
-            key = (bit[page], page, column, one)
+            key = (bit[page], page, column)
             layer[key] = min(layer.get(key, INF), cost)
+            if bit[page] == full:
+                last[page, column] = min(last.get((page, column), INF), cost + one)
     for _ in range(len(pages) - 1):
         layer, previous = {}, layer
-        for (mask, p, c, _), before in previous.items():
+        for (mask, p, c), before in previous.items():
             for page in pages:
                 if mask & bit[page]:
                     continue
-                for (column, one), cost in _enter(plans[page], page, p, c).items():
-                    key = (mask | bit[page], page, column, one)
-                    layer[key] = min(layer.get(key, INF), before + cost)
-    end = min(layer, key=lambda k: layer[k] + k[3])
-    return layer[end] + end[3], (end[1], end[2])
+                key_mask = mask | bit[page]
+                if key_mask == full:
+                    for (column, one), cost in _enter(plans[page], page, p, c).items():
+                        key = (page, column)
+                        last[key] = min(last.get(key, INF), before + cost + one)
+                    continue
+                for column, cost in enter[page, c].items():
+                    key = (key_mask, page, column)
+                    if before + cost < layer.get(key, INF):
+                        layer[key] = before + cost
+    end = min(last, key=last.get)
+    return last[end], end
 
 
 def bound(pages: dict[int, list], at_page, wraps: bool) -> int:
