@@ -44,10 +44,12 @@ import tempfile
 from pathlib import Path
 
 BUDGET = 1.25
-OPTIMUM_MARGIN = 1.02
+OPTIMUM_MARGIN = 1.01
 """The budget a race is held to: 1.25 bus bytes per changed RAM byte, or, where the race's
-frames put the exact optimum (below) so high that no planner reaches 1.25, within 2 % of
-that optimum (docs/performance.md says why 2 %)."""
+frames put the exact optimum (below) above 1.25, so that no planner could reach it, within
+1 % of that optimum. The product's planner is one greedy pass (what a press can afford)
+and stays 0.1-0.3 % above the optimum; 1 % leaves room for frames that change with the
+screens, and fails a planner that lost what Co chaining gained (1-2 %)."""
 DEMOS = ("street-illegal", "3-wide", "formula-de", "lacorsa", "top-speed", "dice", "deck", "laps")
 INF = float("inf")
 
@@ -273,7 +275,7 @@ def measure(slug: str, out: str | Path, driver: str | None = None) -> dict:
 
 def budget(m: dict) -> float:
     """The ratio race ``m`` (as measure() gives it) is held to."""
-    return max(BUDGET, round(OPTIMUM_MARGIN * m["optimum_ratio"], 2))
+    return max(BUDGET, round(OPTIMUM_MARGIN * m["optimum_ratio"], 3))
 
 
 def ratios(slugs=DEMOS, driver: str | None = None) -> dict[str, dict]:
@@ -295,7 +297,7 @@ def main(argv: list[str]) -> int:
         missed += m["ratio"] > budget(m)
         print(f"{slug}: {m['ratio']:.3f} bus bytes per changed RAM byte ({m['bus']:,} / {m['changed']:,}, "
               f"{m['frames']} frames after the first); optimum {m['optimum_ratio']:.3f}, "
-              f"bound {m['bound_ratio']:.3f}, budget {budget(m):.2f}")
+              f"bound {m['bound_ratio']:.3f}, budget {budget(m):.3f}")
     return 1 if missed else 0
 
 

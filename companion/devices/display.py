@@ -81,6 +81,7 @@ def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tupl
 
 COMMAND, DATA = 0x00, 0x40   # control bytes (Co=0): commands follow, data follow, to the STOP
 CHAINED = 0x80                # Co=1: one command (or data byte, with DATA) and another control byte
+DATA_RUN = bytes((DATA,))
 
 
 def run_cost(n: int) -> int:
@@ -113,57 +114,79 @@ def control_runs(write: bytes) -> list[tuple[bool, bytes]]:
     return runs
 
 
-JOINED = 3
-"""Gaps of at most this many unchanged bytes are always sent: a new window costs more
-(its column commands with their control bytes, 2 at least, and its data's overhead)."""
+JOINED = 4
+"""Gaps of at most this many unchanged bytes are sent (joined in changed_runs()): another
+window costs at least as much (its column commands with their control bytes, 2 at least,
+and its data's control byte and address byte, 2), but for a one-byte window behind a gap
+of 4 with one column command (3: its data byte goes with Co=1), which is left to save
+the planner's time."""
 
 
 def plan_windows(runs: list[tuple[int, int, int]], offset: int = 0, at: tuple = (None, None),
                  columns: int = 128) -> list[tuple[int, int, int]]:
-    """The windows ``(page, first, last)`` that send ``runs`` (changed_runs()) under page
-    addressing in about the fewest bus bytes (bench/oled_ratio.py computes the exact
-    optimum, and how far this is from it): the pages in order from the one the pointer
-    ``at`` (page, RAM column) is on; two runs of a page are one window when the unchanged
-    bytes between them cost no more than another window there (its column commands and
-    its data's overhead, run_cost()); a window starts a byte or two before its changes,
-    or ends one after them, where that spares column commands. ``offset``: the RAM column
-    of picture column 0; ``columns``: the RAM's (the pointer past the last one is not
-    counted on)."""
+    """The windows ``(page, first, last)`` that send ``runs`` (changed_runs(), gaps of
+    JOINED bytes or fewer joined) under page addressing in about the fewest bus bytes
+    (bench/oled_ratio.py computes the exact optimum, and how far this is from it): the
+    pages in order from the one the pointer ``at`` (page, RAM column) is on; two runs of a
+    page are one window when the unchanged bytes between them cost no more than another
+    window there (its column commands and its data's overhead, run_cost()); a window
+    starts a byte or two before its changes, or ends one after them, where that spares
+    column commands. ``offset``: the RAM column of picture column 0; ``columns``: the
+    RAM's (the pointer past the last one is not counted on)."""
     if at[0] is not None and runs and runs[0][0] != at[0]:
         split = next((i for i, run in enumerate(runs) if run[0] >= at[0]), len(runs))
         runs = runs[split:] + runs[:split]
-    windows: list[list[int]] = []
+    windows: list[tuple[int, int, int]] = []
+    page = first = last = -1
     page_at, column_at = at
     for p, a, c in runs:
-        one = a == c                  # a one-byte window: its data byte goes with Co=1
-        start = offset + a
-        if windows and windows[-1][0] == p:
-            window = windows[-1]
-            gap = a - window[2] - 1
-            after = offset + window[2] + 1
-            # another window: its column commands, and its data's overhead
-            moves = _nibbles(after, start)
-            best, trail, lead = run_cost(moves) + 2 - one, 0, 0
-            if gap > 1 and moves == 2:
-                if _nibbles(after + 1, start) == 1:      # one byte more, one command fewer
-                    best, trail = 5 - one, 1
-                elif _nibbles(after, start - 1) == 1:
-                    best, lead = 5, 1
-            if gap <= best:
-                window[2] = c
+        if p == page:
+            after, start = offset + last + 1, offset + a
+            moves = after ^ start
+            if moves < 16 or not moves & 0x0F:
+                # one column command, 2 bytes with its control byte, and the data's 1-2 bytes
+                # of overhead: never more than the gap (JOINED)
+                windows.append((page, first, last))
+                first, last = a, c
                 continue
-            window[2] += trail
-            windows.append([p, a - lead, c])
+            # both column commands: 4 bytes, or 3 with a byte more before or after the gap
+            gap = a - last - 1
+            one = a == c
+            trail = (after + 1) ^ start
+            if trail < 16 or not trail & 0x0F:
+                if gap <= 5 - one:
+                    last = c
+                    continue
+                windows.append((page, first, last + 1))
+                first, last = a, c
+                continue
+            lead = after ^ (start - 1)
+            if lead < 16 or not lead & 0x0F:
+                if gap <= 5:
+                    last = c
+                    continue
+                a -= 1
+            elif gap <= 6 - one:
+                last = c
+                continue
+            windows.append((page, first, last))
+            first, last = a, c
             continue
-        if windows:
-            page_at, last = windows[-1][0], offset + windows[-1][2] + 1
-            column_at = last if last < columns else None
-        if column_at is not None and 0 < start - column_at <= 2 and column_at >= offset:
-            moves = (p != page_at) + _nibbles(column_at, start)
-            if start - column_at + one < run_cost(moves) - run_cost(p != page_at):
-                a = column_at - offset   # a byte or two more spare the column commands
-        windows.append([p, a, c])
-    return [tuple(w) for w in windows]
+        if page >= 0:
+            windows.append((page, first, last))
+            page_at, column_at = page, offset + last + 1
+            if column_at >= columns:
+                column_at = None
+        if column_at is not None and 0 < offset + a - column_at <= 2 and column_at >= offset:
+            # a byte or two more spare both column commands (5 bytes with the page's, or
+            # 4 without it, down to 2 or none)
+            moves = (p != page_at) + _nibbles(column_at, offset + a)
+            if offset + a - column_at + (a == c) < run_cost(moves) - run_cost(p != page_at):
+                a = column_at - offset
+        page, first, last = p, a, c
+    if page >= 0:
+        windows.append((page, first, last))
+    return windows
 
 
 class PartialUpdates:
@@ -172,9 +195,12 @@ class PartialUpdates:
     ``invalidate()`` or a failed write, is sent whole; later ones send only the changed
     bytes of the changed pages, in the windows plan_windows() picks. The RAM is written
     with page addressing (the SH1106 has nothing else; the SSD1306 is switched to it with
-    the whole frame): a window costs one command write of at most three bytes (page,
-    column low and high nibble, each left out when the pointer is there already), and the
-    data follows in one write; a frame's writes go to the link (``i2c_link``) together.
+    the whole frame): a window needs at most three commands (page, column low and high
+    nibble, each left out when the pointer is there already) and its data. Runs of two or
+    more commands or data bytes end a write of their own (a control byte with Co=0 and the
+    bytes); a single command or data byte is chained into that write before them (a
+    control byte with Co=1 and the byte: 2 bytes, where a write of its own takes 3). A
+    frame's writes go to the link (``i2c_link``) together.
     The driver's init sequence, ``command()`` and ``data()`` are used as they are; a
     window class (below) supplies ``column_offset`` and the commands that select page
     addressing."""
@@ -235,16 +261,18 @@ class PartialUpdates:
         self._at = (None, None)
         # runs of commands and of data, one after the other: a run of one byte goes with
         # Co=1 (a control byte and the byte) into the write the next longer run ends
-        writes, chained, final = [], b"", len(windows) - 1
-        for n, (page, first, last) in enumerate(windows):
+        writes, chained, final = [], b"", windows[-1] if windows else None
+        for window in windows:
+            page, first, last = window
             column = offset + first
+            moves = 0xFF if column_at is None else column_at ^ column
             commands = [*setup]
             setup = ()
             if page != page_at:
                 commands.append(0xB0 | page)
-            if column_at is None or (column_at ^ column) & 0x0F:
+            if moves & 0x0F:
                 commands.append(column & 0x0F)
-            if column_at is None or (column_at ^ column) >> 4:
+            if moves >> 4:
                 commands.append(0x10 | column >> 4)
             if len(commands) == 1:
                 chained += bytes((CHAINED | COMMAND, commands[0]))
@@ -252,11 +280,10 @@ class PartialUpdates:
                 writes.append(chained + bytes((COMMAND, *commands)))
                 chained = b""
             start = page * width
-            data = frame[start + first:start + last + 1]
-            if first == last and n < final:
-                chained += bytes((CHAINED | DATA,)) + data
+            if first == last and window is not final:
+                chained += bytes((CHAINED | DATA, frame[start + first]))
             else:
-                writes.append(chained + bytes((DATA,)) + data)
+                writes.append(chained + DATA_RUN + frame[start + first:start + last + 1])
                 chained = b""
             # past the RAM's last column the pointer wraps (SSD1306): not counted on
             page_at, column_at = page, (offset + last + 1 if offset + last + 1 < columns else None)

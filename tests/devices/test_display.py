@@ -8,7 +8,7 @@ from PIL import Image
 
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
-from companion.devices.display import (HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
+from companion.devices.display import (JOINED, HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
                                        half_blocks, page_bytes, plan_windows,
                                        quadrant_blocks)
 from companion.ui.render import render
@@ -173,13 +173,16 @@ def test_changed_runs_stop_at_the_end_of_a_page():
 
 
 def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
-    # another window costs its column commands (1: a control byte with Co=1 and the
-    # command; 2: 4 bytes either way) and its data's control byte and address byte
-    assert plan_windows([(1, 1, 3), (1, 8, 11)]) == [(1, 1, 11)]            # 4 between: 2 + 2 (low nibble)
-    assert plan_windows([(1, 1, 3), (1, 9, 11)]) == [(1, 1, 3), (1, 9, 11)]   # 5 between
-    # a one-byte window's data byte goes with Co=1 too: 1 byte of overhead, not 2
-    assert plan_windows([(1, 1, 3), (1, 8, 8)]) == [(1, 1, 3), (1, 8, 8)]
-    assert plan_windows([(1, 1, 3), (1, 7, 7)]) == [(1, 1, 7)]
+    # the runs come with gaps of up to 4 joined (changed_runs(..., JOINED)); another
+    # window costs its column commands (1: a control byte with Co=1 and the command; 2:
+    # 4 bytes either way) and its data's control byte and address byte (1 for one byte)
+    assert JOINED == 4
+    assert plan_windows([(1, 1, 3), (1, 9, 11)]) == [(1, 1, 3), (1, 9, 11)]     # 5 between, low nibble: 2 + 2
+    # from 14 (0x0E) to 20 (0x14) both nibbles change, and a byte before or after does not
+    # help: 4 + 2 bytes, 6 between
+    assert plan_windows([(1, 10, 13), (1, 20, 22)]) == [(1, 10, 22)]
+    # a one-byte window's data byte goes with Co=1: 4 + 1
+    assert plan_windows([(1, 10, 13), (1, 20, 20)]) == [(1, 10, 13), (1, 20, 20)]
     assert plan_windows([(1, 10, 12), (2, 13, 14)]) == [(1, 10, 12), (2, 13, 14)]   # never across pages
     # on an SH1106 the picture starts at RAM column 2: 14 + 2 and 21 + 2 share the high nibble
     assert plan_windows([(1, 14, 14), (1, 21, 21)], offset=2) == [(1, 14, 14), (1, 21, 21)]
