@@ -14,7 +14,7 @@ from companion.devices.display import (JOINED, HeadlessDisplay, OledDisplay, Ter
 from companion.ui.render import render
 from companion.ui.view import Big, View
 
-from companion.devices.fake_i2c import COMMAND, DATA, FakeBus, Sh1106Ram, Ssd1306Ram, pieces
+from companion.devices.fake_i2c import COMMAND, DATA, FakeBus, Sh1106Ram, Ssd1306Ram, data_count, pieces
 
 CONTROLLERS = [("ssd1306", Ssd1306Ram), ("sh1106", Sh1106Ram)]
 FULL_FRAME = 128 * 64 // 8
@@ -233,6 +233,9 @@ def test_the_model_decodes_the_co_bit_as_the_datasheets_say():
     assert pieces(0x80, [0xB0, 0xC0, 0x12, 0x80, 0x05, 0x40, 1, 2, 3]) == [
         (COMMAND, [0xB0]), (DATA, [0x12]), (COMMAND, [0x05]), (DATA, [1, 2, 3])]
     assert pieces(0x40, [0x80, 0xC0]) == [(DATA, [0x80, 0xC0])]   # Co=0: all data to the STOP
+    for message in ([0x40, 1, 2], [0x00, 1, 2], [0x80, 0xB0, 0xC0, 0x12, 0xC0], [0xC0, 1, 0x80, 2, 0x40, 3, 4],
+                    [0xC0, 1, 0x80, 2, 0x00, 3, 4], [0xC0]):
+        assert data_count(message) == sum(len(b) for kind, b in pieces(message[0], message[1:]) if kind == DATA)
     bus = FakeBus()
     bus.write_messages(0x3C, [bytes((0x80, 0xB1, 0xC0, 0x0F, 0x00, 0x04, 0x10)), b"\x40\x01\x02"])
     assert bus.data_bytes() == 3 and bus.bus_bytes() == 12
