@@ -277,14 +277,19 @@ class PartialUpdates:
             if len(commands) == 1:
                 chained += bytes((CHAINED | COMMAND, commands[0]))
             elif commands:
-                writes.append(chained + bytes((COMMAND, *commands)))
-                chained = b""
+                if chained:
+                    writes.append(chained + bytes((COMMAND, *commands)))
+                    chained = b""
+                else:
+                    writes.append(bytes((COMMAND, *commands)))
             start = page * width
             if first == last and window is not final:
                 chained += bytes((CHAINED | DATA, frame[start + first]))
-            else:
+            elif chained:
                 writes.append(chained + DATA_RUN + frame[start + first:start + last + 1])
                 chained = b""
+            else:
+                writes.append(DATA_RUN + frame[start + first:start + last + 1])
             # past the RAM's last column the pointer wraps (SSD1306): not counted on
             page_at, column_at = page, (offset + last + 1 if offset + last + 1 < columns else None)
         try:

@@ -90,7 +90,11 @@ class FakeBus:
                 raise OSError(errno.EINVAL, f"I2C message of {n} bytes: 1 to {MESSAGE_MAX}")
             if not self.present or address != self.address:
                 raise OSError(errno.EREMOTEIO, "Remote I/O error")
-            self._data += data_count(values)
+            control = values[0]
+            if control & CONTINUATION:
+                self._data += data_count(values)
+            elif control & DATA:
+                self._data += n - 1
             self._bus += 1 + n
             if self.keep_writes:
                 self.writes.append((address, values[0], list(values[1:])))
