@@ -5,9 +5,9 @@ commands (init, contrast, power) come with control byte 0x00 in SMBus blocks of 
 32 bytes; a frame's windows come as I2C messages of any length, all in one call
 (``write_messages``, what smbus2's ``i2c_rdwr`` does on the device), each a control byte
 and commands (0x00) or data (0x40) after it, or single commands and data bytes chained
-with control bytes whose Co bit is set (0x80, 0xC0; see pieces()). The models replay those writes the way the controllers address their RAM (the SSD1306 in
-horizontal or page addressing, the SH1106 in page addressing), so a test can read back
-the picture.
+with control bytes whose Co bit is set (0x80, 0xC0; see pieces()). The models replay
+those writes the way the controllers address their RAM (the SSD1306 in horizontal or
+page addressing, the SH1106 in page addressing), so a test can read back the picture.
 """
 
 from __future__ import annotations
