@@ -104,10 +104,16 @@ def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tupl
     return runs
 
 
-COMMAND, DATA_BYTE = 0x00, b"\x40"   # the control bytes: commands follow, data follow
-WINDOW_BYTES = 4
-"""What opening another window costs on the bus besides its addressing commands: the
-command write's address and control bytes, and the data write's."""
+COMMAND, DATA = 0x00, 0x40   # control bytes (Co=0): commands follow, data follow, to the STOP
+CHAINED = 0x80                # Co=1: one command (or data byte, with DATA) and another control byte
+DATA_RUN = bytes((DATA,))
+
+
+def run_cost(n: int) -> int:
+    """Bus bytes of ``n`` commands, or ``n`` data bytes, between runs of the other kind:
+    a control byte each (Co=1) or a write of their own (its address byte, a control byte
+    with Co=0, the bytes), whichever is fewer."""
+    return n + min(n, 2)
 
 
 def _nibbles(at: int | None, column: int) -> int:
@@ -118,20 +124,90 @@ def _nibbles(at: int | None, column: int) -> int:
     return ((at ^ column) & 0x0F != 0) + ((at ^ column) >> 4 != 0)
 
 
-def plan_windows(runs: list[tuple[int, int, int]], offset: int = 0) -> list[tuple[int, int, int]]:
-    """The windows ``(page, first, last)`` that send ``runs`` (changed_runs()) in the
-    fewest bus bytes under page addressing: two runs of a page are sent as one window
-    when the unchanged bytes between them cost no more than opening another window
-    there (WINDOW_BYTES and the column commands it needs; ``offset``: the RAM column of
-    picture column 0). Each run is sent whole, so a new window never pays off inside one."""
+def control_runs(write: bytes) -> list[tuple[bool, bytes]]:
+    """A write (its first control byte and what follows) as the controller takes it:
+    ``(data?, bytes)`` for each control byte (D/C=1: data); one with Co=1 is followed by
+    one byte and another control byte, one with Co=0 by bytes up to the end."""
+    runs, i = [], 0
+    while i < len(write):
+        control = write[i]
+        if not control & CHAINED:
+            runs.append((bool(control & DATA), write[i + 1:]))
+            break
+        runs.append((bool(control & DATA), write[i + 1:i + 2]))
+        i += 2
+    return runs
+
+
+JOINED = 4
+"""Gaps of at most this many unchanged bytes are sent (joined in changed_runs()): another
+window costs at least as much (its column commands with their control bytes, 2 at least,
+and its data's control byte and address byte, 2), but for a one-byte window behind a gap
+of 4 with one column command (3: its data byte goes with Co=1), which is left to save
+the planner's time."""
+
+
+def plan_windows(runs: list[tuple[int, int, int]], offset: int = 0, at: tuple = (None, None),
+                 columns: int = 128) -> list[tuple[int, int, int]]:
+    """The windows ``(page, first, last)`` that send ``runs`` (changed_runs(), gaps of
+    JOINED bytes or fewer joined) under page addressing in about the fewest bus bytes
+    (bench/oled_ratio.py computes the exact optimum, and how far this is from it): the
+    pages in order from the one the pointer ``at`` (page, RAM column) is on; two runs of a
+    page are one window when the unchanged bytes between them cost no more than another
+    window there (its column commands and its data's overhead, run_cost()); a window
+    starts a byte or two before its changes, or ends one after them, where that spares
+    column commands. ``offset``: the RAM column of picture column 0; ``columns``: the
+    RAM's (the pointer past the last one is not counted on)."""
+    if at[0] is not None and runs and runs[0][0] != at[0]:
+        split = next((i for i, run in enumerate(runs) if run[0] >= at[0]), len(runs))
+        runs = runs[split:] + runs[:split]
     windows: list[tuple[int, int, int]] = []
     page = first = last = -1
+    page_at, column_at = at
     for p, a, c in runs:
-        if p == page and a - last - 1 <= WINDOW_BYTES + _nibbles(offset + last + 1, offset + a):
-            last = c
+        if p == page:
+            after, start = offset + last + 1, offset + a
+            moves = after ^ start
+            if moves < 16 or not moves & 0x0F:
+                # one column command, 2 bytes with its control byte, and the data's 1-2 bytes
+                # of overhead: never more than the gap (JOINED)
+                windows.append((page, first, last))
+                first, last = a, c
+                continue
+            # both column commands: 4 bytes, or 3 with a byte more before or after the gap
+            gap = a - last - 1
+            one = a == c
+            trail = (after + 1) ^ start
+            if trail < 16 or not trail & 0x0F:
+                if gap <= 5 - one:
+                    last = c
+                    continue
+                windows.append((page, first, last + 1))
+                first, last = a, c
+                continue
+            lead = after ^ (start - 1)
+            if lead < 16 or not lead & 0x0F:
+                if gap <= 5:
+                    last = c
+                    continue
+                a -= 1
+            elif gap <= 6 - one:
+                last = c
+                continue
+            windows.append((page, first, last))
+            first, last = a, c
             continue
         if page >= 0:
             windows.append((page, first, last))
+            page_at, column_at = page, offset + last + 1
+            if column_at >= columns:
+                column_at = None
+        if column_at is not None and 0 < offset + a - column_at <= 2 and column_at >= offset:
+            # a byte or two more spare both column commands (5 bytes with the page's, or
+            # 4 without it, down to 2 or none)
+            moves = (p != page_at) + _nibbles(column_at, offset + a)
+            if offset + a - column_at + (a == c) < run_cost(moves) - run_cost(p != page_at):
+                a = column_at - offset
         page, first, last = p, a, c
     if page >= 0:
         windows.append((page, first, last))
@@ -144,9 +220,12 @@ class PartialUpdates:
     ``invalidate()`` or a failed write, is sent whole; later ones send only the changed
     bytes of the changed pages, in the windows plan_windows() picks. The RAM is written
     with page addressing (the SH1106 has nothing else; the SSD1306 is switched to it with
-    the whole frame): a window costs one command write of at most three bytes (page,
-    column low and high nibble, each left out when the pointer is there already), and the
-    data follows in one write; a frame's writes go to the link (``i2c_link``) together.
+    the whole frame): a window needs at most three commands (page, column low and high
+    nibble, each left out when the pointer is there already) and its data. Runs of two or
+    more commands or data bytes end a write of their own (a control byte with Co=0 and the
+    bytes); a single command or data byte is chained into that write before them (a
+    control byte with Co=1 and the byte: 2 bytes, where a write of its own takes 3). A
+    frame's writes go to the link (``i2c_link``) together.
     The driver's init sequence, ``command()`` and ``data()`` are used as they are; a
     window class (below) supplies ``column_offset`` and the commands that select page
     addressing."""
@@ -194,35 +273,50 @@ class PartialUpdates:
         assert image.mode == self.mode and image.size == self.size
         self._recover()
         frame = page_bytes(self.preprocess(image))
-        width, offset = self._w, self.column_offset
+        width, offset, columns = self._w, self.column_offset, self.RAM_COLUMNS
         old, self._frame = self._frame, None   # unknown until the writes succeed
         if old is None:
             windows = [(page, 0, width - 1) for page in range(self._h // 8)]
             page_at, column_at = None, None
             setup = self.PAGE_ADDRESSING
         else:
-            # a window costs at least WINDOW_BYTES and a column command: shorter gaps are sent
-            windows = plan_windows(changed_runs(old, frame, width, WINDOW_BYTES + 1), offset)
             page_at, column_at = self._at
+            windows = plan_windows(changed_runs(old, frame, width, JOINED), offset, self._at, columns)
             setup = ()
         self._at = (None, None)
-        writes = []
-        for page, first, last in windows:
+        # runs of commands and of data, one after the other: a run of one byte goes with
+        # Co=1 (a control byte and the byte) into the write the next longer run ends
+        writes, chained, final = [], b"", windows[-1] if windows else None
+        for window in windows:
+            page, first, last = window
             column = offset + first
+            moves = 0xFF if column_at is None else column_at ^ column
             commands = [*setup]
             setup = ()
             if page != page_at:
                 commands.append(0xB0 | page)
-            if column_at is None or (column_at ^ column) & 0x0F:
+            if moves & 0x0F:
                 commands.append(column & 0x0F)
-            if column_at is None or (column_at ^ column) >> 4:
+            if moves >> 4:
                 commands.append(0x10 | column >> 4)
-            if commands:
-                writes.append(bytes((COMMAND, *commands)))
+            if len(commands) == 1:
+                chained += bytes((CHAINED | COMMAND, commands[0]))
+            elif commands:
+                if chained:
+                    writes.append(chained + bytes((COMMAND, *commands)))
+                    chained = b""
+                else:
+                    writes.append(bytes((COMMAND, *commands)))
             start = page * width
-            writes.append(DATA_BYTE + frame[start + first:start + last + 1])
-            # past the last column the pointer wraps (SSD1306) or runs on: not counted on
-            page_at, column_at = page, (offset + last + 1 if last < width - 1 else None)
+            if first == last and window is not final:
+                chained += bytes((CHAINED | DATA, frame[start + first]))
+            elif chained:
+                writes.append(chained + DATA_RUN + frame[start + first:start + last + 1])
+                chained = b""
+            else:
+                writes.append(DATA_RUN + frame[start + first:start + last + 1])
+            # past the RAM's last column the pointer wraps (SSD1306): not counted on
+            page_at, column_at = page, (offset + last + 1 if offset + last + 1 < columns else None)
         try:
             self._serial_interface.write_all(writes)
         except Exception:
@@ -242,6 +336,7 @@ class Ssd1306Window:
     never use them, and building them cost 15 M instructions of the Pi's cold start."""
 
     PAGE_ADDRESSING = (0x20, 0x02)
+    RAM_COLUMNS = 128
     _SETTINGS = {   # luma.oled.device.ssd1306's supported modes
         (128, 64): dict(multiplex=0x3F, displayclockdiv=0x80, compins=0x12, colstart=0),
         (128, 32): dict(multiplex=0x1F, displayclockdiv=0x80, compins=0x02, colstart=0),
@@ -292,6 +387,7 @@ class Sh1106Window:
     """The SH1106: page addressing only; its 132-column RAM shows columns 2..129."""
 
     PAGE_ADDRESSING = ()
+    RAM_COLUMNS = 132
 
     @property
     def column_offset(self) -> int:
@@ -317,7 +413,7 @@ MESSAGES_PER_CALL = 42   # I2C_RDWR_IOCTL_MAX_MSGS in Linux's i2c-dev
 
 def i2c_link(bus, port: int, address: int):
     """luma's I2C interface with ``write_all(writes)``: a frame's writes (each a control
-    byte and what follows it) as I2C messages. On the bus luma opens itself (smbus2) they
+    byte and what follows it, control_runs()) as I2C messages. On the bus luma opens itself (smbus2) they
     go in one ``i2c_rdwr`` call (one system call a frame, each message with its own
     address byte); on a bus handed in that writes messages (``write_messages``, as the
     recording bus in devices/fake_i2c.py does, so that the demo and the tests carry what
@@ -339,10 +435,11 @@ def i2c_link(bus, port: int, address: int):
                     write(self._addr, writes)
                     return
                 for w in writes:
-                    if w[0] == self._cmd_mode:
-                        self.command(*w[1:])
-                    else:
-                        self.data(list(w[1:]))
+                    for data, sent in control_runs(w):
+                        if data:
+                            self.data(list(sent))
+                        else:
+                            self.command(*sent)
 
         _LINK.append(Link)
     return _LINK[0](bus=bus, port=port, address=address)

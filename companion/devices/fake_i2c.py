@@ -2,11 +2,12 @@
 
 The bus is handed to luma's ``i2c(bus=...)`` (through ``display.i2c_link``): luma's own
 commands (init, contrast, power) come with control byte 0x00 in SMBus blocks of at most
-32 bytes; a frame's windows come as I2C messages of any length, commands (0x00) and data
-(0x40), all in one call (``write_messages``, what smbus2's ``i2c_rdwr`` does on the device). The
-models replay those writes the way the controllers address their RAM (the SSD1306 in
-horizontal or page addressing, the SH1106 in page addressing), so a test can read back
-the picture.
+32 bytes; a frame's windows come as I2C messages of any length, all in one call
+(``write_messages``, what smbus2's ``i2c_rdwr`` does on the device), each a control byte
+and commands (0x00) or data (0x40) after it, or single commands and data bytes chained
+with control bytes whose Co bit is set (0x80, 0xC0; see pieces()). The models replay
+those writes the way the controllers address their RAM (the SSD1306 in horizontal or
+page addressing, the SH1106 in page addressing), so a test can read back the picture.
 """
 
 from __future__ import annotations
@@ -16,6 +17,40 @@ import errno
 from PIL import Image
 
 COMMAND, DATA = 0x00, 0x40
+CONTINUATION = 0x80
+
+
+def pieces(control: int, values) -> list[tuple[int, list[int]]]:
+    """What a write carries after its address byte, ``control`` its first control byte and
+    ``values`` the rest, as the SSD1306 and SH1106 datasheets describe the I2C control
+    byte: its D/C# bit (0x40) says whether the byte(s) after it are data for the RAM or
+    commands; with its Co bit (0x80) set, one such byte follows and then another control
+    byte; with Co clear, every byte up to the STOP is of that kind. ``(COMMAND or DATA,
+    bytes)`` in order."""
+    out: list[tuple[int, list[int]]] = []
+    values = list(values)
+    while True:
+        kind = DATA if control & DATA else COMMAND
+        if not control & CONTINUATION:
+            out.append((kind, values))
+            return out
+        out.append((kind, values[:1]))
+        if len(values) < 2:
+            return out
+        control, values = values[1], values[2:]
+
+
+def data_count(message) -> int:
+    """The data bytes of a write (control byte first), as pieces() takes it apart, counted
+    without copying it: the demo's recording bus counts every frame's writes."""
+    i, n, count = 0, len(message), 0
+    while i < n:
+        control = message[i]
+        if not control & CONTINUATION:
+            return count + (n - i - 1 if control & DATA else 0)
+        count += i + 1 < n and control & DATA != 0
+        i += 2
+    return count
 
 
 MESSAGE_MAX = 8192
@@ -55,7 +90,10 @@ class FakeBus:
                 raise OSError(errno.EINVAL, f"I2C message of {n} bytes: 1 to {MESSAGE_MAX}")
             if not self.present or address != self.address:
                 raise OSError(errno.EREMOTEIO, "Remote I/O error")
-            if values[0] == DATA:
+            control = values[0]
+            if control & CONTINUATION:
+                self._data += data_count(values)
+            elif control & DATA:
                 self._data += n - 1
             self._bus += 1 + n
             if self.keep_writes:
@@ -84,7 +122,8 @@ class FakeBus:
         return self._bus
 
     def command_bytes(self) -> list[int]:
-        return [b for _, reg, v in self.writes if reg == COMMAND for b in v]
+        return [b for _, control, v in self.writes for kind, sent in pieces(control, v) if kind == COMMAND
+                for b in sent]
 
 
 # Commands that take argument bytes (count), for each controller.
@@ -105,12 +144,21 @@ class Ssd1306Ram:
         self.mode = 2   # page addressing after reset
 
     def replay(self, writes):
-        for _, register, values in writes:
-            if register == DATA:
-                for byte in values:
+        """Apply recorded writes ``(address, control byte, the rest)``: commands (with their
+        argument bytes, however the control bytes split them) and RAM data."""
+        commands: list[int] = []
+        for _, control, values in writes:
+            for kind, sent in pieces(control, values):
+                if kind == COMMAND:
+                    commands += sent
+                    continue
+                if commands:
+                    self.commands(commands)
+                    commands = []
+                for byte in sent:
                     self.write(byte)
-            else:
-                self.commands(values)
+        if commands:
+            self.commands(commands)
 
     def commands(self, values):
         i = 0

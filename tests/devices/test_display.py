@@ -8,13 +8,13 @@ from PIL import Image
 
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
-from companion.devices.display import (HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
+from companion.devices.display import (JOINED, HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
                                        half_blocks, page_bytes, plan_windows,
                                        quadrant_blocks)
 from companion.ui.render import render
 from companion.ui.view import Big, View
 
-from companion.devices.fake_i2c import FakeBus, Sh1106Ram, Ssd1306Ram
+from companion.devices.fake_i2c import COMMAND, DATA, FakeBus, Sh1106Ram, Ssd1306Ram, data_count, pieces
 
 CONTROLLERS = [("ssd1306", Ssd1306Ram), ("sh1106", Sh1106Ram)]
 FULL_FRAME = 128 * 64 // 8
@@ -173,13 +173,101 @@ def test_changed_runs_stop_at_the_end_of_a_page():
 
 
 def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
-    # a window costs 4 bytes (two writes' address and control bytes) and its column commands
-    assert plan_windows([(1, 1, 3), (1, 9, 11)]) == [(1, 1, 11)]            # 5 between: 4 + 1 (low nibble)
-    assert plan_windows([(1, 1, 3), (1, 10, 11)]) == [(1, 1, 3), (1, 10, 11)]   # 6 between
-    assert plan_windows([(1, 14, 14), (1, 21, 21)]) == [(1, 14, 21)]          # 6 between: 4 + 2 (both nibbles)
+    # the runs come with gaps of up to 4 joined (changed_runs(..., JOINED)); another
+    # window costs its column commands (1: a control byte with Co=1 and the command; 2:
+    # 4 bytes either way) and its data's control byte and address byte (1 for one byte)
+    assert JOINED == 4
+    assert plan_windows([(1, 1, 3), (1, 9, 11)]) == [(1, 1, 3), (1, 9, 11)]     # 5 between, low nibble: 2 + 2
+    # from 14 (0x0E) to 20 (0x14) both nibbles change, and a byte before or after does not
+    # help: 4 + 2 bytes, 6 between
+    assert plan_windows([(1, 10, 13), (1, 20, 22)]) == [(1, 10, 22)]
+    # a one-byte window's data byte goes with Co=1: 4 + 1
+    assert plan_windows([(1, 10, 13), (1, 20, 20)]) == [(1, 10, 13), (1, 20, 20)]
     assert plan_windows([(1, 10, 12), (2, 13, 14)]) == [(1, 10, 12), (2, 13, 14)]   # never across pages
     # on an SH1106 the picture starts at RAM column 2: 14 + 2 and 21 + 2 share the high nibble
     assert plan_windows([(1, 14, 14), (1, 21, 21)], offset=2) == [(1, 14, 14), (1, 21, 21)]
+
+
+def test_windows_reach_a_byte_or_two_past_their_changes_where_that_spares_commands():
+    # from column 15 (0x0F) to 21 (0x15) both nibbles change (4 bytes); one more byte sent
+    # puts the pointer at 16 (0x10): the low nibble alone (2 bytes)
+    assert plan_windows([(1, 14, 14), (1, 21, 21)]) == [(1, 14, 15), (1, 21, 21)]
+    # into another page the page command goes anyway: starting where the pointer is spares
+    # both column commands (5 bytes down to 2, for 1 or 2 bytes more)
+    assert plan_windows([(1, 10, 14), (2, 17, 18)]) == [(1, 10, 14), (2, 15, 18)]
+    assert plan_windows([(1, 10, 12), (2, 14, 16)]) == [(1, 10, 12), (2, 13, 16)]
+    assert plan_windows([(1, 10, 12), (2, 40, 41)]) == [(1, 10, 12), (2, 40, 41)]
+
+
+def test_windows_start_on_the_page_the_pointer_is_on():
+    runs = [(2, 5, 9), (3, 8, 9), (6, 40, 50)]
+    assert plan_windows(runs, at=(3, 70)) == [(3, 8, 9), (6, 40, 50), (2, 5, 9)]
+    assert plan_windows(runs, at=(None, None)) == runs
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_single_commands_and_data_bytes_are_chained_with_co_set(driver, ram_class):
+    """A window that needs one command, and a one-byte window, go with control bytes
+    whose Co bit is set (0x80 a command, 0xC0 a data byte) into the write of the next
+    longer run: 12 bytes on the bus here, where a write of each run would take 14."""
+    display, bus = open_oled(driver)
+    ram = ram_class()
+    frame = Image.new("1", (128, 64))
+    display.show(frame)
+    ram.replay(bus.writes)
+    frame.putpixel((3, 0), 1)
+    frame.putpixel((12, 0), 1)
+    bus.clear()
+    display.show(frame)
+    offset = ram_class.offset
+    assert [bytes((control, *rest)) for _, control, rest in bus.writes] == [
+        bytes((0x00, 0xB0, (3 + offset) & 0x0F, 0x10)),
+        bytes((0xC0, 0x01, 0x80, 12 + offset, 0x40, 0x01))]
+    assert bus.bus_bytes() == 12 and bus.data_bytes() == 2
+    ram.replay(bus.writes)
+    assert ram.image().tobytes() == frame.tobytes()
+
+
+def test_the_model_decodes_the_co_bit_as_the_datasheets_say():
+    assert pieces(0x00, [0xB0, 0x02, 0x10]) == [(COMMAND, [0xB0, 0x02, 0x10])]
+    assert pieces(0x80, [0xB0, 0xC0, 0x12, 0x80, 0x05, 0x40, 1, 2, 3]) == [
+        (COMMAND, [0xB0]), (DATA, [0x12]), (COMMAND, [0x05]), (DATA, [1, 2, 3])]
+    assert pieces(0x40, [0x80, 0xC0]) == [(DATA, [0x80, 0xC0])]   # Co=0: all data to the STOP
+    for message in ([0x40, 1, 2], [0x00, 1, 2], [0x80, 0xB0, 0xC0, 0x12, 0xC0], [0xC0, 1, 0x80, 2, 0x40, 3, 4],
+                    [0xC0, 1, 0x80, 2, 0x00, 3, 4], [0xC0]):
+        assert data_count(message) == sum(len(b) for kind, b in pieces(message[0], message[1:]) if kind == DATA)
+    bus = FakeBus()
+    bus.write_messages(0x3C, [bytes((0x80, 0xB1, 0xC0, 0x0F, 0x00, 0x04, 0x10)), b"\x40\x01\x02"])
+    assert bus.data_bytes() == 3 and bus.bus_bytes() == 12
+    assert bus.command_bytes() == [0xB1, 0x04, 0x10]
+    ram = Ssd1306Ram()
+    ram.replay(bus.writes)
+    assert ram.ram[1][:6] == [0x0F, 0, 0, 0, 0x01, 0x02]
+
+
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_on_a_plain_smbus_the_chained_writes_go_as_lumas_commands_and_data(driver, ram_class):
+    """A bus with SMBus block writes alone (no I2C messages): each write is taken apart
+    at its control bytes and sent with luma's command() and data()."""
+
+    class SmbusOnly(FakeBus):
+        write_messages = None
+
+    bus = SmbusOnly()
+    display = OledDisplay(dict(DEFAULTS["display"], driver=driver), bus=bus)
+    ram = ram_class()
+    rng = random.Random(driver)
+    frame = Image.new("1", (128, 64))
+    controls = set()
+    for _ in range(6):
+        for _ in range(12):
+            frame.putpixel((rng.randrange(128), rng.randrange(64)), rng.randrange(2))
+        display.show(frame)
+        ram.replay(bus.writes)
+        controls |= {control for _, control, _ in bus.writes}
+        bus.clear()
+        assert ram.image().tobytes() == frame.tobytes()
+    assert controls == {COMMAND, DATA}
 
 
 def test_on_the_device_bus_a_frame_is_one_i2c_rdwr_call_replayed_exactly():

@@ -11,7 +11,7 @@ from PIL import Image
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
 from companion.devices.display import OledDisplay
-from companion.devices.fake_i2c import COMMAND, DATA, FakeBus
+from companion.devices.fake_i2c import DATA, FakeBus, pieces
 from companion.ui.render import render
 from companion.ui.view import Big, View
 
@@ -105,12 +105,16 @@ class CuttingBus(FakeBus):
             self.feed(values[0], values[1:])
 
     def feed(self, register, values):
+        """A write's bytes after its first control byte, taken apart at its control bytes
+        (Co bit) the way the datasheet says; a write that starts with commands can be cut
+        after its first ``n`` bytes."""
         values = list(values)
-        failed = register == COMMAND and self._cut is not None
+        failed = not register & DATA and self._cut is not None
         if failed:
             values, self._cut = values[:self._cut], None
-        for byte in values:
-            (self.model.data_byte if register == DATA else self.model.command_byte)(byte)
+        for kind, sent in pieces(register, values):
+            for byte in sent:
+                (self.model.data_byte if kind == DATA else self.model.command_byte)(byte)
         if failed:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
@@ -172,3 +176,25 @@ def test_contrast_command_cut_short_is_sent_again():
     display.show(screen("4"))
     assert bus.model.contrast == 40
     assert bus.model.image().tobytes() == screen("4").tobytes()
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3])
+def test_chained_write_cut_short_the_next_frame_is_right(cut):
+    """A write that starts with one command chained (Co=1) to the data after it, cut
+    inside: the command, its control byte or the data's."""
+    display, bus = open_display()
+    frame = Image.new("1", (128, 64))
+    display.show(frame)
+    frame.putpixel((10, 25), 1)
+    display.show(frame)
+    frame.putpixel((10, 25), 0)
+    frame.putpixel((14, 25), 1)                    # the pointer is at column 11 of page 3
+    frame.putpixel((15, 25), 1)
+    bus.cut(cut)
+    with pytest.raises(DeviceError):
+        display.show(frame)
+    assert bus.writes[-1][1:] == (0x80, [0x0A, 0x40, 0, 0, 0, 0, 2, 2])   # page 3, columns 10-15
+    frame.putpixel((40, 60), 1)
+    display.show(frame)
+    assert bus.model.image().tobytes() == frame.tobytes()
+    assert bus.model.pending == [] and bus.model.mode == 2 and bus.model.contrast == 200
