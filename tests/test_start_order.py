@@ -58,6 +58,16 @@ def pi(state_dir, monkeypatch):
     factory.reset()
 
 
+def watched(runtime):
+    """``runtime``'s buttons, its display behind a Glass, and an event set once the pins open."""
+    buttons = runtime.board.buttons
+    glass = runtime.app.display = Glass(runtime.app.display, buttons)
+    opened = threading.Event()
+    open_pins = buttons.open
+    buttons.open = lambda: (open_pins(), opened.set())
+    return buttons, glass, opened
+
+
 def run_in_thread(runtime):
     """``Runtime.run`` on a thread of its own; what it raised, once it is joined."""
     raised = []
@@ -74,11 +84,7 @@ def run_in_thread(runtime):
 
 def test_the_first_frame_comes_before_the_pins_open_and_a_press_right_after_counts(pi):
     runtime, factory = pi
-    buttons = runtime.board.buttons
-    glass = runtime.app.display = Glass(runtime.app.display, buttons)
-    opened = threading.Event()
-    open_pins = buttons.open
-    buttons.open = lambda: (open_pins(), opened.set())
+    buttons, glass, opened = watched(runtime)
     thread, raised = run_in_thread(runtime)
     try:
         assert glass.frames.get(timeout=30) is False        # the first frame: no pin open yet
@@ -112,11 +118,7 @@ def test_a_button_held_at_start_is_held_when_the_pins_open_not_pressed(state_dir
     back = factory.pin(19, pin_class=Held)                   # held down through the start
     with Runtime.open(hardware="pi", state=str(state_dir), pinout=PINOUT, pin_factory=factory,
                       i2c_bus=FakeBus()) as runtime:
-        buttons = runtime.board.buttons
-        glass = runtime.app.display = Glass(runtime.app.display, buttons)
-        opened = threading.Event()
-        open_pins = buttons.open
-        buttons.open = lambda: (open_pins(), opened.set())
+        buttons, glass, opened = watched(runtime)
         thread, raised = run_in_thread(runtime)
         try:
             assert glass.frames.get(timeout=30) is False
