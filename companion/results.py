@@ -58,6 +58,18 @@ def session_races(session: Session) -> list[list[dict[str, Any]]]:
     return scoring.session_races(championship_entries(session))
 
 
+def rows_are(journal: Journal, key: str) -> str:
+    """What championship ``key``'s rows are, as its newest race's game says: "cars" or
+    "players"."""
+    from companion.games import registry
+
+    races = finished(journal, key)
+    try:
+        return registry.activity(races[-1].activity).championship_of if races else "cars"
+    except LookupError:
+        return "cars"
+
+
 def championship_entries(session: Session) -> list[dict[str, Any]]:
     """A finished race as championship entries: its standings, or what the game says
     counts (Street Illegal's Old Pros score as one team)."""
@@ -93,7 +105,8 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
     key, rows = standings(journal, championship)
     if not rows:
         return None
-    receipt = layouts.championship(f"Championship {title(key)}", rows)
+    header = layouts.PLAYER_HEADER if rows_are(journal, key) == "players" else layouts.NAME_HEADER
+    receipt = layouts.championship(f"Championship {title(key)}", rows, name_header=header)
     counted = races(journal, key)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace

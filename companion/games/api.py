@@ -269,6 +269,8 @@ class Activity:
     decisions: Callable[[Any], Any] | None = None        # a View of what the companion
     # decided (grid, track, cards), shown from the pause menu; None: nothing to show
     session: str = "race"                                # what a session is called
+    championship_of: str = "cars"                        # what championship_entries'
+    # rows are: "cars", or "players" (3-Wide: a player wins, by their cars' points)
     pause: tuple[str, ...] = PAUSE_ITEMS                  # the pause menu's items
     public: Callable[[Any], Mapping[str, Any]] | None = None   # the table screen's
     # public view of a state: {"cars": [{"name", "colour", "widgets": [...]}], "notes",

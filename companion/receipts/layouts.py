@@ -200,7 +200,8 @@ def race_columns(rows: Sequence[Mapping[str, Any]], room: int) -> tuple[list[Col
     return cols, keys
 
 
-def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS) -> list[Item]:
+def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS,
+                       name_header: str = NAME_HEADER) -> list[Item]:
     """The championship table and its key: ``rows`` from
     ``companion.core.scoring.championship`` (``results``: the place in each race), a
     column per race with the place scored there while they fit the paper (a season of
@@ -213,20 +214,23 @@ def championship_table(rows: Sequence[Mapping[str, Any]], points: Col = POINTS) 
     else:
         cols = keys = [Col("wins", "Won", 4, legend="races won")]
         shown = list(rows)
-    return [*table(shown, [*cols, points]), *legend([*keys, points])]
+    return [*table(shown, [*cols, points], name_header=name_header), *legend([*keys, points])]
 
 
-def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = ()) -> Receipt:
+def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[str] = (),
+                 name_header: str = NAME_HEADER) -> Receipt:
     """Championship standings: ``rows`` from ``companion.core.scoring.championship``
-    (:func:`championship_table`). A line under ``title`` says how many races count, then
-    come ``lines``. Where players drive several cars each (the rows' ``player``), the
-    players' totals follow (:func:`players_table`).
+    (:func:`championship_table`), their names under ``name_header`` (``Player`` where the
+    rows are players). A line under ``title`` says how many races count, then come
+    ``lines``. Where players drive several cars each (the rows' ``player``), the players'
+    totals follow (:func:`players_table`).
     """
     count = max((len(r["results"]) for r in rows), default=0)
     head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
     totals = player_totals(rows)
     players = [Rule(), *players_table(totals, (PLAYER_POINTS,))] if totals else []
-    return Receipt("championship", title, (*_head(head), *championship_table(rows), *players, Rule(), Feed(2)))
+    return Receipt("championship", title, (*_head(head), *championship_table(rows, name_header=name_header),
+                                           *players, Rule(), Feed(2)))
 
 
 PLAYER_HEADER = "Player"

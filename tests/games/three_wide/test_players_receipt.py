@@ -75,3 +75,5 @@ def test_the_championship_of_a_players_game_counts_the_players(state_dir):
     table = {line.split()[1]: int(line.split()[-1]) for line in lines if line[:3].strip().isdigit()}
     assert table == scores
     assert "Key: 1 = place in race 1," in lines
+    header = next(line for line in lines if line.startswith(" # "))
+    assert header.split()[:2] == ["#", "Player"]     # the rows are players, not cars
