@@ -20,7 +20,6 @@ import copy
 import functools
 import hashlib
 import json
-import logging
 import pickle
 import random
 from dataclasses import dataclass, field
@@ -32,7 +31,12 @@ from companion.games import registry
 from companion.games.api import Activity, Move
 
 
-log = logging.getLogger(__name__)
+def _warn(message: str, *args) -> None:
+    """A warning in the log; ``logging`` is imported only when there is one to write (a
+    resumed race's first frame does not pay for it)."""
+    import logging
+    logging.getLogger(__name__).warning(message, *args)
+
 
 SNAPSHOT_EVERY = 200
 """A snapshot of the state every this many events: a resume replays at most this many
@@ -210,7 +214,7 @@ class SessionRunner:
         try:
             blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # a state that cannot be pickled just replays in full
-            log.warning("no snapshot of %s: %s", self.session.activity, exc)
+            _warn("no snapshot of %s: %s", self.session.activity, exc)
             return
         self.journal.save_snapshot(self.session.id, seq, code_fingerprint(self.package), blob)
 
@@ -222,7 +226,7 @@ class SessionRunner:
         try:
             return pickle.loads(blob), seq
         except Exception as exc:  # damaged: the full replay gives the same state
-            log.warning("snapshot %s of session %s unreadable (%s): replaying in full", seq, self.session.id, exc)
+            _warn("snapshot %s of session %s unreadable (%s): replaying in full", seq, self.session.id, exc)
             return None, 0
 
     def undo(self) -> Entry | None:
