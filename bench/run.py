@@ -329,15 +329,17 @@ class Bench:
 
 
 def _peak_rss(args: list[str], env: dict) -> float:
-    """Peak RSS in MB of the command ``args`` (``ru_maxrss``), its output discarded. stderr
-    goes to a file, not a pipe: a child saying much there would block on a full pipe."""
-    with open(os.devnull, "w") as sink, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(args, env=env, cwd=ROOT, stdout=sink, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
+    """Peak RSS in MB of the command ``args`` (``ru_maxrss``, measured by bench/peak_rss.py
+    so that the bench's own size is not counted), its output discarded. stderr goes to a
+    file, not a pipe: a child saying much there would block on a full pipe."""
+    with open(os.devnull, "w") as sink, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".kb") as peak:
+        done = subprocess.run([sys.executable, str(BENCH / "peak_rss.py"), peak.name, "--", *map(str, args)],
+                              env=env, cwd=ROOT, stdout=sink, stderr=err)
+        if done.returncode != 0:
             err.seek(0)
             raise RuntimeError(f"{' '.join(map(str, args[:6]))}... failed:\n{err.read().decode()[-2000:]}")
-    return usage.ru_maxrss / 1024  # kB on Linux
+        return int(peak.read()) / 1024  # kB on Linux
 
 
 def _totals(path: Path) -> int:
