@@ -68,9 +68,11 @@ def show(args) -> int:
             return 0
         number, held = results.race_number(journal, last), len(results.session_races(last))
         which = f", race {number} of its championship" if number > 1 else ""
+        last_what = "Last race"
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
-        print(f"Last race: {results.title(last.results.get('game', last.activity))}{which} "
+            last_what = "Last season"
+        print(f"{last_what}: {results.title(last.results.get('game', last.activity))}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")

@@ -89,7 +89,7 @@ def test_results_command_counts_the_seasons_races(state_dir, capsys):
     assert json.loads(capsys.readouterr().out)["championship"]["races"] == 7
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
-    assert "Last race: Lacorsa, races 1-7 of its championship" in out
+    assert "Last season: Lacorsa, races 1-7 of its championship" in out
     assert "Championship Lacorsa: 7 races" in out
 
 
