@@ -310,11 +310,11 @@ def lap_chart_items(cars: Sequence[str], orders: Sequence[Sequence[str]],
             cells = (_plain(positions[k]).rjust(cell) for k in block)
             items.append(Columns((car_name(name, CHART_NAME - 1), *cells), widths, right_last=False))
         first = block.stop
-    if any(r.get("best_lap") is not None or r.get("gap") not in (None, "-", "leader") for r in laps):
+    if any(r.get("best_lap") is not None or r.get("gap") not in (None, "same lap", "leader") for r in laps):
         timed = any(r.get("best_lap") is not None for r in laps)
         items.append(Rule())
         items.append(Line("Fastest laps and gaps" if timed else "Gaps", bold=True))
-        gap = Col("gap", "Gap", 8, legend="behind the winner")
+        gap = Col("gap", "Gap", 9, legend="behind the winner")
         cols = (BEST, Col("best_lap_no", "Lap", 4, legend="the lap it was"), gap) if timed else (gap,)
         items.extend((*table(laps, cols), *legend(cols)))
     return items
@@ -358,7 +358,7 @@ def lap_facts(race) -> list[dict[str, Any]]:
             gap = f"+{behind} lap{'s' if behind != 1 else ''}"
         else:
             mine, theirs = crossed.get((car.name, laps)), crossed.get((leader, laps))
-            gap = "-" if mine is None or theirs is None else "+" + format_seconds(max(0.0, mine - theirs))
+            gap = "same lap" if mine is None or theirs is None else "+" + format_seconds(max(0.0, mine - theirs))
         out.append({"name": car.name, "best_lap": best, "best_lap_no": best_no, "gap": gap})
     return out
 

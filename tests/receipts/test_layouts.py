@@ -189,10 +189,10 @@ def test_lap_chart_lines():
         "Yellow    3  3",
         "-" * 32,
         "Fastest laps and gaps",
-        " # Car          Best Lap     Gap",
-        " 1 Blue        55.5s   2  leader",
-        " 2 Red        1:02.0   1   +5.0s",
-        " 3 Yellow     1:10.0   1  +30.0s",
+        " # Car         Best Lap      Gap",
+        " 1 Blue       55.5s   2   leader",
+        " 2 Red       1:02.0   1    +5.0s",
+        " 3 Yellow    1:10.0   1   +30.0s",
         "Key: Best = best lap, Lap = the",
         "lap it was, Gap = behind the",
         "winner",
@@ -233,6 +233,7 @@ def test_an_untimed_race_prints_its_gaps_without_empty_time_columns():
     at = lines.index("Gaps")
     assert lines[at + 1].split() == ["#", "Car", "Gap"]
     assert lines[at + 2].split() == ["1", "Red", "leader"]
+    assert lines[at + 3].split() == ["2", "Blue", "same", "lap"]   # untimed: on the leader's lap
     assert lines[at + 4].split() == ["3", "Yellow", "+1", "lap"]
 
 
