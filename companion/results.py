@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.core import scoring
 from companion.core.journal import Journal, Session
+from companion.core.names import counted
 
 
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
@@ -94,7 +95,7 @@ def championship_lines(journal: Journal) -> list[str]:
     if not rows:
         return []
     count = race_count(journal, key)
-    return [f"{title(key)}: {count} race{'s' if count != 1 else ''}",
+    return [f"{title(key)}: {counted(count, 'race')}",
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 

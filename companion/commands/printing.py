@@ -25,7 +25,8 @@ def register(sub) -> None:
 
 def print_command(args) -> int:
     from companion import results
-    from companion.commands.results import counted, open_journal
+    from companion.commands.results import open_journal
+    from companion.core.names import counted
     from companion.devices.board import is_raspberry_pi, load_pinout
     from companion.devices.printer import open_printer
 

@@ -6,6 +6,7 @@ import json
 
 from companion import paths
 from companion.commands import CommandError
+from companion.core.names import counted
 
 
 def register(sub) -> None:
@@ -81,11 +82,6 @@ def show(args) -> int:
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, the noun plural unless the count is one: "1 race", "2 races"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def running(session) -> str:

@@ -50,7 +50,7 @@ def run(args) -> int:
         if args.keys is not None:  # the keys are used up: let the last receipts print
             waiting = runtime.app.finish_printing(args.print_wait)
             if waiting:
-                from companion.commands.results import counted
+                from companion.core.names import counted
                 print(f"companion: {counted(waiting, 'receipt')} still waiting for the printer; they print at the "
                       "next start, or with `companion print waiting`", file=sys.stderr)
     for problem in runtime.problems():

@@ -82,8 +82,9 @@ def _check_simulated_printer(config) -> tuple[bool, str]:
 
 
 def _check_state(state_dir) -> tuple[bool, str]:
-    from companion.commands.results import counted, running as running_session
+    from companion.commands.results import running as running_session
     from companion.core.journal import Journal, JournalError, JournalReadOnly
+    from companion.core.names import counted
     try:
         with Journal(state_dir) as journal:
             running = journal.open_session()

@@ -1,4 +1,5 @@
-"""Names cut to a width, for any display: a team car keeps its number."""
+"""Names and counts as people read them, for any display or paper: a name cut to a width
+keeps a team car's number; a count says its noun in the singular or the plural."""
 
 from __future__ import annotations
 
@@ -12,3 +13,8 @@ def car_name(name: str, width: int) -> str:
     if head and tail.isdigit() and len(tail) < width - 2:
         return f"{head[:width - len(tail) - 1].rstrip()} {tail}"
     return name[:width]
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun plural unless the count is one: "1 race", "2 races"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -58,4 +58,3 @@ def row(left: str, right: str, limit: int = LINE_CHARS) -> str:
 def short_name(text: str) -> str:
     """A label without its parenthesised note: "Suit (1 car)" -> "Suit"."""
     return re.sub(r"\s*\([^)]*\)", "", text).strip() or text
-

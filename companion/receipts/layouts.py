@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.core import race as racing
+from companion.core.names import car_name, counted
 from companion.core.scoring import BONUSES, player_totals
-from companion.core.names import car_name
 from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
 
 WIDTH = 32
@@ -226,7 +226,7 @@ def championship(title: str, rows: Sequence[Mapping[str, Any]], lines: Sequence[
     totals follow (:func:`players_table`).
     """
     count = max((len(r["results"]) for r in rows), default=0)
-    head = [f"After {count} race{'s' if count != 1 else ''}", *lines]
+    head = [f"After {counted(count, 'race')}", *lines]
     totals = player_totals(rows)
     players = [Rule(), *players_table(totals, (PLAYER_POINTS,))] if totals else []
     return Receipt("championship", title, (*_head(head), *championship_table(rows, name_header=name_header),
@@ -355,7 +355,7 @@ def lap_facts(race) -> list[dict[str, Any]]:
             gap = "leader"
         elif laps < lead_laps:
             behind = lead_laps - laps
-            gap = f"+{behind} lap{'s' if behind != 1 else ''}"
+            gap = f"+{counted(behind, 'lap')}"
         else:
             mine, theirs = crossed.get((car.name, laps)), crossed.get((leader, laps))
             gap = "same lap" if mine is None or theirs is None else "+" + format_seconds(max(0.0, mine - theirs))
