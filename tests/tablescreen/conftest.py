@@ -33,7 +33,8 @@ def race(state_dir, slug: str, moves: int, until=None):
 
 
 class Serving:
-    """The table server in a thread; ``stop()`` ends it."""
+    """The table server in a thread; ``stop()`` ends it. The follower is polled by that thread
+    alone: ``halt()`` first before a test reads or polls it itself."""
 
     def __init__(self, state_dir, limits: Limits = Limits(poll_s=0.05)):
         self.follower = Follower(state_dir)
@@ -45,9 +46,14 @@ class Serving:
         self.port = self.server.port
         self.url = f"http://127.0.0.1:{self.port}/"
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server's thread, keeping the follower open."""
         self.server.stop()
         self.thread.join(10)
+        assert not self.thread.is_alive(), "the table server did not stop"
+
+    def stop(self) -> None:
+        self.halt()
         self.follower.close()
 
 
