@@ -135,7 +135,7 @@ def test_a_slow_client_is_cut_off(state_dir, serving):
 def test_a_page_that_does_not_read_does_not_hold_up_the_others(state_dir, lacorsa, serving):
     # write_s longer than a test socket waits: a page held up behind the sleeper would
     # time out here rather than be let through when the sleeper is dropped
-    srv = serving(state_dir, write_s=WAIT_S * 2, follower=CountingFollower)
+    srv = serving(state_dir, write_s=WAIT_S * 2, poll_s=Limits().poll_s, follower=CountingFollower)
     sleeper = socket.socket()
     sleeper.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
     sleeper.connect(("127.0.0.1", srv.port))
