@@ -32,7 +32,7 @@ class BrowserError(RuntimeError):
 
 
 class Browser:
-    def __init__(self, timeout: float = 20.0):
+    def __init__(self, timeout: float = 60.0):
         exe = chromium()
         if exe is None:
             raise BrowserError("chromium is not installed (apt-get install chromium)")
@@ -156,7 +156,7 @@ class Page:
             raise BrowserError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait(self, expression: str, timeout: float = 10.0):
+    def wait(self, expression: str, timeout: float = 60.0):
         """Poll ``expression`` until it is truthy; its value."""
         end = time.monotonic() + timeout
         while True:

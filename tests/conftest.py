@@ -3,6 +3,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No property test is judged on the wall clock: an example that a loaded machine (or a
+# paused virtual machine) makes slow is not a failing one. Every test's own @settings
+# starts from this profile.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

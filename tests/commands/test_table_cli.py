@@ -17,7 +17,7 @@ def test_serves_the_state_directory_and_prints_its_address(state_dir):
         line = proc.stdout.readline()
         assert line.startswith("companion table: serving the table screen on http://127.0.0.1:")
         url = line.split(" on ", 1)[1].strip()
-        with urllib.request.urlopen(url + "state.json", timeout=5) as reply:
+        with urllib.request.urlopen(url + "state.json", timeout=30) as reply:
             assert json.load(reply)["activity"] == "dice"
     finally:
         proc.terminate()

@@ -246,7 +246,7 @@ TOML_BITS = st.sampled_from(["[", "]", "[[", "]]", "=", "\"", "'", ",", "{", "}"
                              "1979-05-27", "\"5xs\"", "name", "\\u00e9", "#", "inf", "nan"])
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(TOML_BITS, max_size=40).map("".join))
 def test_malformed_owner_toml_is_always_a_config_error(state_dir, text):
     owner_file(state_dir, "formula-de", text)

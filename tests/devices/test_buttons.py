@@ -198,11 +198,13 @@ def test_pins_opened_later_open_once_and_a_button_down_then_is_held_not_pressed(
 
 
 def test_a_press_right_after_the_pins_open_is_a_press(factory):
-    buttons = GpioButtons(PINS, TIMING, pin_factory=factory, opened=False)
+    clock = Clock()             # the press lasts 50 ms, however long the machine stalls
+    buttons = GpioButtons(PINS, TIMING, pin_factory=factory, clock=clock, opened=False)
     try:
         buttons.open()
-        factory.pin(PINS["DOWN"]).drive_low()
-        factory.pin(PINS["DOWN"]).drive_high()
+        at(clock, 0, factory.pin(PINS["DOWN"]).drive_low)
+        at(clock, 50, factory.pin(PINS["DOWN"]).drive_high)
+        clock.t = 100
         assert buttons.get(timeout=2) == Gesture("DOWN", "press")
     finally:
         buttons.close()

@@ -8,6 +8,7 @@ import random
 import time
 
 from companion.core.journal import Journal
+from companion.games import registry
 from companion.table.public import public_view
 from tests.tablescreen.test_server import events, get
 from tests.test_power_loss import (RACES, arguments, bodies, check_resumes_clean, journal_appears,
@@ -16,7 +17,7 @@ from tests.test_power_loss import (RACES, arguments, bodies, check_resumes_clean
 CUTS = 3
 
 
-def served_race(port: int, want, within: float = 10.0):
+def served_race(port: int, want, within: float = 30.0):
     """The race ``/state.json`` serves, once it is ``want`` (or when ``within`` seconds are up)."""
     deadline = time.monotonic() + within
     while True:
@@ -49,7 +50,7 @@ def test_sigkill_while_twelve_pages_read_the_journal(starter, serving, tmp_path)
         with Journal(state) as journal:
             session = (journal.sessions() or [None])[-1]
             if session is not None:
-                act = srv.follower.activity
+                act = registry.activity(session.activity)    # not the follower's: its thread is still at work
                 clean = act.setup(session.options, session.data)
                 for event in journal.replay(session.id).effective:
                     clean = act.apply(clean, event)
