@@ -91,7 +91,7 @@ def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tupl
     from ``old`` (RAM images as page_bytes()), in RAM order; runs of a page apart by at
     most ``join`` unchanged bytes are one run; no run crosses a page."""
     if join not in _RUNS:
-        _RUNS[join] = re.compile(b"\x01(?:\x00{0,%d}\x01)*" % join if join else b"\x01+")
+        _RUNS[join] = re.compile(b"\x01+(?:\x00{1,%d}\x01+)*" % join if join else b"\x01+")
     runs_in = _RUNS[join].finditer
     # changed bytes marked 1 (the pattern then starts with a byte the search skips to; one
     # that starts with "any byte but 0" is tried at every byte of the frame)
