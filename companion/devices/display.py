@@ -40,18 +40,19 @@ def check_frame(image: Image.Image) -> None:
                          f"{image.size[0]}x{image.size[1]}")
 
 
-def image_bytes(image: Image.Image) -> bytes:
-    """``image.tobytes()``, through the raw encoder that ``tobytes`` itself uses, but
-    without the import of ``PIL.ImageFile`` (and with it ``logging``) that Pillow's
-    ``tobytes`` does on its first call: 22 M instructions of a headless start to its
-    first frame, 16 M of the Pi's (docs/performance.md). Falls back to ``tobytes``
-    should a Pillow version encode otherwise."""
+def image_bytes(image: Image.Image, rawmode: str = "") -> bytes:
+    """``image.tobytes("raw", rawmode or image.mode)``, through the raw encoder that
+    ``tobytes`` itself uses, but without the import of ``PIL.ImageFile`` (and with it
+    ``logging``) that Pillow's ``tobytes`` does on its first call: 22 M instructions of a
+    headless start to its first frame, 16 M of the Pi's (docs/performance.md). Falls back
+    to ``tobytes`` should a Pillow version encode otherwise."""
+    rawmode = rawmode or image.mode
     if not image.width or not image.height:
         return b""
     try:
-        encoder = Image.core.raw_encoder(image.mode, image.mode)
+        encoder = Image.core.raw_encoder(image.mode, rawmode)
     except (AttributeError, TypeError, ValueError):
-        return image.tobytes()
+        return image.tobytes("raw", rawmode)
     image.load()
     chunks = []
     try:
@@ -62,7 +63,7 @@ def image_bytes(image: Image.Image) -> bytes:
             chunks.append(data)
     finally:
         encoder.cleanup()
-    return b"".join(chunks) if status > 0 else image.tobytes()
+    return b"".join(chunks) if status > 0 else image.tobytes("raw", rawmode)
 
 
 def same_frame(a: Image.Image | None, b: Image.Image) -> bool:
@@ -71,20 +72,18 @@ def same_frame(a: Image.Image | None, b: Image.Image) -> bool:
 
 # -- OLED with partial updates --------------------------------------------------------
 
-_BIT_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
-
-
 def page_bytes(image: Image.Image) -> bytes:
     """The controller's RAM image of a mode "1" picture: ``pages`` rows of ``width``
     bytes, page-major; bit i of byte (page, x) is pixel (x, 8 * page + i)."""
     width, height = image.size
     pages = height // 8
-    # Transposed, each picture column is a row of bytes (MSB = top pixel): reverse the bits.
-    columns = image_bytes(image.transpose(Image.Transpose.TRANSPOSE)).translate(_BIT_REVERSED)
+    # Transposed, each picture column is a row of bytes; packed "1;R", the top pixel is bit 0.
+    columns = image_bytes(image.transpose(Image.Transpose.TRANSPOSE), "1;R")
     return b"".join(columns[page::pages] for page in range(pages))
 
 
 _RUNS: dict[int, re.Pattern] = {}
+_MARKED = bytes([0] + [1] * 255)   # a byte of the XOR: 0 unchanged, 1 changed
 
 
 def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tuple[int, int, int]]:
@@ -92,15 +91,18 @@ def changed_runs(old: bytes, new: bytes, width: int, join: int = 0) -> list[tupl
     from ``old`` (RAM images as page_bytes()), in RAM order; runs of a page apart by at
     most ``join`` unchanged bytes are one run; no run crosses a page."""
     if join not in _RUNS:
-        _RUNS[join] = re.compile(b"[^\x00](?:\x00{0,%d}[^\x00])*" % join if join else b"[^\x00]+")
+        _RUNS[join] = re.compile(b"\x01+(?:\x00{1,%d}\x01+)*" % join if join else b"\x01+")
     runs_in = _RUNS[join].finditer
-    xor = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    # changed bytes marked 1 (the pattern then starts with a byte the search skips to; one
+    # that starts with "any byte but 0" is tried at every byte of the frame)
+    marked = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big").translate(_MARKED)
     runs = []
-    for page in range(len(new) // width):
-        start = page * width
-        for match in runs_in(xor, start, start + width):
+    for start in range(0, len(new), width):
+        if old[start:start + width] == new[start:start + width]:
+            continue                   # an unchanged page
+        for match in runs_in(marked, start, start + width):
             first, end = match.span()
-            runs.append((page, first - start, end - 1 - start))
+            runs.append((start // width, first - start, end - 1 - start))
     return runs
 
 

@@ -172,6 +172,16 @@ def test_changed_runs_stop_at_the_end_of_a_page():
     assert changed_runs(old, bytes(new), 128, join=2)[:2] == [(0, 10, 11), (0, 15, 15)]
 
 
+def test_changed_runs_see_any_changed_bit_and_pass_over_unchanged_pages():
+    old = bytes(range(256)) * 2
+    new = bytearray(old)
+    new[5] ^= 0x80            # page 0: one bit of a byte that was 0x05
+    new[300] ^= 0xFF          # page 2 (page 1 unchanged); 300 held 0x2C
+    new[301] ^= 0x01
+    assert changed_runs(old, bytes(new), 128, join=4) == [(0, 5, 5), (2, 44, 45)]
+    assert changed_runs(old, old, 128, join=4) == []
+
+
 def test_windows_join_runs_when_the_gap_costs_less_than_a_window():
     # the runs come with gaps of up to 4 joined (changed_runs(..., JOINED)); another
     # window costs its column commands (1: a control byte with Co=1 and the command; 2:
