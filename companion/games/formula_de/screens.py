@@ -13,6 +13,7 @@ from companion.games.formula_de import qualifying
 from companion.games.formula_de import results as FR
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.core.names import counted
 from companion.kit.standings import ordinal
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import ADVANCE, MENU_CHARS, WIDTH, chars
@@ -62,7 +63,7 @@ def _where(state: R.State, c: int) -> str:
     corner, first, last = advisor.coming_corner(state, c)
     if first <= car.dist <= last and car.corner == corner.number:
         return f"in C{corner.number}: stop {car.stops}/{corner.stops}"
-    return f"C{corner.number} ({corner.stops} stop{'s' if corner.stops > 1 else ''}) in {first - car.dist}"
+    return f"C{corner.number} ({counted(corner.stops, 'stop')}) in {first - car.dist}"
 
 
 def place(state: R.State, dist: int, word: str = "sp") -> str:
@@ -83,8 +84,8 @@ def view(state: R.State) -> View:
 def _start_view(state: R.State) -> View:
     s = state.settings
     weather = "weather: roll" if s.weather == "roll" else f"weather: {s.weather}"
-    return View(title="Formula Dé", status=f"{len(state.cars)} cars", body=(
-        Text(fit(s.circuit.label)), Text(fit(f"{s.laps} laps, {weather}")),
+    return View(title="Formula Dé", status=counted(len(state.cars), "car"), body=(
+        Text(fit(s.circuit.label)), Text(fit(f"{counted(s.laps, 'lap')}, {weather}")),
         Text(fit("team race" if s.team else "single race")), Text("GO: weather and grid")))
 
 
@@ -156,8 +157,7 @@ def circuit_lines(state: R.State) -> list[str]:
     chart = {name: (low, high) for name, low, high in c.weather}
     lines.append(fit("rain {}-{} chg {}-{}".format(*chart["rain"], *chart["changeable"]), MENU_CHARS))
     for corner in c.corners:
-        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {corner.stops} stop"
-                         + ("s" if corner.stops > 1 else ""), MENU_CHARS))
+        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {counted(corner.stops, 'stop')}", MENU_CHARS))
     return lines
 
 
@@ -366,7 +366,7 @@ PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
 def _heading(state: R.State) -> list[str]:
     s = state.settings
     weather = ", ".join(dict.fromkeys(WEATHER_WORDS[line] for _, _, line in state.weather_log)) or "not rolled"
-    return ([f"{s.circuit.label}, {s.laps} laps", f"Weather: {weather}"] + (["Team race"] if s.team else [])
+    return ([f"{s.circuit.label}, {counted(s.laps, 'lap')}", f"Weather: {weather}"] + (["Team race"] if s.team else [])
             + (["Road race: hard tires, no pits"] if s.road else []))
 
 
@@ -396,7 +396,7 @@ def results(state: R.State) -> Receipt:
         for t in R.team_standings(state):
             notes.append(f"{t['position']} {t['name']}: {t['points']} pts")
     chart = layouts.lap_chart_picture(rows, FR.lap_chart(state), (), "Order after each round")
-    table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes,
+    table = layouts.results(title, rows, _heading(state) + [counted(state.round, "round")], (STATUS, PITS, POINTS), notes,
                             more=chart)
     # the app prints "program" and "results" only: the wear follows the results, drawn
     # (each zone's WP and the lap it went on) or, on a printer without raster, as text

@@ -10,6 +10,7 @@ rulebook lets anyone ask.
 
 from __future__ import annotations
 
+from companion.core.names import counted
 from companion.kit.standings import ordinal, player_totals, result_line
 from companion.kit.text import car_name, first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
@@ -38,7 +39,7 @@ def card_text(state: State, name: str) -> str:
 
 
 def cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return counted(n, "card")
 
 
 def cards_text(state: State, played) -> str:
@@ -85,14 +86,14 @@ def _deal(state: State) -> View:
     humans, autos = state.humans, state.autos
     size = len(state.settings.suit)
     if not autos:
-        body = [Text(f"Shuffle {len(humans)} suits"), Text(f"Deal {size} to each car"), Text("face down.")]
+        body = [Text(f"Shuffle {counted(len(humans), 'suit')}"), Text(f"Deal {size} to each car"), Text("face down.")]
     elif not humans:
         body = [Text("All cars automated:"), Text("hands are dealt on"), Text("the device, secret.")]
     else:
         names = " ".join(short(state, c) for c in humans)
-        body = [Text(f"Table deck: {len(humans)} suit{'s' if len(humans) > 1 else ''}"),
-                Text(f"{size} cards each to:"), Text(first_fitting(names, "every human car")),
-                Text(first_fitting(f"Device: {len(autos)} auto hands", "Auto hands: device"))]
+        body = [Text(f"Table deck: {counted(len(humans), 'suit')}"),
+                Text(f"{cards(size)} each to:"), Text(first_fitting(names, "every human car")),
+                Text(first_fitting(f"Device: {counted(len(autos), 'auto hand')}", "Auto hands: device"))]
     return _titled(f"Deal race {state.race}" if state.championship else "Deal", body, _race_status(state))
 
 
@@ -277,8 +278,8 @@ def drivers_lines(state: State) -> list[str]:
 
 def decisions(state: State) -> View:
     items = [f"Race {state.race}" + (f" of {state.settings.races}" if state.championship else ""),
-             fit(f"Table deck: {len(state.humans)} suits", MENU_CHARS),
-             fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS) if state.autos else "All hands at table"]
+             fit(f"Table deck: {counted(len(state.humans), 'suit')}", MENU_CHARS),
+             fit(f"Device: {counted(len(state.autos), 'auto hand')}", MENU_CHARS) if state.autos else "All hands at table"]
     if state.autos:
         items.append("Auto hands: secret")
     drivers = drivers_lines(state)
@@ -319,8 +320,8 @@ def _car_lines(state: State) -> list[str]:
 def _program(state: State, layouts):
     each = state.settings.cars_each(len({c.owner for c in state.cars}))
     lines = [f"{len(state.cars)} cars, {each} per player",
-             f"Table deck: {len(state.humans)} suits (humans)",
-             f"Device: {len(state.autos)} suits (automated)"]
+             f"Table deck: {counted(len(state.humans), 'suit')} (humans)",
+             f"Device: {counted(len(state.autos), 'suit')} (automated)"]
     if state.championship:
         lines.insert(0, f"Championship race {state.race} of {state.settings.races}")
     if state.tie_crash:
@@ -345,7 +346,7 @@ def _results(state: State, layouts):
     cols = (layouts.Col("start", "Grid", 5, legend="starting place"), layouts.Col("left", "Left", 5, legend="cards left"),
             layouts.POINTS)
     head = ([f"Championship race {state.race} of {state.settings.races}"] if state.championship else []) + \
-        [f"{state.lap} laps"]
+        [counted(state.lap, "lap")]
     items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols),
              *layouts.legend(cols), Rule()]
     crashed = [state.name(c) for g in state.crashed for c in g]
