@@ -188,7 +188,7 @@ def _gear_view(state: R.State) -> View:
     gear = ordinal(car.gear) if car.gear else "grid"   # a gear is an ordinal; G is the gearbox
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
-        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
+        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c)), selected=-1),))
     if state.qualifying:
         title, status = _title(state, c, f"Q {gear}")
         third = "GO: the car drives" if car.driver != "human" else f"{'rain' if state.rain else 'dry'} lap, WP free"
@@ -206,19 +206,31 @@ def _gear_view(state: R.State) -> View:
         Text(dashboard(car)), Text(fit(_where(state, c))), Text(fit(third)), Text(_last_line(state))))
 
 
+ODDS_KEY = "gear stop over  out"
+"""The odds table's heading: a gear's chance to stop in the corner, to overshoot it, to be out."""
+
+
 def odds_lines(state: R.State, c: int) -> list[str]:
-    """The coming corner, then two menu lines a gear: ``4th in 42% over 8%`` (stops
-    inside the corner / overshoots it), `` T-0.3 out 0% max+2`` (expected tire WP lost,
-    elimination chance, the worst overshoot), all for the full roll without braking."""
-    out = [fit(_where(state, c), MENU_CHARS)]
+    """The coming corner, a heading, one line a gear: ``4th   33%  67%   0%`` (the
+    chances to end inside the corner, to overshoot it, to be eliminated), under a gear
+    that may overshoot how far and the tire WP it costs on average (``  by 1-4, tires
+    -1.7``); then a key of those words. All for the full roll without braking."""
+    corner = advisor.coming_corner(state, c)[0].number
+    out = [fit(_where(state, c), MENU_CHARS), ODDS_KEY]
     pct = advisor.percent
     for o in advisor.odds(state, c):
         over = sum(p for _, p in o.over)
-        out.append(fit(f"{ordinal(o.gear)} in {pct(o.stop)}% over {pct(over)}%", MENU_CHARS))
-        worst = max((n for n, _ in o.over), default=0)
-        tail = f" max+{worst}" if worst else ""
-        out.append(fit(f" T-{float(o.tire):.1f} out {pct(o.out)}%{tail}", MENU_CHARS))
-    return out
+        out.append(f"{ordinal(o.gear):<4}{pct(o.stop):>4}%{pct(over):>4}%{pct(o.out):>4}%")
+        if o.over or o.tire:
+            spaces = [n for n, _ in o.over]
+            by = (f"{spaces[0]}" if len(spaces) == 1 else f"{spaces[0]}-{spaces[-1]}") if spaces else "0"
+            tires = f"{float(o.tire):.1f}"
+            out.append(first_fitting(f"  by {by}, tires -{tires}", f" by {by} tires -{tires}",
+                                     f"by {by} T-{tires}", limit=MENU_CHARS))
+    return out + [fit(line, MENU_CHARS) for line in (
+        f"stop: ends in C{corner}", f"over: overshoots C{corner}", f"else: ends before C{corner}",
+        "by: spaces overshot",
+        "tires: WP lost, avg", "out: eliminated", "full roll, no brakes")]
 
 
 def _report_view(state: R.State) -> View:
