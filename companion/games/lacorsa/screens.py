@@ -234,26 +234,45 @@ def _discard(state: State) -> View:
     return _titled(f"L{state.lap} Discard", body, ordinal(state.order.index(car) + 1))
 
 
+AUTO_TAG = " A"
+"""After an automated car's name in the cards-left list (the list's key says so)."""
+
+
 def table_items(state: State) -> list[str]:
-    """Every car, front to back: its cards left, then the cards it has played."""
+    """The cards-left list: every car, front to back, its cards left (``2 Blue A   9 left``)
+    and the cards it has played face up (``played 8 R 9 E2``); then their key."""
     order = final_order(state) if state.order else tuple(range(len(state.cars)))
     items = []
     for i, c in enumerate(order, start=1):
-        tag = " A" if state.cars[c].auto else ""
-        items.append(row(f"{i} {state.name(c)}{tag}", f"{state.left[c]} left", MENU_CHARS))
-        played = [card_text(state, n) for n in state.played[c]]
-        line = " "
-        for p in played:
+        left = f"{state.left[c]} left"
+        tag = AUTO_TAG if state.cars[c].auto else ""
+        room = MENU_CHARS - len(left) - 1 - len(f"{i} ") - len(tag)   # a long name is shortened, the tag kept
+        items.append(row(f"{i} {short(state, c, room)}{tag}", left, MENU_CHARS))
+        line = " played"
+        for p in (card_text(state, n) for n in state.played[c]):
             if len(line) + len(p) + 1 > MENU_CHARS:
                 items.append(line)
-                line = " "
-            line += " " + p if line.strip() else p
-        items.append(line if played else " nothing played")
-    return items
+                line = "  "
+            line += " " + p
+        items.append(line if state.played[c] else " nothing played")
+    return items + table_key(state)
+
+
+def table_key(state: State) -> list[str]:
+    """What the cards-left list writes short: ``A`` (when a car is automated), then each
+    card whose name is shortened (``E1: Extend 1``) and the Redline (``R: Redline``)."""
+    key = ["A: automated car"] if state.autos else []
+    for d in state.settings.suit:
+        code = card_text(state, d.name)
+        if d.redline:
+            key.append(fit(f"{code}: Redline", MENU_CHARS))
+        elif code != d.name:
+            key.append(fit(f"{code}: {d.name}", MENU_CHARS))
+    return key
 
 
 def _table(state: State) -> View:
-    return _titled("Cards left", [Menu(tuple(table_items(state)))], f"L{state.lap}" if state.lap else "")
+    return _titled("Cards left", [Menu(tuple(table_items(state)), selected=-1)], f"L{state.lap}" if state.lap else "")
 
 
 def _standings_view(state: State, title: str, rows) -> View:
