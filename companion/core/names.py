@@ -49,7 +49,7 @@ def _code(name: str, width: int, taken: set[str]) -> str:
     letters = chars.rstrip("0123456789")
     number = chars[len(letters):]
     for code in _candidates(letters, number, width) if letters else _candidates(chars, "", width) if chars else ():
-        if code not in taken:
+        if code.upper() not in taken:
             return code
     for size in range(1, width + 1):          # any free code, the shortest first
         for code in _all_codes(size):
