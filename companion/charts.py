@@ -28,6 +28,8 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from companion.core.names import codes
+
 if TYPE_CHECKING:       # Pillow is imported when a chart is drawn: building a spec needs none
     from PIL import Image, ImageDraw, ImageFont
 
@@ -143,22 +145,9 @@ def _dashed(draw: "ImageDraw.ImageDraw", points: Sequence[tuple[int, int]], patt
 
 def _label(names: Sequence[str], given: Sequence[str | None] = ()) -> list[str]:
     """A label of at most three characters per car: the one given (a car number), the
-    name when it is that short, else a distinct code (``Red`` -> ``RE``)."""
-    out: list[str] = []
-    taken: set[str] = set()
-    for k, name in enumerate(names):
-        own = given[k] if k < len(given) else None
-        label = str(own) if own not in (None, "") else None
-        if label is None and len(name) <= MAX_LABEL and name.upper() not in taken:
-            label = name
-        if label is None:
-            chars = [ch for ch in name.upper() if ch.isalnum()] or ["?"]
-            candidates = [chars[0] + ch for ch in chars[1:]] + [chars[0]] + [chars[0] + str(d) for d in range(10)]
-            label = next((c for c in candidates if c not in taken), f"{k + 1}")
-        label = label[:MAX_LABEL]
-        taken.add(label.upper())
-        out.append(label)
-    return out
+    name when it is that short, else a distinct code (``Red`` -> ``RE``, ``Ann 2`` ->
+    ``AN2``: ``names.codes``)."""
+    return [label[:MAX_LABEL] for label in codes(names, MAX_LABEL, given)]
 
 
 def _key(names: Sequence[str], labels: Sequence[str]) -> list[str]:

@@ -297,9 +297,10 @@ class Journal:
                                  "started, finished, results) VALUES (?,?,?,?,?,?,?,?)", sessions)
             self._db.executemany("INSERT OR IGNORE INTO events (session, seq, label, body, crc, created) "
                                  "VALUES (?,?,?,?,?,?)", kept)
-        lost = f"{total - len(kept)} event(s) lost" if total is not None and total > len(kept) else \
+        from companion.core.names import counted   # only on a damaged journal: not at every start
+        lost = f"{counted(total - len(kept), 'event')} lost" if total is not None and total > len(kept) else \
             "some events may be lost"
-        self._tell(f"Journal was damaged: {len(kept)} event(s) kept, {lost}; "
+        self._tell(f"Journal was damaged: {counted(len(kept), 'event')} kept, {lost}; "
                    f"the damaged file is {aside.name}", fault)
 
     def _check_history(self) -> None:

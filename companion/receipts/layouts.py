@@ -246,21 +246,6 @@ def players_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (P
     return [Line(heading, bold=True), *table(rows, columns, name_header=PLAYER_HEADER), *legend(columns)]
 
 
-def car_codes(names: Sequence[str]) -> dict[str, str]:
-    """A distinct code of at most two characters per name: ``Red`` -> ``RE``,
-    ``Blue`` -> ``BL``, then ``Black`` -> ``BA`` (first letter + a later one)."""
-    taken: set[str] = set()
-    out: dict[str, str] = {}
-    for k, name in enumerate(names):
-        chars = [ch for ch in name.upper() if ch.isalnum()] or ["?"]
-        head = chars[0]
-        candidates = [head + ch for ch in chars[1:]] + [head] + [head + str(d) for d in range(10)]
-        code = next((c for c in candidates if c not in taken), f"{k:02d}")
-        taken.add(code)
-        out[name] = code
-    return out
-
-
 CHART_NAME = 8          # "Yellow  ": a car's name (7 characters) and a space
 CHART_CELL = 3          # " 12": a position; laps from 100 on take 4
 

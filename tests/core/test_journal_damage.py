@@ -37,6 +37,9 @@ def test_random_page_in_the_middle_is_found_at_open_and_the_intact_events_kept(s
     replay = again.replay(sid)
     faces = [e["faces"][0] for e in replay.effective]
     assert 300 < len(faces) < 400          # the events on the damaged page are gone, the rest kept
+    told = again.notice.split(";")[0]      # counted in words, never "event(s)"
+    assert told.startswith(f"Journal was damaged: {len(faces)} events kept, "), told
+    assert told.endswith((f"{400 - len(faces)} events lost", "some events may be lost")), told
     assert faces == sorted(faces) and faces[0] == 0 and faces[-1] == 399
     assert again.undo_last(sid).label == "Roll 399"
     assert [r[0] for r in again._db.execute("PRAGMA quick_check")] == ["ok"]
@@ -84,7 +87,7 @@ def test_sound_journal_has_no_notice_and_the_note_follows_undo(state_dir):
 def test_not_a_database_is_moved_aside_with_a_message(state_dir):
     (state_dir / Journal.FILENAME).write_bytes(b"this is not sqlite" * 100)
     j = Journal(state_dir)
-    assert j.notice.startswith("Journal was damaged: 0 event(s) kept")
+    assert j.notice.startswith("Journal was damaged: 0 events kept, some events may be lost;")
     assert (state_dir / "journal.sqlite3.damaged-1").read_bytes() == b"this is not sqlite" * 100
     sid = j.start_session("dice", {}, {})
     assert j.append(sid, {"kind": "roll"}, "Roll") == 1

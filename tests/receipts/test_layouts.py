@@ -170,13 +170,6 @@ def test_a_team_cars_number_survives_a_cut_name():
     assert lines[3].split()[1:3] == ["Barth", "2"]
 
 
-def test_car_codes_are_distinct():
-    codes = layouts.car_codes(["Red", "Blue", "Black", "Green", "Grey", "Brown", "B", "7 up"])
-    assert codes == {"Red": "RE", "Blue": "BL", "Black": "BA", "Green": "GR", "Grey": "GE",
-                     "Brown": "BR", "B": "B", "7 up": "7U"}
-    assert len(set(codes.values())) == len(codes)
-
-
 def test_lap_chart_lines():
     receipt = layouts.race_lap_chart(small_race())
     assert receipt.kind == "lap-chart"

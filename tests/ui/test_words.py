@@ -2,10 +2,16 @@
 the pause menu and what it opens, the results and the printer) has a title, a line, a
 footer or a move cut by the display."""
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+import companion
+from companion.games.lacorsa import screens as lacorsa_screens
+from companion.games.three_wide import rules as three_wide
+from companion.games.top_speed import rules as top_speed
 from companion.games import registry
 from companion.ui import flow
 from companion.ui.players import Players
@@ -69,3 +75,28 @@ def test_no_screen_of_a_setup_and_a_race_is_cut(slug, state_dir):
         app.push(screen)
         checked(app, seen)
         app.pop()
+
+
+PLURAL_INLINE = re.compile(r"""['"]s['"]\)? if|else ['"]s['"]|[a-z]\(s\)[^"'\n]*["']""")   # "lap(s)" in a text
+
+
+def test_no_screen_writes_a_plural_of_its_own():
+    """A count says its noun through names.counted (1 lap, 0 laps), never a plural written
+    inline that disagrees with another for 0 ("0 stop" beside "0 cars")."""
+    root = Path(companion.__file__).parent
+    found = [f"{path.relative_to(root)}:{n}" for part in ("games", "kit", "ui", "tools")
+             for path in sorted((root / part).rglob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), start=1) if PLURAL_INLINE.search(line)]
+    assert not found, found
+
+
+@pytest.mark.parametrize("said,expected", [
+    (lambda: three_wide.describe({"kind": "wreck", "cars": [3]}), "1 car"),
+    (lambda: three_wide.describe({"kind": "wreck", "cars": []}), "0 cars"),
+    (lambda: three_wide.describe({"kind": "deal", "cars": [], "cards": [[4]]}), "1 card"),
+    (lambda: top_speed.describe({"kind": "pit", "order": [2]}), "1 card shuffled"),
+    (lambda: lacorsa_screens.cards(1), "1 card"),
+    (lambda: lacorsa_screens.cards(0), "0 cards"),
+])
+def test_a_count_says_its_noun_once(said, expected):
+    assert said() == expected

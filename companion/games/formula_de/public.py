@@ -10,6 +10,7 @@ from companion.games.formula_de import advisor
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.screens import WEATHER_WORDS, ZONE_WORDS
+from companion.core.names import counted
 from companion.kit.dashboard import bar, car, stat, waiting
 from companion.kit.standings import ordinal
 
@@ -55,11 +56,11 @@ def where(state: R.State, i: int) -> str:
     """The corner ahead and its stops, or the stops made in the corner the car stands in."""
     c = state.cars[i]
     corner, first, last = advisor.coming_corner(state, i)
-    stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
+    stops = counted(corner.stops, "stop")
     if first <= c.dist <= last and c.corner == corner.number:
         return f"in corner {corner.number}: stop {c.stops} of {corner.stops}"
     ahead = first - c.dist
-    return f"corner {corner.number} ({stops}) in {ahead} space{'s' if ahead != 1 else ''}"
+    return f"corner {corner.number} ({stops}) in {counted(ahead, 'space')}"
 
 
 def odds(state: R.State, i: int) -> list[str]:

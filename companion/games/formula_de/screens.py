@@ -13,6 +13,7 @@ from companion.games.formula_de import qualifying
 from companion.games.formula_de import results as FR
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.core.names import counted
 from companion.kit.standings import ordinal
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import ADVANCE, MENU_CHARS, WIDTH, chars
@@ -62,7 +63,7 @@ def _where(state: R.State, c: int) -> str:
     corner, first, last = advisor.coming_corner(state, c)
     if first <= car.dist <= last and car.corner == corner.number:
         return f"in C{corner.number}: stop {car.stops}/{corner.stops}"
-    return f"C{corner.number} ({corner.stops} stop{'s' if corner.stops > 1 else ''}) in {first - car.dist}"
+    return f"C{corner.number} ({counted(corner.stops, 'stop')}) in {first - car.dist}"
 
 
 def place(state: R.State, dist: int, word: str = "sp") -> str:
@@ -83,8 +84,8 @@ def view(state: R.State) -> View:
 def _start_view(state: R.State) -> View:
     s = state.settings
     weather = "weather: roll" if s.weather == "roll" else f"weather: {s.weather}"
-    return View(title="Formula Dé", status=f"{len(state.cars)} cars", body=(
-        Text(fit(s.circuit.label)), Text(fit(f"{s.laps} laps, {weather}")),
+    return View(title="Formula Dé", status=counted(len(state.cars), "car"), body=(
+        Text(fit(s.circuit.label)), Text(fit(f"{counted(s.laps, 'lap')}, {weather}")),
         Text(fit("team race" if s.team else "single race")), Text("GO: weather and grid")))
 
 
@@ -156,8 +157,7 @@ def circuit_lines(state: R.State) -> list[str]:
     chart = {name: (low, high) for name, low, high in c.weather}
     lines.append(fit("rain {}-{} chg {}-{}".format(*chart["rain"], *chart["changeable"]), MENU_CHARS))
     for corner in c.corners:
-        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {corner.stops} stop"
-                         + ("s" if corner.stops > 1 else ""), MENU_CHARS))
+        lines.append(fit(f"C{corner.number} sp {corner.at}-{corner.end}: {counted(corner.stops, 'stop')}", MENU_CHARS))
     return lines
 
 
@@ -188,7 +188,7 @@ def _gear_view(state: R.State) -> View:
     gear = ordinal(car.gear) if car.gear else "grid"   # a gear is an ordinal; G is the gearbox
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
-        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c))),))
+        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c)), selected=-1),))
     if state.qualifying:
         title, status = _title(state, c, f"Q {gear}")
         third = "GO: the car drives" if car.driver != "human" else f"{'rain' if state.rain else 'dry'} lap, WP free"
@@ -206,19 +206,31 @@ def _gear_view(state: R.State) -> View:
         Text(dashboard(car)), Text(fit(_where(state, c))), Text(fit(third)), Text(_last_line(state))))
 
 
+ODDS_KEY = "gear stop over  out"
+"""The odds table's heading: a gear's chance to stop in the corner, to overshoot it, to be out."""
+
+
 def odds_lines(state: R.State, c: int) -> list[str]:
-    """The coming corner, then two menu lines a gear: ``4th in 42% over 8%`` (stops
-    inside the corner / overshoots it), `` T-0.3 out 0% max+2`` (expected tire WP lost,
-    elimination chance, the worst overshoot), all for the full roll without braking."""
-    out = [fit(_where(state, c), MENU_CHARS)]
+    """The coming corner, a heading, one line a gear: ``4th   33%  67%   0%`` (the
+    chances to end inside the corner, to overshoot it, to be eliminated), under a gear
+    that may overshoot how far and the tire WP it costs on average (``  by 1-4, tires
+    -1.7``); then a key of those words. All for the full roll without braking."""
+    corner = advisor.coming_corner(state, c)[0].number
+    out = [fit(_where(state, c), MENU_CHARS), ODDS_KEY]
     pct = advisor.percent
     for o in advisor.odds(state, c):
         over = sum(p for _, p in o.over)
-        out.append(fit(f"{ordinal(o.gear)} in {pct(o.stop)}% over {pct(over)}%", MENU_CHARS))
-        worst = max((n for n, _ in o.over), default=0)
-        tail = f" max+{worst}" if worst else ""
-        out.append(fit(f" T-{float(o.tire):.1f} out {pct(o.out)}%{tail}", MENU_CHARS))
-    return out
+        out.append(f"{ordinal(o.gear):<4}{pct(o.stop):>4}%{pct(over):>4}%{pct(o.out):>4}%")
+        if o.over or o.tire:
+            spaces = [n for n, _ in o.over]
+            by = (f"{spaces[0]}" if len(spaces) == 1 else f"{spaces[0]}-{spaces[-1]}") if spaces else "0"
+            tires = f"{float(o.tire):.1f}"
+            out.append(first_fitting(f"  by {by}, tires -{tires}", f" by {by} tires -{tires}",
+                                     f"by {by} T-{tires}", limit=MENU_CHARS))
+    return out + [fit(line, MENU_CHARS) for line in (
+        f"stop: ends in C{corner}", f"over: overshoots C{corner}", f"else: ends before C{corner}",
+        "by: spaces overshot",
+        "tires: WP lost, avg", "out: eliminated", "full roll, no brakes")]
 
 
 def _report_view(state: R.State) -> View:
@@ -366,7 +378,7 @@ PITS = Col("pit_stops", "Pit", 4, legend="pit stops")
 def _heading(state: R.State) -> list[str]:
     s = state.settings
     weather = ", ".join(dict.fromkeys(WEATHER_WORDS[line] for _, _, line in state.weather_log)) or "not rolled"
-    return ([f"{s.circuit.label}, {s.laps} laps", f"Weather: {weather}"] + (["Team race"] if s.team else [])
+    return ([f"{s.circuit.label}, {counted(s.laps, 'lap')}", f"Weather: {weather}"] + (["Team race"] if s.team else [])
             + (["Road race: hard tires, no pits"] if s.road else []))
 
 
@@ -396,7 +408,7 @@ def results(state: R.State) -> Receipt:
         for t in R.team_standings(state):
             notes.append(f"{t['position']} {t['name']}: {t['points']} pts")
     chart = layouts.lap_chart_picture(rows, FR.lap_chart(state), (), "Order after each round")
-    table = layouts.results(title, rows, _heading(state) + [f"{state.round} rounds"], (STATUS, PITS, POINTS), notes,
+    table = layouts.results(title, rows, _heading(state) + [counted(state.round, "round")], (STATUS, PITS, POINTS), notes,
                             more=chart)
     # the app prints "program" and "results" only: the wear follows the results, drawn
     # (each zone's WP and the lap it went on) or, on a printer without raster, as text

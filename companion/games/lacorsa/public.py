@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.lacorsa import rules as R
+from companion.core.names import counted
 from companion.kit.dashboard import bar, car, cards, stat, waiting
 
 
@@ -55,7 +56,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     if state.space and state.step == R.RACE:
         widgets.append(stat("space", state.space[i]))
     if state.championship and state.totals:
-        widgets.append(stat("championship", f"{state.totals[i]} points"))
+        widgets.append(stat("championship", counted(state.totals[i], "point")))
     crashed = any(i in g for g in state.crashed)
     note = ("automated" if c.auto else f"{c.owner_name}'s car") + (", crashed" if crashed else "")
     return car(c.name, c.colour, widgets, note=note, out=crashed)

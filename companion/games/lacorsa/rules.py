@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.core.names import counted
 from companion.core.rng import shuffled
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
@@ -719,7 +720,7 @@ def lap_chart(state: State) -> dict:
 def _race_type(state: State) -> str:
     players = len({c.owner for c in state.cars})
     each = state.settings.cars_each(players)
-    return f"{players} players, {each} car{'s' if each > 1 else ''} each"
+    return f"{counted(players, 'player')}, {counted(each, 'car')} each"
 
 
 def describe(event: Mapping[str, Any]) -> str:

@@ -10,6 +10,7 @@ rulebook lets anyone ask.
 
 from __future__ import annotations
 
+from companion.core.names import counted
 from companion.kit.standings import ordinal, player_totals, result_line
 from companion.kit.text import car_name, first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
@@ -38,7 +39,7 @@ def card_text(state: State, name: str) -> str:
 
 
 def cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return counted(n, "card")
 
 
 def cards_text(state: State, played) -> str:
@@ -85,14 +86,14 @@ def _deal(state: State) -> View:
     humans, autos = state.humans, state.autos
     size = len(state.settings.suit)
     if not autos:
-        body = [Text(f"Shuffle {len(humans)} suits"), Text(f"Deal {size} to each car"), Text("face down.")]
+        body = [Text(f"Shuffle {counted(len(humans), 'suit')}"), Text(f"Deal {size} to each car"), Text("face down.")]
     elif not humans:
         body = [Text("All cars automated:"), Text("hands are dealt on"), Text("the device, secret.")]
     else:
         names = " ".join(short(state, c) for c in humans)
-        body = [Text(f"Table deck: {len(humans)} suit{'s' if len(humans) > 1 else ''}"),
-                Text(f"{size} cards each to:"), Text(first_fitting(names, "every human car")),
-                Text(first_fitting(f"Device: {len(autos)} auto hands", "Auto hands: device"))]
+        body = [Text(f"Table deck: {counted(len(humans), 'suit')}"),
+                Text(f"{cards(size)} each to:"), Text(first_fitting(names, "every human car")),
+                Text(first_fitting(f"Device: {counted(len(autos), 'auto hand')}", "Auto hands: device"))]
     return _titled(f"Deal race {state.race}" if state.championship else "Deal", body, _race_status(state))
 
 
@@ -233,26 +234,45 @@ def _discard(state: State) -> View:
     return _titled(f"L{state.lap} Discard", body, ordinal(state.order.index(car) + 1))
 
 
+AUTO_TAG = " A"
+"""After an automated car's name in the cards-left list (the list's key says so)."""
+
+
 def table_items(state: State) -> list[str]:
-    """Every car, front to back: its cards left, then the cards it has played."""
+    """The cards-left list: every car, front to back, its cards left (``2 Blue A   9 left``)
+    and the cards it has played face up (``played 8 R 9 E2``); then their key."""
     order = final_order(state) if state.order else tuple(range(len(state.cars)))
     items = []
     for i, c in enumerate(order, start=1):
-        tag = " A" if state.cars[c].auto else ""
-        items.append(row(f"{i} {state.name(c)}{tag}", f"{state.left[c]} left", MENU_CHARS))
-        played = [card_text(state, n) for n in state.played[c]]
-        line = " "
-        for p in played:
+        left = f"{state.left[c]} left"
+        tag = AUTO_TAG if state.cars[c].auto else ""
+        room = MENU_CHARS - len(left) - 1 - len(f"{i} ") - len(tag)   # a long name is shortened, the tag kept
+        items.append(row(f"{i} {short(state, c, room)}{tag}", left, MENU_CHARS))
+        line = " played"
+        for p in (card_text(state, n) for n in state.played[c]):
             if len(line) + len(p) + 1 > MENU_CHARS:
                 items.append(line)
-                line = " "
-            line += " " + p if line.strip() else p
-        items.append(line if played else " nothing played")
-    return items
+                line = "  "
+            line += " " + p
+        items.append(line if state.played[c] else " nothing played")
+    return items + table_key(state)
+
+
+def table_key(state: State) -> list[str]:
+    """What the cards-left list writes short: ``A`` (when a car is automated), then each
+    card whose name is shortened (``E1: Extend 1``) and the Redline (``R: Redline``)."""
+    key = ["A: automated car"] if state.autos else []
+    for d in state.settings.suit:
+        code = card_text(state, d.name)
+        if d.redline:
+            key.append(fit(f"{code}: Redline", MENU_CHARS))
+        elif code != d.name:
+            key.append(fit(f"{code}: {d.name}", MENU_CHARS))
+    return key
 
 
 def _table(state: State) -> View:
-    return _titled("Cards left", [Menu(tuple(table_items(state)))], f"L{state.lap}" if state.lap else "")
+    return _titled("Cards left", [Menu(tuple(table_items(state)), selected=-1)], f"L{state.lap}" if state.lap else "")
 
 
 def _standings_view(state: State, title: str, rows) -> View:
@@ -277,8 +297,8 @@ def drivers_lines(state: State) -> list[str]:
 
 def decisions(state: State) -> View:
     items = [f"Race {state.race}" + (f" of {state.settings.races}" if state.championship else ""),
-             fit(f"Table deck: {len(state.humans)} suits", MENU_CHARS),
-             fit(f"Device: {len(state.autos)} auto hands", MENU_CHARS) if state.autos else "All hands at table"]
+             fit(f"Table deck: {counted(len(state.humans), 'suit')}", MENU_CHARS),
+             fit(f"Device: {counted(len(state.autos), 'auto hand')}", MENU_CHARS) if state.autos else "All hands at table"]
     if state.autos:
         items.append("Auto hands: secret")
     drivers = drivers_lines(state)
@@ -319,8 +339,8 @@ def _car_lines(state: State) -> list[str]:
 def _program(state: State, layouts):
     each = state.settings.cars_each(len({c.owner for c in state.cars}))
     lines = [f"{len(state.cars)} cars, {each} per player",
-             f"Table deck: {len(state.humans)} suits (humans)",
-             f"Device: {len(state.autos)} suits (automated)"]
+             f"Table deck: {counted(len(state.humans), 'suit')} (humans)",
+             f"Device: {counted(len(state.autos), 'suit')} (automated)"]
     if state.championship:
         lines.insert(0, f"Championship race {state.race} of {state.settings.races}")
     if state.tie_crash:
@@ -345,7 +365,7 @@ def _results(state: State, layouts):
     cols = (layouts.Col("start", "Grid", 5, legend="starting place"), layouts.Col("left", "Left", 5, legend="cards left"),
             layouts.POINTS)
     head = ([f"Championship race {state.race} of {state.settings.races}"] if state.championship else []) + \
-        [f"{state.lap} laps"]
+        [counted(state.lap, "lap")]
     items = [*(line for text in head for line in layouts.wrapped(text)), Rule(), *layouts.table(rows, cols),
              *layouts.legend(cols), Rule()]
     crashed = [state.name(c) for g in state.crashed for c in g]

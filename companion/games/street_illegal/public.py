@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.street_illegal import rules as R
+from companion.core.names import counted
 from companion.kit.dashboard import car, cards, stat
 from companion.kit.standings import ordinal
 from companion.kit.turns import primary_index
@@ -54,7 +55,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     widgets = []
     if state.hand:
-        widgets.append(stat("hand", f"{state.hand[i]} tempo cards (pays {state.hand[i]} chips at most)"))
+        widgets.append(stat("hand", f"{counted(state.hand[i], 'tempo card')} (pays {counted(state.hand[i], 'chip')} at most)"))
     if state.won:
         widgets.append(stat("duels", f"won {state.won[i]}, lost {state.lost[i]}"))
     if state.brakes and not c.old_pro:

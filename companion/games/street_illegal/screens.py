@@ -8,6 +8,7 @@ arm's length: the speed limit, who attacks whom ("Red>OP4"), the Old Pro's cards
 
 from __future__ import annotations
 
+from companion.core.names import counted
 from companion.kit.standings import ordinal, result_line
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
@@ -79,8 +80,8 @@ def _start(state: State) -> View:
     grid = "by age" if state.grid_mode == "age" else "tactical bids"
     rules = [name for on, name in ((state.better, "Better OPs"), (state.nitrous, "Nitrous")) if on]
     first = f"Draw {RACE_LENGTH} track cards" if state.track_mode == "draw" else f"Enter {RACE_LENGTH} track cards"
-    body = [Text(first), Text(f"{players} player{'s' if players > 1 else ''}, "
-                                             f"{FIELD - players} Old Pros"), Text(f"Grid {grid}")]
+    body = [Text(first), Text(f"{counted(players, 'player')}, "
+                                             f"{counted(FIELD - players, 'Old Pro')}"), Text(f"Grid {grid}")]
     if rules:
         body.append(Text(" + ".join(rules)))
     return View(GAME, tuple(body))

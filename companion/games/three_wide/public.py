@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.games.three_wide import rules as R
 from companion.games.three_wide import tables
+from companion.core.names import counted
 from companion.kit.cars import COLOURS
 from companion.kit.dashboard import bar, car, chips, stat, waiting
 
@@ -37,7 +38,7 @@ def _waiting(state: R.State) -> tuple[str, str]:
     the cards of their hand: then only the player is said."""
     if state.phase == R.TACTICS:
         who = state.players[state.actor]
-        return who, f"{who}: choose tactics ({len(state.hands[state.actor])} cards in hand, secret)"
+        return who, f"{who}: choose tactics ({counted(len(state.hands[state.actor]), 'card')} in hand, secret)"
     if state.phase in PHASES:
         return "", PHASES[state.phase]
     return waiting(R.moves(state))
@@ -55,7 +56,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     pit = "demolished" if c.out else "kept in the pits" if c.stuck else "on its roof" if c.roof else ""
     if state.car == i:
         pit = "in the pits now"
-    widgets.append(stat("pits", f"{c.pits} stop{'s' if c.pits != 1 else ''}" + (f", {pit}" if pit else "")))
+    widgets.append(stat("pits", counted(c.pits, "stop") + (f", {pit}" if pit else "")))
     owner = state.players[c.owner]
     note = f"{owner}'s {'team' if c.team else 'associated'} car, lap {c.lap}"
     return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out)

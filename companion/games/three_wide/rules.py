@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.core.names import counted
 from companion.core import deck
 from companion.core.rng import shuffled
 from companion.games.api import CarOption, Move, Option, make_move
@@ -1305,9 +1306,9 @@ def describe(event: Mapping[str, Any]) -> str:
         return " ".join(event.get("faces", []))
     if kind == "wreck":
         n = len(event.get("cars", []))
-        return f"{n} car{'s' if n != 1 else ''}"
+        return counted(n, "car")
     if kind == "deal":
-        return f"{sum(len(h) for h in event.get('cards', []))} cards"
+        return counted(sum(len(h) for h in event.get('cards', [])), "card")
     if kind in ("pace", "caution"):
         return f"d6 {event.get('face')}"
     if kind == "land":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.names import counted
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.receipts import layouts
@@ -141,7 +142,7 @@ def _news(state: R.State, item: tuple) -> list[str]:
     if kind == "pace":
         _, face, fuel, wear, laps, first = item
         lead = [f"{num(state, first)} leads a lap"] if first >= 0 else []
-        return [f"Pace {face}: {fuel}F {wear}T {laps} laps"] + lead
+        return [f"Pace {face}: {fuel}F {wear}T {counted(laps, 'lap')}"] + lead
     if kind == "dry":
         return [f"{num(state, item[1])} out of fuel -1 lap"]
     if kind == "catch-up":
@@ -180,8 +181,8 @@ def view(state: R.State) -> View:
     if p == R.START:
         n = len(state.players)
         per = R.team_size(n)
-        body = [_line(state.settings.race_label), _line(f"{state.settings.track_label} {state.settings.laps} laps"),
-                _line(f"{n} teams of {per} cars"), _line("GO: draw the grid")]
+        body = [_line(state.settings.race_label), _line(f"{state.settings.track_label} {counted(state.settings.laps, 'lap')}"),
+                _line(f"{counted(n, 'team')} of {counted(per, 'car')}"), _line("GO: draw the grid")]
         return _view(GAME, body, state, status="")
     if p == R.OVER:
         return _over(state)
@@ -208,7 +209,7 @@ def view(state: R.State) -> View:
         c, marker, res = state.todo[0]
         cd = R.card(state, res)
         body = [Text(fit(f"{num(state, c)} {marker}: {cd.flag.upper()} flag", LINE_CHARS), invert=cd.flag == "yellow"),
-                _line(f"{cd.cars} car{'s' if cd.cars > 1 else ''}, -{cd.damage} each"),
+                _line(f"{counted(cd.cars, 'car')}, -{cd.damage} each"),
                 _line("Wreck " + " ".join(num(state, w) for w in state.wreck_cars)),
                 _line("GO: OK, or correct it")]
         return _view("Incident", body, state, f"{len(state.todo)} left")
@@ -300,7 +301,7 @@ def _tactics(state: R.State) -> View:
     deck = news_lines(state, [n for n in state.news if n[0] in ("reshuffle", "short")])
     if not state.show:
         body = [_line(f"{who}: your tactics"), _line(deck[0] if deck else f"Cars {cars}"), _line("Others look away"),
-                _line(f"GO: show {len(state.hands[p])} cards")]
+                _line(f"GO: show {counted(len(state.hands[p]), 'card')}")]
         return _view(f"Tactics {p + 1}/{len(state.players)}", body, state)
     hand = [R.card(state, i) for i in state.hands[p]]
     items = [fit(f"{cd.number:>2} {cd.name}", MENU_CHARS) for cd in sorted(hand, key=lambda c: c.number)]
@@ -366,7 +367,7 @@ def track_lines(state: R.State) -> list[str]:
 
 def decisions(state: R.State) -> View:
     """What the companion decided: the grid, every restart grid, the cards it turned."""
-    items = [f"{state.settings.race_label}", f"{state.settings.laps} laps, turn {state.turn}", *track_lines(state)]
+    items = [f"{state.settings.race_label}", f"{counted(state.settings.laps, 'lap')}, turn {state.turn}", *track_lines(state)]
     if state.grid:
         items.append("Starting grid:")
         items.extend(f"{i + 1:>2} {num(state, c)} {state.players[state.cars[c].owner]}" for i, c in enumerate(state.grid))
@@ -389,7 +390,8 @@ def decisions(state: R.State) -> View:
 
 def _heading(state: R.State) -> list[str]:
     s = state.settings
-    return [f"{s.track_label}, {s.laps} laps", f"{len(state.players)} teams, {len(state.cars)} cars"]
+    return [f"{s.track_label}, {counted(s.laps, 'lap')}",
+            f"{counted(len(state.players), 'team')}, {counted(len(state.cars), 'car')}"]
 
 
 ROLE = layouts.Col("role", "Role", 7, legend="team: a team car; assoc.: an associated car, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.top_speed import rules as R
+from companion.core.names import counted
 from companion.kit.dashboard import bar, car, cards, stat, waiting
 
 STATUS = {R.DRAWING: "drawing", R.PASSED: "passed", R.BUST: "bust", R.PIT: "in the pits", R.DONE: "done",
@@ -21,7 +22,7 @@ def short(card) -> str:
 def public(state: R.State) -> dict[str, Any]:
     s = state.settings
     lap = max(0, s.laps - state.laps_left)
-    laps = f"{state.laps_left} laps to go of {s.laps}" if state.phase not in (R.START, R.GRID) else "before the start"
+    laps = f"{counted(state.laps_left, 'lap')} to go of {s.laps}" if state.phase not in (R.START, R.GRID) else "before the start"
     notes = [f"{s.race_label} race, {s.circuit}"]
     if state.sc:
         notes.append(f"Safety Car out ({state.sc})")

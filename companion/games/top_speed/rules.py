@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.core.names import counted
 from companion.core import scoring
 from companion.core.deck import Card, DeckError, Pile, draw_plan, reorder, shuffle_order
 from companion.core.rng import shuffled
@@ -710,7 +711,7 @@ def describe(event: Mapping[str, Any]) -> str:
     if kind == "draw":
         return ", ".join(str(c.get("name")) for c in event.get("cards", ()))
     if kind == "pit":
-        return f"{len(event.get('order', ()))} cards shuffled"
+        return f"{counted(len(event.get('order', ())), 'card')} shuffled"
     if kind in ("start", "qualify") and event.get("decks"):
         return "decks shuffled"
     return ""

@@ -12,6 +12,7 @@ from companion.games.top_speed import rules as R
 from companion.receipts import layouts
 from companion.receipts.layouts import COLOUR, LED, POINTS, Col
 from companion.receipts.model import Receipt
+from companion.core.names import counted
 from companion.kit.text import first_fitting, fit
 from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
 from companion.ui.view import Big, Menu, Row, Text, View
@@ -40,7 +41,7 @@ def view(state: R.State) -> View:
 
 def _start_view(state: R.State) -> View:
     s = state.settings
-    lines = [Text(fit(f"{s.race_label} race, {s.laps} laps")), Text(fit(s.circuit))]
+    lines = [Text(fit(f"{s.race_label} race, {counted(s.laps, 'lap')}")), Text(fit(s.circuit))]
     if state.qualified:
         ranked = sorted(range(len(state.cars)), key=lambda c: -state.cars[c].qual)
         lines.append(Text("Qualifying laps:"))
@@ -56,13 +57,14 @@ def row_text(cards, width: int = LINE) -> str:
     """The cards of a row as the screen writes them when the whole row fits ``width``;
     else how many cards and green points it holds (the whole row is under "My cards")."""
     green = sum(R.value(c) for c in cards)
-    return first_fitting(" ".join(_short(c) for c in cards), f"{len(cards)} cards, {green} green",
-                         f"{len(cards)} cards", limit=width)
+    return first_fitting(" ".join(_short(c) for c in cards), f"{counted(len(cards), 'card')}, {green} green",
+                         counted(len(cards), "card"), limit=width)
 
 
 def _pit_text(cost: int, width: int) -> str:
     """What a pit stop costs, in words: "Pit: 8 spaces back"."""
-    return first_fitting(f"Pit stop: {cost} spaces back", f"Pit: {cost} spaces back", f"Pit: back {cost}",
+    spaces = counted(cost, "space")
+    return first_fitting(f"Pit stop: {spaces} back", f"Pit: {spaces} back", f"Pit: back {cost}",
                          limit=width)
 
 
@@ -75,7 +77,7 @@ def _grid_view(state: R.State) -> View:
 def decisions(state: R.State) -> View:
     """What the companion decided, for the pause menu: the starting grid (and the
     qualifying laps behind it)."""
-    lines = [fit(f"{state.settings.race_label} race, {state.settings.laps} laps", MENU_CHARS), "Grid, pole first:"]
+    lines = [fit(f"{state.settings.race_label} race, {counted(state.settings.laps, 'lap')}", MENU_CHARS), "Grid, pole first:"]
     if not state.grid:
         lines.append("by qualifying, soon" if state.settings.grid == "qualifying" else "not drawn yet")
     for p, c in enumerate(state.grid, start=1):
@@ -138,8 +140,8 @@ def _turn_view(state: R.State) -> View:
         else:
             damage = f"damage {len(car.damage)}: -{len(car.damage)} a round" if car.damage else ""
             pit = _pit_text(R.pit_cost(state, car), LINE)
-            return View(title=title, status=status, body=(top, Text(pit), Big(f"{car.pile.left} cards", caption=damage)))
-        return View(title=title, status=status, body=(top, second, Big(f"{car.pile.left} cards")))
+            return View(title=title, status=status, body=(top, Text(pit), Big(counted(car.pile.left, "card"), caption=damage)))
+        return View(title=title, status=status, body=(top, second, Big(counted(car.pile.left, "card"))))
     risk = f"bust {round(100 * R.bust_chance(car))}%" if car.pile.left else "deck empty"
     row = row_text(car.row, LINE - len(risk) - 1) if car.row else "no card yet"
     return View(title=title, status=status, body=(top, Row(row, risk), Big(_if_stopped(state, car))))
@@ -222,7 +224,7 @@ def _row_body(car: R.Car) -> tuple:
         lines = _wrap([name(c) for c in car.row], ", ")
         if len(lines) < BODY_LINES:
             break
-    return (Text(f"Row: {len(car.row)} cards"), *(Text(t) for t in lines[:BODY_LINES - 1]))
+    return (Text(f"Row: {counted(len(car.row), 'card')}"), *(Text(t) for t in lines[:BODY_LINES - 1]))
 
 
 def _wrap(words: list[str], sep: str) -> list[str]:
@@ -346,7 +348,7 @@ BEST = Col("best", "Best", 5, legend="fastest lap, in spaces")
 
 def _heading(state: R.State) -> list[str]:
     s = state.settings
-    lines = [f"{s.circuit}, {s.laps} laps", f"{s.race_label} race"]
+    lines = [f"{s.circuit}, {counted(s.laps, 'lap')}", f"{s.race_label} race"]
     extras = [name for name, on in (("qualifying", s.grid == "qualifying"), ("fastest lap", s.fastest_lap),
                                     ("KERS", s.kers)) if on]
     if extras:
@@ -356,7 +358,7 @@ def _heading(state: R.State) -> list[str]:
 
 def program(state: R.State) -> Receipt:
     """The race program with the starting grid, pole first."""
-    lines = _heading(state) + [f"{len(state.settings.deck)} cards in every deck"]
+    lines = _heading(state) + [f"{counted(len(state.settings.deck), 'card')} in every deck"]
     grid = [{"name": state.name(c), "colour": state.cars[c].colour} for c in state.grid]
     return layouts.race_program("Top Speed", lines, grid, (COLOUR,))
 
@@ -368,10 +370,10 @@ def results(state: R.State) -> Receipt:
     notes = []
     car, spaces, rnd = state.fastest
     if car >= 0:
-        notes.append(f"Fastest lap: {state.name(car)}, {spaces} spaces (round {rnd})")
+        notes.append(f"Fastest lap: {state.name(car)}, {counted(spaces, 'space')} (round {rnd})")
     notes.append(f"Safety Car periods: {state.sc_periods}")
     notes.append(f"Pit stops: {sum(c.pits for c in state.cars)}")
-    lines = _heading(state) + [f"{state.round} rounds"]
+    lines = _heading(state) + [counted(state.round, "round")]
     chart = layouts.lap_chart_picture(rows, R.lap_chart(state)) if over else ()
     return layouts.results(title, rows, lines, (LAPS_DOWN, LED, PITS, BEST, POINTS), notes, more=chart)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.names import counted
 from companion.kit.dashboard import bar, car, cards, waiting
 from companion.tools.deck_shuffler import rules as R
 
@@ -15,5 +16,5 @@ def public(state: R.State) -> dict[str, Any]:
                                    cards("showing", [c.name for c in d.shown] or ["none"])],
                  note="in use" if i == state.current else "")
              for i, d in enumerate(state.decks)]
-    return {"laps": f"{state.draws} draws", "waiting": waiting(moves)[1],
+    return {"laps": counted(state.draws, "draw"), "waiting": waiting(moves)[1],
             "cars": decks}

@@ -3,6 +3,7 @@ many cards are left to draw; a small line says what else happened (discards, shu
 
 from __future__ import annotations
 
+from companion.core.names import counted
 from companion.kit.text import first_fitting, short_name
 from companion.profile import LINE_CHARS
 from companion.tools.deck_shuffler.rules import Deck, State, can_draw
@@ -27,12 +28,12 @@ def _waiting(d: Deck) -> tuple[Text, ...]:
     if not can_draw(d):
         return Text(""), Text("No cards to draw", align="center")
     if not d.shuffled:
-        lines = ("", "Press GO to shuffle", f"and draw ({d.size} cards)")
+        lines = ("", "Press GO to shuffle", f"and draw ({counted(d.size, 'card')})")
     elif d.pile.left:
         pile = f"{discarded} in the discards" if discarded else ""
         lines = ("", "Press GO to draw", pile) if not d.done[0] else _noted(d)
     else:
-        lines = ("Draw pile empty:", "GO reshuffles the", f"{discarded} discards, draws")
+        lines = ("Draw pile empty:", "GO reshuffles the", f"{counted(discarded, 'discard')}, draws")
     return tuple(Text(line, align="center") for line in lines)
 
 
@@ -61,12 +62,12 @@ def _noted(d: Deck) -> tuple[str, str, str]:
 def _note(d: Deck) -> str:
     """What the last action did, in one line."""
     what, count, name = d.done
-    s = "" if count == 1 else "s"
+    discards, cards = counted(count, "discard"), counted(count, "card")
     words = {
-        "reshuffled": (f"{count} discard{s} reshuffled", f"{count} card{s} reshuffled", f"{count} reshuffled"),
-        "discarded": (f"{name} discarded" if name else f"{count} cards discarded", f"{count} card{s} discarded"),
-        "put-back": (f"{count} discard{s} put back", f"{count} put back"),
-        "shuffled": (f"All {count} cards shuffled", f"{count} shuffled"),
+        "reshuffled": (f"{discards} reshuffled", f"{cards} reshuffled", f"{count} reshuffled"),
+        "discarded": (f"{name} discarded" if name else f"{cards} discarded", f"{cards} discarded"),
+        "put-back": (f"{discards} put back", f"{count} put back"),
+        "shuffled": (f"All {cards} shuffled", f"{count} shuffled"),
     }.get(what, ("",))
     return first_fitting(*words)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.names import counted
 from companion.kit.dashboard import bar, car, stat, waiting
 from companion.tools.lap_counter import rules as R
 
@@ -13,7 +14,7 @@ def public(state: R.LapCounter) -> dict[str, Any]:
     race = state.race
     rows = R.standings(state)
     lead = max((r["laps"] for r in rows), default=0)
-    laps = f"{race.length - lead} laps to go" if race.countdown else f"Lap {lead} of {race.length}"
+    laps = f"{counted(race.length - lead, 'lap')} to go" if race.countdown else f"Lap {lead} of {race.length}"
     moves = R.moves(state)
     turn, waits = waiting(moves)
     cars = [car(r["name"], r.get("colour") or r["name"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.core.names import counted
 from companion.core import race as racing
 from companion.kit.text import row
 from companion.profile import MENU_CHARS
@@ -13,8 +14,7 @@ from companion.ui.view import Menu, Text, View
 
 
 def _length_text(race: racing.RaceState) -> str:
-    laps = f"{race.length} lap" + ("s" if race.length != 1 else "")
-    return laps + (", countdown" if race.countdown else "")
+    return counted(race.length, "lap") + (", countdown" if race.countdown else "")
 
 
 def view(state: LapCounter) -> View:
@@ -22,7 +22,7 @@ def view(state: LapCounter) -> View:
     if not state.started:
         points = f"{dict(GAMES)[state.game]} points" if state.table is not None else "No points"
         length = f"countdown {race.length}" if race.countdown else _length_text(race)
-        return View("Lap counter", (Text(f"{len(race.cars)} cars, {length}"), Text(points),
+        return View("Lap counter", (Text(f"{counted(len(race.cars), 'car')}, {length}"), Text(points),
                                     Text(f"Lap times {'on' if state.timing else 'off'}"),
                                     Text("GO starts the race")), status=f"{race.length}L")
     if state.closed:
@@ -78,7 +78,7 @@ def result_columns(timed: bool, scored: bool) -> tuple[Col, ...]:
 
 def receipts(state: LapCounter) -> dict[str, Receipt]:
     race = state.race
-    head = [*_game_line(state), f"{_length_text(race)}, {len(race.cars)} cars"]
+    head = [*_game_line(state), f"{_length_text(race)}, {counted(len(race.cars), 'car')}"]
     grid = [{"name": c.name, "colour": c.colour} for c in race.cars]
     named = any(c.name != c.colour for c in race.cars)
     out = {"program": layouts.race_program("Race program", head, grid, (COLOUR,) if named else ())}

@@ -83,3 +83,28 @@ def test_automated_turn_is_one_press_and_tells_why():
     after = R.apply(state, event)
     assert after.phase == R.SHOW and after.last.auto and after.last.why
     assert after.cars[0].gear == event["gear"]
+
+
+def test_the_odds_screen_says_what_each_number_means():
+    from companion.games.formula_de import screens
+    from companion.profile import MENU_CHARS
+    from companion.ui.render import cut_texts
+    from companion.kit.update import evolve
+
+    c1 = corner(1)
+    state = evolve(on_turn(put(started(2), 0, dist=c1.at - 6, gear=3), 0), advice=True)
+    view = screens.view(state)
+    lines = list(view.body[0].items)
+    assert view.body[0].selected < 0                           # a list to read, no line highlighted
+    assert lines[1] == "gear stop over  out"
+    odds = {o.gear: o for o in advisor.odds(state, 0)}
+    fourth = next(i for i, line in enumerate(lines) if line.startswith("4th "))
+    o = odds[4]
+    over = sum(p for _, p in o.over)
+    assert lines[fourth].split() == ["4th", f"{advisor.percent(o.stop)}%", f"{advisor.percent(over)}%",
+                                     f"{advisor.percent(o.out)}%"]
+    assert over and lines[fourth + 1] == f"  by {o.over[0][0]}-{o.over[-1][0]}, tires -{float(o.tire):.1f}"
+    for word in ("stop:", "over:", "else:", "by:", "tires:", "out:"):
+        assert any(line.startswith(word) for line in lines), word
+    assert all(len(line) <= MENU_CHARS for line in lines)
+    assert not cut_texts(view, footer=True)

@@ -103,7 +103,8 @@ def test_advice_is_one_press_away_on_the_gear_screen():
     after = R.apply(state, R.resolve(state, odds, None))
     view = S.view(after)
     items = next(w for w in view.body if isinstance(w, Menu)).items
-    assert items[0].startswith("C1") and items[1].startswith("1st in") and any(i.startswith("3rd") for i in items)
+    assert items[0].startswith("C1") and items[1] == "gear stop over  out" and items[2].startswith("1st ")
+    assert any(i.startswith("3rd") for i in items)
     fits(view)
 
 

@@ -91,10 +91,26 @@ def test_cards_left_is_one_press_away():
     items = view.body[0].items
     assert next(i for i in items if "Green" in i).endswith("9 left")
     assert next(i for i in items if "Yellow" in i).endswith("11 left")
-    assert " 8 R 9 E2" in items                   # Green: qualifying 8, R + 9, the discard
-    assert " 9 10" in items
+    assert " played 8 R 9 E2" in items            # Green: qualifying 8, R + 9, the discard
+    assert " played 9 10" in items
+    assert items[-5:] == ("E1: Extend 1", "E2: Extend 2", "D3: Drafting 3", "C12: Champion 12", "R: Redline")
+    assert "A: automated car" not in items        # no automated car, no tag to explain
+    assert view.body[0].selected < 0              # a list to read: nothing highlighted
     back = R.apply(shown, {"kind": "table"})
     assert back == state
+
+
+def test_cards_left_explains_the_automated_tag_and_keeps_it_after_a_long_name():
+    state = race(autos={2: "steady"}, hands=None)
+    from companion.kit.update import evolve, replace_at
+    state = evolve(state, cars=replace_at(state.cars, 2, evolve(state.cars[2], name="Bartholomew 2")))
+    move = next(m for m in R.moves(state) if m.kind == "table")
+    view = S.view(R.apply(state, R.resolve(state, move, random.Random(1))))
+    items = view.body[0].items
+    auto = [i for i in items if i.split()[1:2] == ["Bartho"]]
+    assert len(auto) == 1 and auto[0].split()[:4] == ["3", "Bartho", "2", "A"], auto  # the number and the tag kept
+    assert "A: automated car" in items
+    assert all(len(i) <= MENU_CHARS for i in items) and not fits(view)
 
 
 def test_the_challenge_screen_hides_an_automated_card_until_both_are_in():
