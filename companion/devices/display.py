@@ -792,11 +792,12 @@ class TerminalDisplay:
                 out.append(f"({name}: {FULL_DETAIL[0]}x{FULL_DETAIL[1]} shows full detail)"[:max(columns - 1, 1)])
             if lines is None or len(out) <= lines:
                 return out
-        return [t[:max(columns - 1, 1)] for t in (
+        said = [line for text in (          # wrapped, not cut: the sizes are read whole
             f"Terminal {columns}x{lines}: too small for the screen.",
             f"Make it at least {SMALLEST[0]}x{SMALLEST[1]} "
             f"({FULL_DETAIL[0]}x{FULL_DETAIL[1]} for full detail).",
-            "q quits")]
+            "q quits") for line in textwrap.wrap(text, max(columns - 1, 1), break_on_hyphens=False)]
+        return said if lines is None else said[:max(lines, 1)]
 
     def render(self, image: Image.Image, columns: int, lines: int | None = None) -> str:
         """The escape sequences that draw ``image`` (see :meth:`lines_for`)."""

@@ -32,6 +32,17 @@ def test_a_terminal_too_small_says_the_size_it_needs():
     assert "too small" in out[0] and "66x21" in out[1] and "130x35" in out[1]
 
 
+@pytest.mark.parametrize("columns, lines", [(40, 12), (24, 10)])
+def test_a_narrow_terminal_reads_the_whole_message(columns, lines):
+    """A terminal narrower than the message gets it wrapped, not cut: the sizes to make
+    it are read whole."""
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), columns, lines)
+    assert all(len(line) < columns for line in out) and len(out) <= lines
+    said = " ".join(out)
+    assert "too small for the screen." in said and "66x21" in said and "(130x35 for full detail)." in said
+    assert "q quits" in said
+
+
 def test_braille_keeps_every_pixel():
     image = frame()
     rows = braille_blocks(image)
