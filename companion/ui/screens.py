@@ -89,6 +89,16 @@ def message(title: str, text: str) -> View:
     return View(title=title, body=_paragraph(text, "left"), footer="OK: next")
 
 
+def journal_problem(read_only: bool) -> View:
+    """Why the companion cannot race, on the screen where the table looks (the full
+    message goes to stderr and the system log): a read-only card is intact, never damaged."""
+    if read_only:
+        return View(title="Card read-only",
+                    body=_paragraph("Races are intact. Remount the card read-write to race.", "left"))
+    return View(title="Cannot start",
+                body=_paragraph("The journal cannot be opened. companion selftest says why.", "left"))
+
+
 def players(entries: list[Mapping[str, str]], selected: int = 0, title: str = "Players",
             status: str = "") -> View:
     """The players of a race ({"name", "colour"} dicts) to pick one to edit; ``title``
