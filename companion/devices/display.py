@@ -520,6 +520,20 @@ def png_bytes(image: Image.Image) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
 
 
+def hint_lines(text: str, width: int) -> list[str]:
+    """``text``, hints parted by two spaces, as lines of at most ``width`` characters broken
+    between hints (a hint is broken only when it is wider than a line)."""
+    import textwrap
+
+    lines: list[str] = []
+    for hint in text.split("  "):
+        if lines and len(lines[-1]) + 2 + len(hint) <= width:
+            lines[-1] += "  " + hint
+        else:
+            lines += textwrap.wrap(hint, width) or [""]
+    return lines
+
+
 class HeadlessDisplay:
     """Each frame that differs from the one before is saved as ``frame-00001.png``...
     (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
@@ -787,7 +801,7 @@ class TerminalDisplay:
             out += ["\u2502" + row + "\u2502" for row in rows]
             out.append("\u2514" + "\u2500" * width + "\u2518")
             if self.help_line:
-                out += textwrap.wrap(self.help_line, max(columns - 1, 20))
+                out += hint_lines(self.help_line, max(columns - 1, 20))
             if draw is not half_blocks:
                 out.append(f"({name}: {FULL_DETAIL[0]}x{FULL_DETAIL[1]} shows full detail)"[:max(columns - 1, 1)])
             if lines is None or len(out) <= lines:
