@@ -26,7 +26,7 @@ def _say_on_screen(exc: JournalError, hardware: str, pinout: str | None, out: st
     stays up after the exit: on the Pi the table reads the OLED, not the system log.
     Only on the Pi and headless (a desktop window or a terminal would vanish at once);
     a display that cannot be opened says nothing more than stderr."""
-    from companion.core.journal import JournalReadOnly
+    from companion.core.journal import JournalReadOnly, read_only_reason
     from companion.devices.board import build_board, detect_hardware
     from companion.ui.render import render
     from companion.ui.screens import journal_problem
@@ -41,7 +41,9 @@ def _say_on_screen(exc: JournalError, hardware: str, pinout: str | None, out: st
         return
     display = board.display
     try:
-        display.show(render(journal_problem(isinstance(exc, JournalReadOnly))))
+        intact = isinstance(exc, JournalReadOnly)      # else: a read-only card without a journal yet?
+        read_only = intact or read_only_reason(Path(state_dir) / Journal.FILENAME) is not None
+        display.show(render(journal_problem(read_only, intact)))
     except DeviceError:
         pass
     finally:

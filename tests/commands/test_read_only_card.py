@@ -126,3 +126,23 @@ def test_on_the_pi_the_message_stays_on_the_oled_after_the_exit(state_dir, tmp_p
     assert ram.image().tobytes() == told.tobytes()
     last_data = max(i for i, (_, control, _) in enumerate(bus.writes) if control == 0x40)
     assert all(0xAE not in values for _, control, values in bus.writes[last_data:] if control == 0x00)
+
+
+def test_a_read_only_card_without_a_journal_yet_is_said_read_only_on_the_screen(state_dir, tmp_path):
+    from PIL import Image
+
+    from companion.ui import screens
+    from companion.ui.render import render
+
+    empty = state_dir / "new-card"
+    empty.mkdir()
+    frames = tmp_path / "frames"
+    with read_only(empty, tmp_path) as view:
+        assert main(["run", "--hardware", "headless", "--state", str(view), "--out", str(frames),
+                     "--keys", "OK"]) != 0
+    told = screens.journal_problem(read_only=True, intact=False)
+    said = " ".join(t.text for t in told.body)
+    assert told.title == "Card read-only" and "read-write" in said and "intact" not in said
+    shown = sorted(frames.glob("frame-*.png"))
+    assert len(shown) == 1
+    assert Image.open(shown[0]).convert("1").tobytes() == render(told).convert("1").tobytes()
