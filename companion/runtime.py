@@ -20,6 +20,39 @@ class StartupError(Exception):
     """The companion cannot start: ``str()`` says what is wrong and how to fix it."""
 
 
+def _say_on_screen(exc: JournalError, hardware: str, pinout: str | None, out: str | None,
+                   state_dir: Path, i2c_bus) -> None:
+    """A journal the companion cannot race on is said on the display too, and the frame
+    stays up after the exit: on the Pi the table reads the OLED, not the system log.
+    Only on the Pi and headless (a desktop window or a terminal would vanish at once);
+    a display that cannot be opened says nothing more than stderr."""
+    from companion.core.journal import JournalReadOnly, read_only_reason
+    from companion.devices.board import build_board, detect_hardware
+    from companion.ui.render import render
+    from companion.ui.screens import journal_problem
+
+    resolved = detect_hardware() if hardware == "auto" else hardware
+    if resolved not in ("pi", "headless"):
+        return
+    try:
+        board = build_board(resolved, paths.pinout_path(pinout), out_dir=out, state_dir=state_dir,
+                            keys="", i2c_bus=i2c_bus)
+    except (ConfigError, DeviceError, ValueError):
+        return
+    display = board.display
+    try:
+        intact = isinstance(exc, JournalReadOnly)      # else: a read-only card without a journal yet?
+        read_only = intact or read_only_reason(Path(state_dir) / Journal.FILENAME) is not None
+        display.show(render(journal_problem(read_only, intact)))
+    except DeviceError:
+        pass
+    finally:
+        if resolved == "pi":
+            display.close(blank=False)      # the message stays on the OLED
+        else:
+            display.close()
+
+
 @dataclass
 class Runtime:
     state_dir: Path
@@ -39,6 +72,7 @@ class Runtime:
         try:
             journal = Journal(state_dir)
         except JournalError as exc:
+            _say_on_screen(exc, hardware, pinout, out, state_dir, i2c_bus)
             raise StartupError(str(exc)) from None
         frames = Path(out) if out else state_dir / "frames"
         try:

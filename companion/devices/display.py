@@ -522,6 +522,20 @@ def png_bytes(image: Image.Image) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
 
 
+def hint_lines(text: str, width: int) -> list[str]:
+    """``text``, hints parted by two spaces, as lines of at most ``width`` characters broken
+    between hints (a hint is broken only when it is wider than a line)."""
+    import textwrap
+
+    lines: list[str] = []
+    for hint in text.split("  "):
+        if lines and len(lines[-1]) + 2 + len(hint) <= width:
+            lines[-1] += "  " + hint
+        else:
+            lines += textwrap.wrap(hint, width) or [""]
+    return lines
+
+
 class HeadlessDisplay:
     """Each frame that differs from the one before is saved as ``frame-00001.png``...
     (128x64, exactly the OLED's pixels) in ``out_dir``; numbering continues after the
@@ -789,16 +803,17 @@ class TerminalDisplay:
             out += ["\u2502" + row + "\u2502" for row in rows]
             out.append("\u2514" + "\u2500" * width + "\u2518")
             if self.help_line:
-                out += textwrap.wrap(self.help_line, max(columns - 1, 20))
+                out += hint_lines(self.help_line, max(columns - 1, 20))
             if draw is not half_blocks:
                 out.append(f"({name}: {FULL_DETAIL[0]}x{FULL_DETAIL[1]} shows full detail)"[:max(columns - 1, 1)])
             if lines is None or len(out) <= lines:
                 return out
-        return [t[:max(columns - 1, 1)] for t in (
+        said = [line for text in (          # wrapped, not cut: the sizes are read whole
             f"Terminal {columns}x{lines}: too small for the screen.",
             f"Make it at least {SMALLEST[0]}x{SMALLEST[1]} "
             f"({FULL_DETAIL[0]}x{FULL_DETAIL[1]} for full detail).",
-            "q quits")]
+            "q quits") for line in textwrap.wrap(text, max(columns - 1, 1), break_on_hyphens=False)]
+        return said if lines is None else said[:max(lines, 1)]
 
     def render(self, image: Image.Image, columns: int, lines: int | None = None) -> str:
         """The escape sequences that draw ``image`` (see :meth:`lines_for`)."""

@@ -102,9 +102,17 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[Col] = (),
                                bold=True, right_last=right)]
     for i, row in enumerate(rows, start=1):
         pos = f"{row.get('position', i):>2} "
-        out.append(Columns(cells(pos, str(row["name"]), (c.fmt(row.get(c.key)) for c in columns)),
+        out.append(Columns(cells(pos, str(row["name"]), (_cell(row, c) for c in columns)),
                            widths, right_last=right))
     return out
+
+
+def _cell(row: Mapping[str, Any], column: Col) -> str:
+    """``row``'s value in ``column``; blank for a colour that only repeats the car's name
+    (a car called by its colour, beside cars with names)."""
+    if column.key == "colour" and str(row.get("colour")) == str(row.get("name")):
+        return ""
+    return column.fmt(row.get(column.key))
 
 
 def wrapped(text: str) -> list[Line]:

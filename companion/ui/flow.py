@@ -292,7 +292,14 @@ class PrinterMenu(Screen):
         waiting = app.printer_pending()
         items = [f"{self.ITEMS[0]} ({waiting})", *self.ITEMS[1:]]
         view = ui.main_menu(items, self.selected, title="Printer")
-        return replace(view, footer=status[:LINE_CHARS])
+        from companion.ui import fonts
+        from companion.ui.screens import BODY_WIDTH
+        from companion.ui.view import Text
+        said = fonts.wrap(status, 1, BODY_WIDTH)
+        if len(said) == 1:
+            return replace(view, footer=status)
+        # a fault longer than the footer is said whole above the items, never cut
+        return replace(view, body=(*(Text(line) for line in said), *view.body), footer="OK: choose")
 
     def handle(self, app: Host, gesture) -> None:
         if _step(gesture):

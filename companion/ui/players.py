@@ -66,8 +66,8 @@ class Players(Screen):
 @dataclass
 class NameEntry(Screen):
     """One car's name: UP/DOWN turn the letter at the cursor, OK moves on (a new letter
-    at the end), BACK moves back (at the first letter: leave unchanged), GO keeps it.
-    An empty name gives the car its colour back."""
+    at the end; on the last letter a name can have, OK keeps it), BACK moves back (at the
+    first letter: leave unchanged), GO keeps it. An empty name gives the car its colour back."""
     colour: str
     names: dict[str, str]
     colours: tuple[str, ...]
@@ -84,7 +84,11 @@ class NameEntry(Screen):
         caret = " " * (2 * self.cursor) + "\u25b2\u25b2"
         return View(title=f"Name of {self.colour}", status=f"{self.cursor + 1}/{MAX_NAME}",
                     body=(Text(shown, size=2), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
-                    footer="OK: next  GO: keep")
+                    footer="OK: keep" if self._last() else "OK: next  GO: keep")
+
+    def _last(self) -> bool:
+        """Whether the cursor is on the last letter a name can have (OK has no next one)."""
+        return self.cursor == MAX_NAME - 1
 
     def handle(self, app, gesture) -> None:
         step = _step(gesture)
@@ -96,7 +100,9 @@ class NameEntry(Screen):
             return
         if gesture.kind != "press":
             return
-        if gesture.button == OK:
+        if gesture.button == OK and self._last():
+            self.save(app)
+        elif gesture.button == OK:
             if self.cursor == len(self.chars) - 1 and len(self.chars) < MAX_NAME:
                 self.chars.append(" ")
             self.cursor = min(self.cursor + 1, len(self.chars) - 1)

@@ -77,3 +77,72 @@ def test_a_read_only_journal_is_said_to_be_read_only_and_left_as_it_is(state_dir
     assert written(state_dir) == before                  # nothing moved aside, nothing added
     with Journal(state_dir) as journal:                   # writable again: the same races
         assert len(journal.sessions(finished=True)) == 1
+
+
+def test_run_on_a_read_only_card_says_so_on_the_screen(state_dir, tmp_path, capsys):
+    """The appliance's screen is where the table looks (stderr reaches only the system
+    log): a start on a read-only card leaves its reason on the display."""
+    from PIL import Image
+
+    from companion.ui import screens
+    from companion.ui.render import cut_texts, render
+
+    race(state_dir)
+    frames = tmp_path / "frames"
+    with read_only(state_dir, tmp_path) as view:
+        assert main(["run", "--hardware", "headless", "--state", str(view), "--out", str(frames),
+                     "--keys", "OK"]) != 0
+    assert "read-only" in capsys.readouterr().err
+    told = screens.journal_problem(read_only=True)
+    assert told.title == "Card read-only" and cut_texts(told, footer=True) == []
+    said = " ".join(t.text for t in told.body)
+    assert "intact" in said and "read-write" in said and "damaged" not in said
+    shown = sorted(frames.glob("frame-*.png"))
+    assert len(shown) == 1
+    drawn = Image.open(shown[0]).convert("1")
+    assert drawn.tobytes() == render(told).convert("1").tobytes()
+
+
+def test_on_the_pi_the_message_stays_on_the_oled_after_the_exit(state_dir, tmp_path):
+    """The OLED's own bytes, replayed into the controller's RAM: the message is on the
+    glass, and the panel is not switched off (0xAE) when the companion exits."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.devices.fake_i2c import FakeBus, Ssd1306Ram
+    from companion.runtime import Runtime, StartupError
+    from companion.ui import screens
+    from companion.ui.render import render
+    from tests.conftest import ROOT
+
+    race(state_dir)
+    bus = FakeBus()
+    with read_only(state_dir, tmp_path) as view:
+        with pytest.raises(StartupError, match="read-only"):
+            Runtime.open(hardware="pi", state=str(view), pinout=str(ROOT / "hardware" / "pinout.toml"),
+                         pin_factory=MockFactory(), i2c_bus=bus)
+    ram = Ssd1306Ram()
+    ram.replay(bus.writes)
+    told = render(screens.journal_problem(read_only=True)).convert("1")
+    assert ram.image().tobytes() == told.tobytes()
+    last_data = max(i for i, (_, control, _) in enumerate(bus.writes) if control == 0x40)
+    assert all(0xAE not in values for _, control, values in bus.writes[last_data:] if control == 0x00)
+
+
+def test_a_read_only_card_without_a_journal_yet_is_said_read_only_on_the_screen(state_dir, tmp_path):
+    from PIL import Image
+
+    from companion.ui import screens
+    from companion.ui.render import render
+
+    empty = state_dir / "new-card"
+    empty.mkdir()
+    frames = tmp_path / "frames"
+    with read_only(empty, tmp_path) as view:
+        assert main(["run", "--hardware", "headless", "--state", str(view), "--out", str(frames),
+                     "--keys", "OK"]) != 0
+    told = screens.journal_problem(read_only=True, intact=False)
+    said = " ".join(t.text for t in told.body)
+    assert told.title == "Card read-only" and "read-write" in said and "intact" not in said
+    shown = sorted(frames.glob("frame-*.png"))
+    assert len(shown) == 1
+    assert Image.open(shown[0]).convert("1").tobytes() == render(told).convert("1").tobytes()

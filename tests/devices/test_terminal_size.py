@@ -22,6 +22,14 @@ def test_the_whole_screen_and_the_keys_fit_a_small_terminal(columns, lines):
     assert "130x35 shows full detail" in out[-1]
 
 
+@pytest.mark.parametrize("columns, lines", [(80, 24), (66, 21), (100, 30)])
+def test_the_keys_line_breaks_between_hints_never_inside_one(columns, lines):
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), columns, lines)
+    said = [line for line in out if not line.startswith(("\u250c", "\u2502", "\u2514", "("))]
+    for hint in TERMINAL_HELP.split("  "):
+        assert any(hint in line for line in said), f"{hint!r} broken across lines at {columns}"
+
+
 def test_full_detail_when_the_terminal_holds_it():
     out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), 130, 35)
     assert len(out[1]) == 130 and len(out) <= 35 and "full detail" not in out[-1]
@@ -30,6 +38,17 @@ def test_full_detail_when_the_terminal_holds_it():
 def test_a_terminal_too_small_says_the_size_it_needs():
     out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), 60, 20)
     assert "too small" in out[0] and "66x21" in out[1] and "130x35" in out[1]
+
+
+@pytest.mark.parametrize("columns, lines", [(40, 12), (24, 10)])
+def test_a_narrow_terminal_reads_the_whole_message(columns, lines):
+    """A terminal narrower than the message gets it wrapped, not cut: the sizes to make
+    it are read whole."""
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP).lines_for(frame(), columns, lines)
+    assert all(len(line) < columns for line in out) and len(out) <= lines
+    said = " ".join(out)
+    assert "too small for the screen." in said and "66x21" in said and "(130x35 for full detail)." in said
+    assert "q quits" in said
 
 
 def test_braille_keeps_every_pixel():

@@ -46,6 +46,16 @@ def test_race_program_lines():
     assert "Key: Colour = the car's colour" in receipt.text_lines()
 
 
+def test_a_colour_cell_that_repeats_the_name_is_left_blank():
+    """Cars called by their colour beside automated ones with their own names (Street
+    Illegal's Old Pros): the column stays for the named cars, never says a name twice."""
+    grid = [{"name": "Old Pro 1", "colour": "Grey"}, {"name": "Yellow", "colour": "Yellow"},
+            {"name": "Ann", "colour": "Red"}]
+    lines = layouts.race_program("Race program", [], grid, (COLOUR,)).text_lines()
+    assert lines[2:6] == [" # Car                    Colour", " 1 Old Pro 1                Grey",
+                          " 2 Yellow", " 3 Ann                       Red"]
+
+
 def test_race_program_without_columns_keeps_names_at_the_left():
     receipt = layouts.race_program("Grid", [], [{"name": "Ann"}, {"name": "Bob"}])
     assert receipt.text_lines()[2:5] == [" # Car", " 1 Ann", " 2 Bob"]

@@ -55,10 +55,23 @@ def test_a_name_is_at_most_six_letters_and_blanks_are_trimmed(state_dir):
     press(app, TO_CARS + " OK " + type_name("Maxi") + " OK")
     entry = app.screen
     assert isinstance(entry, NameEntry) and "".join(entry.chars) == "Maxi"
-    press(app, "OK " * 9)                       # blanks appended up to the limit only
+    press(app, "OK " * 5)                       # blanks appended up to the limit only
     assert len(entry.chars) == MAX_NAME and entry.cursor == MAX_NAME - 1
     press(app, "GO")
     assert app.frame().body[0].items[0] == "Red: Maxi"
+
+
+def test_ok_on_the_last_letter_keeps_the_name_and_says_so(state_dir):
+    """The footer never offers a move that does nothing: on the sixth letter there is no
+    next one, so OK keeps the name, as GO does."""
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + type_name("Maxi") + " OK")
+    press(app, "OK " * 4)
+    assert isinstance(app.screen, NameEntry) and app.frame().footer == "OK: next  GO: keep"
+    press(app, "OK")
+    assert app.screen.cursor == MAX_NAME - 1 and app.frame().footer == "OK: keep"
+    press(app, "OK")
+    assert isinstance(app.screen, Players) and app.frame().body[0].items[0] == "Red: Maxi"
 
 
 def test_emptying_a_name_gives_the_car_its_colour_back(state_dir):
