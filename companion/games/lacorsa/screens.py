@@ -83,8 +83,23 @@ def view(state: State) -> View:
 # -- before the race --------------------------------------------------------------------
 
 def _deal(state: State) -> View:
+    """The split of the deck; with 2-3 players, who drives which cars (``Red: Red, Yellow``)
+    under the deck that deals them, in one list read to its end."""
     humans, autos = state.humans, state.autos
     size = len(state.settings.suit)
+    title = f"Deal race {state.race}" if state.championship else "Deal"
+    drivers = drivers_lines(state)
+    if drivers:
+        table = drivers_lines(state, auto=False)
+        if not autos:
+            lines = [f"Shuffle {counted(len(humans), 'suit')}.", f"Deal {size} to each car:", *table]
+        elif not humans:
+            lines = ["All cars automated:", "hands are dealt on", "the device, secret.", *drivers]
+        else:
+            lines = [f"Table deck: {counted(len(humans), 'suit')}", f"Deal {size} to each car:", *table,
+                     f"Device: {counted(len(autos), 'auto hand')}", *drivers_lines(state, auto=True)]
+        return _titled(title, [Menu(tuple(fit(line, MENU_CHARS) for line in lines), selected=-1)],
+                       _race_status(state))
     if not autos:
         body = [Text(f"Shuffle {counted(len(humans), 'suit')}"), Text(f"Deal {size} to each car"), Text("face down.")]
     elif not humans:
@@ -94,7 +109,7 @@ def _deal(state: State) -> View:
         body = [Text(f"Table deck: {counted(len(humans), 'suit')}"),
                 Text(f"{cards(size)} each to:"), Text(first_fitting(names, "every human car")),
                 Text(first_fitting(f"Device: {counted(len(autos), 'auto hand')}", "Auto hands: device"))]
-    return _titled(f"Deal race {state.race}" if state.championship else "Deal", body, _race_status(state))
+    return _titled(title, body, _race_status(state))
 
 
 def _team_note(state: State, a: int, b: int) -> list[Text]:
@@ -113,9 +128,12 @@ def _qualify(state: State) -> View:
                 Text("Then humans enter.")]
         return _titled("Qualifying", body, status)
     car = pending[0]
+    owner = owner_of(state, car)        # a player's second car: whose it is (the count is in the status)
     body = [Text(first_fitting(f"{state.name(car)}: card played?", f"{short(state, car)}: card played?")),
-            Text("One card, or two"), Text("with a Redline."),
-            Text(f"{n - len(pending)} of {n} cards in")]
+            Text(first_fitting(f"{state.name(car)} is {owner}'s car", f"{owner}'s car")) if owner
+            else None, Text("One card, or two"), Text("with a Redline."),
+            None if owner else Text(f"{n - len(pending)} of {n} cards in")]
+    body = [w for w in body if w is not None]
     return _titled("Qualifying", body, status)
 
 
@@ -283,14 +301,25 @@ def _standings_view(state: State, title: str, rows) -> View:
     return _titled(title, [Menu(tuple(items))], _race_status(state))
 
 
-def drivers_lines(state: State) -> list[str]:
-    """Who drives which cars, when a player runs more than one: ``Ann: Ann 1, Ann 2``."""
+def owner_of(state: State, car: int) -> str:
+    """The player driving ``car`` when its name does not say so (``Yellow``, Red's second
+    car: ``Red``), else ``""`` (``Red``, ``Ann 2``, any car of a one-car race)."""
+    c = state.cars[car]
+    return "" if c.name.startswith(c.owner_name) else c.owner_name
+
+
+def drivers_lines(state: State, auto: bool | None = None) -> list[str]:
+    """Who drives which cars, when a player runs more than one: ``Ann: Ann 1, Ann 2``
+    (``Yellow: Yellow White``, ``Bartho: 1, 2`` where a line is short of room); ``auto``: only the automated (True) or the human (False) players."""
     cars: dict[str, list[str]] = {}
     for c, car in enumerate(state.cars):
-        cars.setdefault(car.owner_name, []).append(state.name(c))
-    if len(cars) == len(state.cars):
+        if auto is None or car.auto == auto:
+            cars.setdefault(car.owner_name, []).append(state.name(c))
+    if len({car.owner for car in state.cars}) == len(state.cars):
         return []
-    return [f"{who}: {', '.join(names)}" for who, names in cars.items()]
+    return [first_fitting(f"{who}: {', '.join(names)}", f"{who}: {' '.join(names)}",
+                          f"{who}: {', '.join(n.removeprefix(who + ' ') for n in names)}", limit=MENU_CHARS)
+            for who, names in cars.items()]
 
 
 # -- what the companion decided (pause menu) -------------------------------------------------
@@ -331,8 +360,8 @@ def _car_lines(state: State) -> list[str]:
     lines = []
     for c, car in enumerate(state.cars):
         who = f"auto ({car.level})" if car.auto else "human"
-        owner = "" if car.name.startswith(car.owner_name) else f" ({car.owner_name}'s)"
-        lines.append(f"{car.name}: {who}{owner}")
+        owner = owner_of(state, c)
+        lines.append(f"{car.name}: {who}" + (f" ({owner}'s)" if owner else ""))
     return lines
 
 

@@ -203,3 +203,96 @@ def test_with_one_car_each_no_player_totals_repeat_the_cars():
 
     state = race(players=4)
     assert S.player_totals(R.standings(state)) == [] and S.drivers_lines(state) == []
+
+
+def _lines(view) -> list[str]:
+    """Every line of ``view``'s body, a list's items included."""
+    return [t for w in view.body for t in (w.items if isinstance(w, Menu) else (w.text,))]
+
+
+def _first_window(view) -> list[str]:
+    """The lines the first frame of ``view`` shows (a list from its top), under the app's footer."""
+    from dataclasses import replace
+    from companion.ui.render import list_window
+    lines = _lines(view)
+    window = list_window(replace(view, footer="< Cards dealt >"))
+    if window is None:
+        return lines
+    top, visible, _ = window
+    fixed = [w.text for w in view.body if not isinstance(w, Menu)]
+    return fixed + lines[len(fixed):][top:top + visible]
+
+
+@pytest.mark.parametrize("autos", [{}, {1: "racer"}, {0: "steady", 1: "racer"}])
+def test_with_two_players_the_deal_screen_says_who_drives_which_cars(autos):
+    from companion.ui.render import cut_texts
+    from tests.games.lacorsa.helpers import new
+
+    state = new(2, autos)                        # Red and Blue, two cars each
+    view = S.view(state)
+    assert ["Red: Red, Yellow", "Blue: Blue, Green"] == [t for t in _lines(view) if t.startswith(("Red:", "Blue:"))]
+    assert not cut_texts(view) and not fits(view)
+    if not autos:                                # the common table: all of it on the first frame, no scrolling
+        assert _first_window(view) == ["Shuffle 4 suits.", "Deal 13 to each car:", "Red: Red, Yellow",
+                                       "Blue: Blue, Green"]
+    elif len(autos) == 1:                        # the human player's cars with the table deck, the other's with the device
+        lines = _lines(view)
+        assert lines.index("Red: Red, Yellow") < lines.index("Device: 2 auto hands") < lines.index("Blue: Blue, Green")
+
+
+def test_with_three_players_the_deal_screen_lists_every_players_cars_to_its_end():
+    from companion.ui.render import cut_texts
+    from tests.games.lacorsa.helpers import new
+
+    state = new(3)                               # Red, Blue, Yellow: six cars
+    view = S.view(state)
+    owners = [t for t in _lines(view) if ": " in t]
+    assert owners == ["Red: Red, Green", "Blue: Blue, Black", "Yellow: Yellow White"]
+    assert len(view.body) == 1 and isinstance(view.body[0], Menu)   # one list, read to its end with OK held
+    assert not cut_texts(view) and not fits(view)
+
+
+def test_qualifying_names_the_owner_of_a_players_second_car():
+    from tests.games.lacorsa.helpers import deal, new, play
+
+    state = deal(new(2))                         # cars Red, Yellow (Red's), Blue, Green (Blue's)
+    first = [w.text for w in S.view(state).body]
+    assert first[0] == "Red: card played?" and not any("'s car" in t for t in first)
+    second = [w.text for w in S.view(play(state, 0, "8")).body]
+    assert second[:2] == ["Yellow: card played?", "Yellow is Red's car"]
+    assert not fits(S.view(play(state, 0, "8")))
+    last = [w.text for w in S.view(play(play(play(state, 0, "8"), 1, "7"), 2, "6")).body]
+    assert last[:2] == ["Green: card played?", "Green is Blue's car"]
+
+
+def test_with_one_car_each_the_deal_and_qualifying_screens_are_unchanged():
+    from tests.games.lacorsa.helpers import deal, new, play
+
+    state = new(4)
+    assert [w.text for w in S.view(state).body] == ["Shuffle 4 suits", "Deal 13 to each car", "face down."]
+    state = play(deal(state), 0, "8")
+    assert [w.text for w in S.view(state).body] == ["Blue: card played?", "One card, or two", "with a Redline.",
+                                                  "1 of 4 cards in"]
+
+
+def test_at_the_table_three_players_read_the_deal_screens_owners_to_the_end(state_dir):
+    from companion.ui.render import cut_texts, list_window
+    from tests.table import make_app, press
+
+    app = make_app(state_dir)
+    players = [{"name": c, "colour": c, "driver": "human"} for c in COLOURS[:3]]
+    app.start_session("lacorsa", {"players": players})
+    frame = app.frame()
+    assert frame.title == "Deal" and not cut_texts(frame, footer=True)
+    items = frame.body[0].items
+    first, shown, n = list_window(frame)
+    assert first == 0 and shown < n == len(items) and "Yellow: Yellow White" not in items[:shown]
+    press(app, "DOWN " * n)                            # one move: UP/DOWN scroll the list
+    first, shown, n = list_window(app.frame())
+    assert items[first + shown - 1] == "Yellow: Yellow White"
+    press(app, "GO")                                   # the deal is done: qualifying names the owner
+    texts = [w.text for w in app.frame().body]
+    assert app.frame().title == "Qualifying" and texts[0] == "Red: card played?"
+    press(app, "GO")                                   # Red's card (the highlighted one)
+    texts = [w.text for w in app.frame().body]
+    assert texts[:2] == ["Green: card played?", "Green is Red's car"] and not cut_texts(app.frame(), footer=True)
