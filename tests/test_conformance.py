@@ -77,6 +77,8 @@ def check_quiet(act: Activity, view) -> None:
     that is not one."""
     chosen = [w.items[w.selected] for w in view.body
               if isinstance(w, Menu) and 0 <= w.selected < len(w.items)]
+    chosen += [str(getattr(w, "text", "") or getattr(w, "left", "")) for w in view.body
+               if getattr(w, "invert", False)]
     assert not chosen, f"{act.slug}: {view.title!r} highlights {chosen[0]!r}, which no move acts on"
 
 
