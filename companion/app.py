@@ -288,7 +288,9 @@ class App:
         try:
             self.printer = self._printer_factory()
         except Exception as exc:  # the printer is optional: the race goes on without it
-            self._printer_error = f"Printer: {exc}"
+            from companion.devices.printer import PrinterFault    # loaded by the factory
+            # a fault names the printer itself ("Printer not found: ..."): said once
+            self._printer_error = exc.message if isinstance(exc, PrinterFault) else f"Printer: {exc}"
         self._printer_factory = None
 
     def submit(self, receipt) -> None:
@@ -396,7 +398,7 @@ class App:
         if status != self._last_printer_status:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
-                self.toast = f"{status}. Receipts wait for it."
+                self.toast = f"{status}. Receipts wait."   # four lines of the alert box
             changed = True
         if changed:
             self.refresh()

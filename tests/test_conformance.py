@@ -61,12 +61,24 @@ def check_view(act: Activity, state) -> None:
     image = render(view)
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
+    check_quiet(act, view)
     check_scroll(act, state)
     if act.decisions is not None:
         decided = act.decisions(state)
         if decided is not None:
             assert render(decided).size == (WIDTH, HEIGHT)
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
+            check_quiet(act, decided)
+
+
+def check_quiet(act: Activity, view) -> None:
+    """No row of a race view (or of the decisions view) looks chosen: the race screen's
+    footer is a move and UP/DOWN choose the move, so an inverted row would be a choice
+    that is not one. (An inverted ``Text``/``Row`` is a heading, a card's name, not a row
+    of a list: it stays.)"""
+    chosen = [w.items[w.selected] for w in view.body
+              if isinstance(w, Menu) and 0 <= w.selected < len(w.items)]
+    assert not chosen, f"{act.slug}: {view.title!r} highlights {chosen[0]!r}, which no move acts on"
 
 
 class AtTheTable:

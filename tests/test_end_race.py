@@ -63,6 +63,7 @@ def test_a_race_ended_early_shows_prints_and_counts_its_results(state_dir, slug)
     assert frame.title == "Results" and frame.status == "END" and frame.footer == "OK: main menu"
     menu = next(w for w in frame.body if isinstance(w, Menu))
     assert len(menu.items) == len(standing) and menu.items[0].startswith("1 ")
+    assert menu.selected < 0                 # a list to read: OK goes to the main menu, no row looks chosen
     assert not cut_texts(frame)
     press(app, "DOWN " * 20)
     first, lines, n = list_window(app.frame())
@@ -86,6 +87,9 @@ def test_a_race_ended_early_shows_prints_and_counts_its_results(state_dir, slug)
 
     press(app, "OK")
     assert isinstance(app.screen, flow.Home) and app.journal.open_session() is None
+    app.push(flow.Results())                 # the championship: read, then GO prints it all
+    (table,) = [w for w in app.frame().body if isinstance(w, Menu)]
+    assert table.items[0].endswith("1 race") and table.selected < 0
 
 
 def test_a_dice_session_has_no_end_and_no_program_and_is_a_session(state_dir):

@@ -79,6 +79,12 @@ def fault_silent(profile: Profile | None = None) -> PrinterFault:
                               "or status = \"none\"")
 
 
+def fault_spool(where, exc: OSError) -> PrinterFault:
+    """The spool directory cannot be read: the screen says so in a few words (a path is
+    too long for the alert box), the fix names the directory."""
+    return PrinterFault("Cannot read the receipt spool", f"{exc.strerror or exc}: {where}")
+
+
 def fault_paper_out() -> PrinterFault:
     return PrinterFault("Printer: paper out", "load a paper roll; the receipt prints then")
 
@@ -648,7 +654,7 @@ class Printer:
             try:
                 ids = self.spool.ids()
             except OSError as exc:
-                self.fault = PrinterFault(f"Cannot read spool: {self.spool.dir}", exc.strerror or str(exc))
+                self.fault = fault_spool(self.spool.dir, exc)
                 self.status = self.fault.message
                 self._wake.wait(self.retry_s)
                 continue

@@ -268,7 +268,7 @@ class Results(Screen):
         lines = app.championship_lines()
         if not lines:
             return replace(ui.message("Championship", "No finished races yet."), footer="BACK: back")
-        return self.scroll.show(replace(ui.main_menu(lines, 0, title="Championship"),
+        return self.scroll.show(replace(ui.main_menu(lines, -1, title="Championship"),
                                         footer="GO: print  BACK: back"))
 
     def handle(self, app: Host, gesture) -> None:

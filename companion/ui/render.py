@@ -412,7 +412,12 @@ def cut_texts(view: View, footer: bool = False) -> list[str]:
             scale, lines = _big_layout(str(w.text), WIDTH - 2 * MARGIN, LINE_H)
             if scale == 1 and " ".join(lines) != " ".join(str(w.text).split()):
                 cut.append(str(w.text))
-    if view.alert:
-        pass  # a message box wraps its text over the body
+    if view.alert:   # a message box wraps its text over the body (above the footer the app sets)
+        text = str(view.alert)
+        inner = WIDTH - 4 - 2 * ALERT_PAD
+        bottom = FOOTER_RULE - 1 if footer or view.footer else HEIGHT
+        room = (bottom - BODY_TOP - 2 * ALERT_PAD + 2) // fonts.CELL
+        if len(fonts.wrap(text, 1, inner)) > room:
+            cut.append(f"(alert) {text}")
     return cut
 

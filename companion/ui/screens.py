@@ -81,7 +81,7 @@ def standings(title: str, rows: Iterable[Mapping[str, Any]]) -> View:
         lines.append(result_line(r.get("position", len(lines) + 1), str(r.get("name", "?")), value, MENU_CHARS))
     if not lines:
         return message(title, "No standings.")
-    return View(title=title, status=END_STATUS, body=(Menu(tuple(lines), 0),), footer="OK: main menu")
+    return View(title=title, status=END_STATUS, body=(Menu(tuple(lines), -1),), footer="OK: main menu")
 
 
 def message(title: str, text: str) -> View:

@@ -50,9 +50,11 @@ class Bar:
 @dataclass(frozen=True)
 class Menu:
     """A vertical list with one selected item, scrolled so the selection is visible.
+    ``selected`` below 0: a list to read, nothing highlighted: every list whose rows are
+    not what OK/GO acts on (a race view's lists: its footer is the move).
     ``top``: the first line shown instead (None: where the selection puts it); the app
-    sets it when a player scrolls a list (``companion.ui.nav.Scroll``), a screen leaves it.
-    ``selected`` below 0: a list to read, nothing highlighted."""
+    sets it when a player scrolls a list (``companion.ui.nav.Scroll``); a screen sets it
+    only to open a list to read at a line worth seeing (the lap counter's last crossing)."""
     items: tuple[str, ...]
     selected: int = 0
     top: int | None = None

@@ -106,7 +106,7 @@ def test_three_wide_rolls_its_four_tire_dice_at_once_and_tires_can_wear():
     view = screens.view(state)                 # the screen shows the set as it is now
     assert view.title == "Tire dice now"
     assert view.body == (Menu(("Die 1: Green tire", "Die 2: Black tire", "Die 3: Black tire",
-                               "Die 4: Black tire"), 0),)
+                               "Die 4: Black tire"), -1),)   # nothing looks chosen
     state, event = perform(state, primary(state), rng)
     assert event["dice"] == ["tire-green", "tire-black", "tire-black", "tire-black"]
     green = game_data.dice("3-wide")["tire-green"].faces

@@ -15,6 +15,7 @@ from companion.tools.lap_counter import rules, screens
 from companion.profile import MENU_CHARS
 from companion.receipts.model import overflows
 from companion.ui.view import Menu
+from companion.ui.render import list_window
 
 TABLE = {"label": "Race points", "positions": [12, 11, 10, 9],
          "bonus": {"win": 3, "laps_led": 1, "most_laps_led": 1}}
@@ -194,7 +195,7 @@ def test_view_shows_the_race_order_with_the_last_crossing_highlighted():
     state, _ = play(state, ["Blue crossed", "Red crossed"])
     v = screens.view(state)
     assert (v.title, v.status) == ("Blue leads", "4 to go")
-    assert v.body == (Menu(("1 Blue            L1", "2 Red             L1", "3 Yellow          L0"), 1),)
+    assert v.body == (Menu(("1 Blue            L1", "2 Red             L1", "3 Yellow          L0"), -1),)
 
 
 def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve():
@@ -203,7 +204,9 @@ def test_view_shows_the_lap_time_of_the_crossing_and_keeps_every_car_of_twelve()
     for k, car in enumerate(COLOURS):
         state = rules.apply(state, {"kind": "cross", "car": car, "at": 130.0 + k})
     (order,) = screens.view(state).body
-    assert len(order.items) == 12 and order.selected == 11
+    assert len(order.items) == 12 and order.selected < 0           # nothing looks chosen
+    first, shown, _ = list_window(screens.view(state))            # the last crossing in view
+    assert first <= 11 < first + shown
     assert order.items[11] == "12 Silver   L1 41.0s"
     assert all(len(line) == MENU_CHARS for line in order.items)
 
@@ -212,14 +215,14 @@ def test_view_marks_the_chequered_flag():
     state, _ = play(rules.setup(options(2, length=1, timing="off"), {}), ["Start race", "Red crossed"])
     v = screens.view(state)
     assert (v.title, v.status) == ("Chequered flag", "FLAG")
-    assert v.body == (Menu(("1 Red           L1 F", "2 Blue            L0"), 0),)
+    assert v.body == (Menu(("1 Red           L1 F", "2 Blue            L0"), -1),)
 
 
 def test_results_view_after_finish():
     state, _ = play(rules.setup(options(2, game="3-wide", length=1), game_data.load("3-wide")),
                     ["Start race", "Red crossed", "Blue crossed", "Show results"])
     v = screens.view(state)
-    assert v.title == "Results" and v.body == (Menu(("1 Red         17 pts", "2 Blue        11 pts"), 0),)
+    assert v.title == "Results" and v.body == (Menu(("1 Red         17 pts", "2 Blue        11 pts"), -1),)
 
 
 def test_the_history_says_which_lap_each_crossing_completed(tmp_path):

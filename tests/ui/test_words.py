@@ -100,3 +100,75 @@ def test_no_screen_writes_a_plural_of_its_own():
 ])
 def test_a_count_says_its_noun_once(said, expected):
     assert said() == expected
+
+
+PORT = "/dev/serial0"                                   # hardware/pinout.toml's [printer] port
+
+
+def printer_faults():
+    from companion.devices import printer as p
+    from companion.receipts.printers import PROFILES
+    faults = [p.fault_not_found(PORT), p.fault_denied(PORT), p.fault_busy(PORT), p.fault_unplugged(PORT),
+              p.fault_silent(), p.fault_paper_out(), p.fault_offline(None),
+              p.fault_spool(Path.home() / ".local/state/companion/spool", PermissionError(13, "Permission denied"))]
+    faults += [p.fault_silent(profile) for profile in PROFILES.values()]
+    faults += [p.fault_offline(bit) for bit in (0x04, 0x08, 0x20, 0x40, 0x04 | 0x08 | 0x40)]
+    return faults
+
+
+@pytest.mark.parametrize("fault", printer_faults(), ids=lambda f: f.message)
+def test_a_printer_fault_is_said_whole_in_its_alert(fault, state_dir):
+    """The alert the app raises when the printer stops: the fault and that the receipts
+    wait, never cut after the box's last line."""
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    from tests.ui.test_printer_menu import Faulty
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(None), rng=random.Random(1),
+              printer=Faulty(fault))
+    app.boot()
+    app.step(None)                                      # the loop notices the fault
+    view = app.frame()
+    assert view.alert.startswith(fault.message)
+    assert cut_texts(view, footer=True) == [], f"cut by the display: {view.alert!r}"
+
+
+def test_a_printer_that_cannot_be_opened_is_said_whole_and_once(state_dir):
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    from companion.devices.printer import fault_not_found
+
+    def no_printer():
+        raise fault_not_found(PORT)
+
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(None), rng=random.Random(1),
+              printer_factory=no_printer)
+    app.boot()
+    app.open_printer()
+    app.step(None)
+    view = app.frame()
+    assert view.alert == f"Printer not found: {PORT}. Receipts wait."
+    assert cut_texts(view, footer=True) == []
+
+
+def test_the_alerts_of_the_app_are_said_whole():
+    """Every other alert the app raises, with the longest move label a pack may write."""
+    from companion.profile import LABEL_CHARS
+    from companion.ui.view import View
+    label = "Die 3 > Yellow".ljust(LABEL_CHARS, "x")
+    toasts = ["No printer configured", "No finished race yet", "Nothing to undo", f"Undone: {label}",
+              "BACK button held down: check it",
+              f"journal entry 1234 ({label}) is unreadable and was skipped"]
+    for toast in toasts:
+        view = View("Race", footer="< Roll >", alert=toast)
+        assert cut_texts(view, footer=True) == [], toast
+
+
+def test_cut_texts_sees_an_alert_cut_after_its_last_line():
+    from companion.ui.view import View
+    long = "Printer port busy: /dev/serial0. Receipts wait for it and for nothing else at all."
+    assert cut_texts(View("Race", footer="< Roll >", alert=long), footer=True) == [f"(alert) {long}"]

@@ -131,7 +131,7 @@ def _qualified_view(state: R.State) -> View:
     lines = []
     for line, c in zip(qualifying_lines(state), qualifying.order(state)):
         lines += [line, tires[c]]
-    return View(title="Qualifying", status="grid", body=(Menu(tuple(lines)),))
+    return View(title="Qualifying", status="grid", body=(Menu(tuple(lines), -1),))
 
 
 def _grid_view(state: R.State) -> View:
@@ -141,9 +141,9 @@ def _grid_view(state: R.State) -> View:
         lines = [fit(f"weather: {WEATHER_WORDS[state.qweather]}{rolled}", MENU_CHARS)]
         lines += [fit(f"{car.name}: {car.tires} tires" + (", auto" if car.driver != "human" else ""), MENU_CHARS)
                   for car in state.cars]
-        return View(title=title, status=status, body=(Menu(tuple(lines)),))
+        return View(title=title, status=status, body=(Menu(tuple(lines), -1),))
     title, status = bar("Grid", STATUS_WEATHER[state.weather])
-    return View(title=title, status=status, body=(Menu(tuple(grid_lines(state))),))
+    return View(title=title, status=status, body=(Menu(tuple(grid_lines(state)), -1),))
 
 
 def circuit_lines(state: R.State) -> list[str]:
@@ -167,7 +167,7 @@ def decisions(state: R.State) -> View:
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
-    return View(title="Decisions", body=(Menu(tuple(circuit_lines(state) + lines)),))
+    return View(title="Decisions", body=(Menu(tuple(circuit_lines(state) + lines), -1),))
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def _gear_view(state: R.State) -> View:
     gear = ordinal(car.gear) if car.gear else "grid"   # a gear is an ordinal; G is the gearbox
     title, status = _title(state, c, f"L{state.lap(c)}/{state.settings.laps} {gear}")
     if state.advice:
-        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c)), selected=-1),))
+        return View(title=title, status=status, body=(Menu(tuple(odds_lines(state, c)), -1),))
     if state.qualifying:
         title, status = _title(state, c, f"Q {gear}")
         third = "GO: the car drives" if car.driver != "human" else f"{'rain' if state.rain else 'dry'} lap, WP free"
@@ -329,7 +329,7 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
 def _show_view(state: R.State) -> View:
     t = state.last
     title, status = _title(state, t.car, "auto" if t.auto else f"L{state.lap(t.car)}")
-    return View(title=title, status=status, body=(Menu(tuple(turn_lines(state, t))),))
+    return View(title=title, status=status, body=(Menu(tuple(turn_lines(state, t)), -1),))
 
 
 # -- between rounds and at the end --------------------------------------------------------
@@ -350,7 +350,7 @@ def round_lines(state: R.State) -> list[str]:
 def _round_view(state: R.State) -> View:
     title, status = bar(f"Round {state.round} done", STATUS_WEATHER[state.weather])
     return View(title=title, status=status,
-                body=(Menu(tuple(round_lines(state))),))
+                body=(Menu(tuple(round_lines(state)), -1),))
 
 
 def _over_view(state: R.State) -> View:
@@ -362,7 +362,7 @@ def _over_view(state: R.State) -> View:
         if r["status"] != "finished":
             lines.append(fit(f"  {r['status']}" + (f" L{r['out_lap']}" if "out_lap" in r else ""), MENU_CHARS))
     title, status = bar(f"{winner} WINS" if winner != "RACE" else "Race over", "final")
-    return View(title=title, status=status, body=(Menu(tuple(lines)),))
+    return View(title=title, status=status, body=(Menu(tuple(lines), -1),))
 
 
 _VIEWS = {R.QDONE: _qualified_view, R.START: _start_view, R.GRID: _grid_view, R.GEAR: _gear_view, R.REPORT: _report_view,

@@ -147,7 +147,7 @@ def _grid(state: State) -> View:
         items.append("GO rolls the tie die")
     else:
         items.append("No ties: GO for grid")
-    return _titled("Qualified", [Menu(tuple(items))], _race_status(state))
+    return _titled("Qualified", [Menu(tuple(items), -1)], _race_status(state))
 
 
 def grid_items(state: State) -> list[str]:
@@ -165,7 +165,7 @@ def _grid_set(state: State) -> View:
     """The grid to set up on the board; the tie die's rolls beside the tied cars."""
     items = grid_items(state) + [fit(f"{short(state, state.grid[-1])} starts lap 1", MENU_CHARS)]
     items += [fit(line, MENU_CHARS) for line in drivers_lines(state)]   # who drives which cars
-    return _titled("Grid", [Menu(tuple(items))], _race_status(state))
+    return _titled("Grid", [Menu(tuple(items), -1)], _race_status(state))
 
 
 # -- the race -----------------------------------------------------------------------------
@@ -290,7 +290,7 @@ def table_key(state: State) -> list[str]:
 
 
 def _table(state: State) -> View:
-    return _titled("Cards left", [Menu(tuple(table_items(state)), selected=-1)], f"L{state.lap}" if state.lap else "")
+    return _titled("Cards left", [Menu(tuple(table_items(state)), -1)], f"L{state.lap}" if state.lap else "")
 
 
 def _standings_view(state: State, title: str, rows) -> View:
@@ -298,7 +298,7 @@ def _standings_view(state: State, title: str, rows) -> View:
     totals = player_totals(rows)
     if totals:      # 2-3 players run two cars each: each player's total too
         items += ["Players:"] + [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in totals]
-    return _titled(title, [Menu(tuple(items))], _race_status(state))
+    return _titled(title, [Menu(tuple(items), -1)], _race_status(state))
 
 
 def owner_of(state: State, car: int) -> str:
@@ -340,7 +340,7 @@ def decisions(state: State) -> View:
     if state.championship and state.finishes:
         items.append(f"After race {len(state.finishes)}:")
         items += [result_line(r["position"], r["name"], r["points"], MENU_CHARS) for r in championship_table(state)]
-    return _titled("Decisions", [Menu(tuple(fit(i, MENU_CHARS) for i in items))])
+    return _titled("Decisions", [Menu(tuple(fit(i, MENU_CHARS) for i in items), -1)])
 
 
 # -- receipts --------------------------------------------------------------------------------

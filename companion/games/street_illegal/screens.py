@@ -135,7 +135,7 @@ def decisions(state: State) -> View:
         lines.append(f"({len(state.track)} of {RACE_LENGTH} entered)")
     lines.append("Grid, front first:")
     lines += [fit(f"{p} {state.name(c)}", MENU_CHARS) for p, c in enumerate(state.grid, start=1)] or ["not set yet"]
-    return View("Decisions", (Menu(tuple(lines), 0),))
+    return View("Decisions", (Menu(tuple(lines), -1),))
 
 
 def _seated_line(state: State) -> Text:
@@ -327,7 +327,7 @@ def _results(state: State) -> View:
               for r in rows]
     if best:
         lines.append(f"*{TEAM} {team} pts")
-    return View("Results", (Menu(tuple(lines), 0),), status="end")
+    return View("Results", (Menu(tuple(lines), -1),), status="end")
 
 
 # -- receipts -----------------------------------------------------------------------------

@@ -309,7 +309,7 @@ def _tactics(state: R.State) -> View:
     if played:
         items.append(fit("Played " + " ".join(played), MENU_CHARS))
     items += [fit(x, MENU_CHARS) for x in deck]
-    return _view(f"{who}: hand", [Menu(tuple(items) or ("No cards",))], state)
+    return _view(f"{who}: hand", [Menu(tuple(items) or ("No cards",), -1)], state)
 
 
 def _tactic(state: R.State) -> View:
@@ -345,7 +345,7 @@ def _over(state: R.State) -> View:
                   + str(r["points"]).rjust(4) for r in R.standings(state))
     players = tuple(fit(f"{r['name']}", MENU_CHARS - 4).ljust(MENU_CHARS - 4) + str(r["points"]).rjust(4)
                     for r in R.player_scores(state))
-    return View("Results", (Menu(items + ("Players:",) + players),), status="END")
+    return View("Results", (Menu(items + ("Players:",) + players, -1),), status="END")
 
 
 def track_lines(state: R.State) -> list[str]:
@@ -383,7 +383,7 @@ def decisions(state: R.State) -> View:
     items.append("Cars:")
     for i, car in enumerate(state.cars):
         items.append(f"{num(state, i)} {chips(car)} F{car.fuel} D{car.damage}H{car.handling} L{car.lap}")
-    return View("Decisions", (Menu(tuple(fit(x, MENU_CHARS) for x in items)),))
+    return View("Decisions", (Menu(tuple(fit(x, MENU_CHARS) for x in items), -1),))
 
 
 # -- paper --------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def decisions(state: R.State) -> View:
     for p, c in enumerate(state.grid, start=1):
         lap = f" ({state.cars[c].qual})" if state.qualified and state.cars[c].qual >= 0 else ""
         lines.append(fit(f"{p} {state.name(c)}", MENU_CHARS - len(lap)) + lap)
-    return View("Decisions", (Menu(tuple(lines), 0),))
+    return View("Decisions", (Menu(tuple(lines), -1),))
 
 
 def _drawn_view(state: R.State, title: str, status: str) -> View:

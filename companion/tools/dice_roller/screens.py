@@ -43,12 +43,13 @@ def _before(earlier) -> str:
 
 
 def _set_view(state: rules.State, status: str) -> View:
-    """The dice of the set that just changed, the changed one highlighted."""
+    """The dice of the set that just changed, nothing highlighted (the footer's move is
+    a roll again); the title says which set."""
     set_id, slot = state.changed
     s = state.dice_set(set_id)
     items = tuple(f"Die {i + 1}: {state.die(d).label}" for i, d in enumerate(s.dice))
     title = f"{s.label}: reset" if slot < 0 else f"{s.label} now"
-    return View(title, (Menu(items, max(slot, 0)),), status=status)
+    return View(title, (Menu(items, -1),), status=status)
 
 
 def receipts(state: rules.State) -> dict:

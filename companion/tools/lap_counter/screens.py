@@ -38,20 +38,21 @@ def view(state: LapCounter) -> View:
 
 
 def _order(race: racing.RaceState):
-    """The race order, every car: "2 Blue  L4 F". The car that crossed last is highlighted
-    (with the time of the lap it just completed) and kept in view; a scroll bar shows
-    when more cars are off screen. Before the first crossing: the grid, pole highlighted."""
+    """The race order, every car: "2 Blue  L4 F". The car that crossed last (with the time
+    of the lap it just completed) is kept in view, on the list's second line; nothing is
+    highlighted (the footer says which car crosses). A scroll bar shows when more cars are
+    off screen. Before the first crossing: the grid from pole."""
     order = racing.race_order(race)
     last = race.crossings[-1] if race.crossings else None
-    lines, selected = [], 0
+    lines, shown = [], 0
     for pos, car in enumerate(order, start=1):
         right = f"L{racing.laps_of(race, car)}" + (" F" if racing.is_finished(race, car) else "")
         if last is not None and car.name == last.car:
-            selected = pos - 1
+            shown = pos - 1
             seconds = racing.lap_times(race)[last.car][last.lap - 1]
             right += f" {layouts.format_seconds(seconds)}" if seconds is not None else ""
         lines.append(_line(pos, car.name, right))
-    return Menu(tuple(lines), selected)
+    return Menu(tuple(lines), -1, top=max(0, shown - 1) or None)
 
 
 def _line(pos: int, name: str, right: str) -> str:
@@ -65,7 +66,7 @@ def _results_view(state: LapCounter) -> View:
     scored = state.table is not None
     lines = tuple(_line(r["position"], r["name"], f"{r['points']} pts" if scored else f"L{r['laps']}")
                   for r in rows)
-    return View("Results", (Menu(lines, 0),), status="END")
+    return View("Results", (Menu(lines, -1),), status="END")
 
 
 def _game_line(state: LapCounter) -> list[str]:
