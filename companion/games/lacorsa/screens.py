@@ -16,8 +16,8 @@ from companion.kit.text import car_name, first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui.view import Menu, Text, View
 
-from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Outcome,
-                                           State, championship_table, final_order, lap_chart, standings, ties,
+from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, PLAY, QUALIFY, START, Car,
+                                           Outcome, State, championship_table, final_order, lap_chart, standings, ties,
                                            waiting)
 
 GAME = "Lacorsa"
@@ -309,17 +309,25 @@ def owner_of(state: State, car: int) -> str:
 
 
 def drivers_lines(state: State, auto: bool | None = None) -> list[str]:
-    """Who drives which cars, when a player runs more than one: ``Ann: Ann 1, Ann 2``
-    (``Yellow: Yellow White``, ``Bartho: 1, 2`` where a line is short of room); ``auto``: only the automated (True) or the human (False) players."""
-    cars: dict[str, list[str]] = {}
-    for c, car in enumerate(state.cars):
+    """Who drives which cars, when a player runs more than one: ``Red: Red, Yellow``
+    (``Yellow: Yellow White`` where a line is short of room); ``auto``: only
+    the automated (True) or the human (False) players. A named player's cars say their colours,
+    a line a car (``Ann 2: Yellow car``): the board holds colours, not names."""
+    cars: dict[str, list[Car]] = {}
+    for car in state.cars:
         if auto is None or car.auto == auto:
-            cars.setdefault(car.owner_name, []).append(state.name(c))
+            cars.setdefault(car.owner_name, []).append(car)
     if len({car.owner for car in state.cars}) == len(state.cars):
         return []
-    return [first_fitting(f"{who}: {', '.join(names)}", f"{who}: {' '.join(names)}",
-                          f"{who}: {', '.join(n.removeprefix(who + ' ') for n in names)}", limit=MENU_CHARS)
-            for who, names in cars.items()]
+    lines = []
+    for who, own in cars.items():
+        names = [c.name for c in own]
+        if any(c.name != c.colour for c in own):
+            lines += [first_fitting(f"{c.name}: {c.colour} car", f"{c.colour}: {c.name}", limit=MENU_CHARS)
+                      for c in own]
+            continue
+        lines.append(first_fitting(f"{who}: {', '.join(names)}", f"{who}: {' '.join(names)}", limit=MENU_CHARS))
+    return lines
 
 
 # -- what the companion decided (pause menu) -------------------------------------------------

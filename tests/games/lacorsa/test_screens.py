@@ -296,3 +296,22 @@ def test_at_the_table_three_players_read_the_deal_screens_owners_to_the_end(stat
     press(app, "GO")                                   # Red's card (the highlighted one)
     texts = [w.text for w in app.frame().body]
     assert texts[:2] == ["Green: card played?", "Green is Red's car"] and not cut_texts(app.frame(), footer=True)
+
+
+def test_a_named_players_cars_say_their_colours_on_the_board():
+    from companion.games.lacorsa import rules as R
+    from companion.games.lacorsa import screens as S
+    from companion.profile import MENU_CHARS
+    from tests.games.lacorsa.helpers import data, deal
+
+    players = [{"name": "Ann", "colour": "Red", "driver": "human"},
+               {"name": "Bartholomew", "colour": "Blue", "driver": "human"}]
+    state = R.setup({"players": players}, data())
+    colours = {c.name: c.colour for c in state.cars}
+    assert colours == {"Ann 1": "Red", "Ann 2": "Yellow", "Bartholomew 1": "Blue", "Bartholomew 2": "Green"}
+    lines = S.drivers_lines(state)
+    assert lines == ["Ann 1: Red car", "Ann 2: Yellow car", "Blue: Bartholomew 1", "Green: Bartholomew 2"]
+    assert all(len(line) <= MENU_CHARS for line in lines)
+    shown = _lines(S.view(state))                          # the deal screen
+    assert "Ann 2: Yellow car" in shown and "Green: Bartholomew 2" in shown
+    assert "Ann 2: Yellow car" in _lines(S.decisions(deal(state)))
