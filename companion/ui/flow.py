@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
 from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
-from companion.ui import screens as ui
+from companion.ui import fonts, screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
-from companion.ui.view import Menu, View
+from companion.ui.view import Menu, Text, View
 
 if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded when first
     # used, not for the first frame
@@ -292,10 +292,7 @@ class PrinterMenu(Screen):
         waiting = app.printer_pending()
         items = [f"{self.ITEMS[0]} ({waiting})", *self.ITEMS[1:]]
         view = ui.main_menu(items, self.selected, title="Printer")
-        from companion.ui import fonts
-        from companion.ui.screens import BODY_WIDTH
-        from companion.ui.view import Text
-        said = fonts.wrap(status, 1, BODY_WIDTH)
+        said = fonts.wrap(status, 1, ui.BODY_WIDTH)
         if len(said) == 1:
             return replace(view, footer=status)
         # a fault longer than the footer is said whole above the items, never cut
