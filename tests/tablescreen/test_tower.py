@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from companion.core.names import counted
 from companion.games import registry
 from companion.kit.cars import COLOURS
 from companion.kit.dashboard import CELL_CHARS, FINISHED, ROW_CELLS
@@ -15,7 +16,7 @@ from companion.table.public import public_view
 from tests.tablescreen.conftest import race
 
 ALL = [e.slug for e in registry.playable()]
-FINAL = {FINISHED, "out", "demolished", "crashed", "stopped"}
+FINAL = {FINISHED, "out", "demolished", "crashed"}
 """The states a car may end a race in."""
 RACING = ("drawing", "none yet")
 """Words that say a car is still in a round: never once the race is over."""
@@ -125,3 +126,28 @@ def test_formula_de_tells_the_tire_wear_from_the_tire_type(state_dir):
     tires = [w for w in car["widgets"] if "tire" in w["label"]]
     assert [(w["label"], w["kind"]) for w in tires] == [("tires", "bar"), ("tire type", "stat")]
     assert car["row"][0].endswith(" gear") and car["row"][1].startswith("WP ")
+
+
+def test_a_formula_de_car_that_spun_reads_spun_until_its_next_gear():
+    from companion.games.formula_de import public, rules as R
+    from tests.games.formula_de.helpers import corner, done, gear, on_turn, put, started
+
+    first = corner(1)
+    state = put(started(2), 0, dist=first.end - 3, gear=3, wp={"tires": 1})
+    state = done(gear(on_turn(state, 0), 0, 3, 4))       # one space past the exit, the last tire WP
+    assert state.cars[0].cap == 1
+    spun = public.dashboard(state, 0)
+    assert spun["state"] == "spun" and spun["row"][:2] == ["3rd gear", f"WP {sum(state.cars[0].wp)}"]
+    state = gear(on_turn(R.evolve(state, phase=R.GEAR), 0), 0, 1, 1)
+    assert public.dashboard(state, 0)["state"] == ""
+
+
+
+def test_a_lap_count_ended_early_classifies_every_car_where_it_stands(state_dir):
+    from companion.games.api import make_move
+
+    app = race(state_dir, "laps", 6)
+    app.perform(make_move("finish", "End race early"))
+    view = public_view(registry.activity("laps"), app.runner.state)
+    assert view["finished"] and {c["state"] for c in view["cars"]} == {FINISHED}
+    assert [c["row"][0] for c in view["cars"]] == [counted(r["laps"], "lap") for r in view["standings"]]

@@ -48,8 +48,9 @@ def _waiting(state: R.State) -> tuple[str, str]:
 def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     tank = state.settings.tank
+    fuel = min(c.fuel, tank)
     widgets = [chips("tires", [(CHIP_WORDS[w], tables.TIRES[w]) for w in c.tires]),
-               bar("fuel", min(c.fuel, tank), tank),
+               bar("fuel", fuel, tank),
                stat("damage", c.damage), stat("handling", c.handling)]
     marks = list(c.markers) + (["Sling"] if any(x[0] == i for x in state.slings) else [])
     if marks:
@@ -63,7 +64,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     if state.phase == R.OVER and not c.out:
         note += ", finished"
     return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out,
-               row=[f"L{c.lap}", f"fuel {c.fuel}", f"dmg {c.damage}"], state=_state(state, i))
+               row=[f"L{c.lap}", f"fuel {fuel}", f"dmg {c.damage}"], state=_state(state, i))
 
 
 def _state(state: R.State, i: int) -> str:
@@ -73,7 +74,7 @@ def _state(state: R.State, i: int) -> str:
         return "demolished"
     if state.phase == R.OVER:
         return FINISHED
-    if c.stuck or state.car == i:
+    if c.stuck or state.car == i or state.phase in (R.SERVICE, R.YSERVICE) and i in state.boxes:
         return "in the pits"
     return "on its roof" if c.roof else ""
 

@@ -1,6 +1,6 @@
 """The lap counter on the table screen: every car's laps as a gauge of the race's length,
-laps led, and the finish when flagged (a race ended early stops the others where they
-stand)."""
+laps led, and the finish when flagged (a race ended early flags every car where it
+stands)."""
 
 from __future__ import annotations
 
@@ -20,14 +20,9 @@ def public(state: R.LapCounter) -> dict[str, Any]:
     turn, waits = waiting(moves)
     cars = [car(r["name"], r.get("colour") or r["name"],
                 [bar("laps", r["laps"], race.length), stat("laps led", r.get("laps_led", 0))],
-                note=_state(state, r), row=[counted(r["laps"], "lap"), f"led {r.get('laps_led', 0)}"],
-                state=_state(state, r))
+                note="finished" if r.get("finished") else "",
+                row=[counted(r["laps"], "lap"), f"led {r.get('laps_led', 0)}"],
+                state=FINISHED if r.get("finished") else "")
             for r in rows]
     return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars}
 
-
-def _state(state: R.LapCounter, row: dict[str, Any]) -> str:
-    """finished (flagged), stopped (the race ended early before its flag), or ""."""
-    if row.get("finished"):
-        return FINISHED
-    return "stopped" if R.finished(state) else ""
