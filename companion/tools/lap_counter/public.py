@@ -24,5 +24,6 @@ def public(state: R.LapCounter) -> dict[str, Any]:
                 row=[counted(r["laps"], "lap"), f"led {r.get('laps_led', 0)}"],
                 state=FINISHED if r.get("finished") else "")
             for r in rows]
-    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars}
+    note = "" if state.table else "Race order: the most laps first; on the same lap, who crossed first."
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars, "order_note": note}
 
