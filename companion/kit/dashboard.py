@@ -2,7 +2,12 @@
 ``public`` hook returns and the page draws (``companion/table/page.html``). Nothing here
 knows a game; a pack picks the widgets that show its cars.
 
-A car is ``car(name, colour, widgets, note=...)``; a widget is one of
+A car is ``car(name, colour, widgets, note=..., out=..., row=..., state=...)``: its full
+dashboard (the widgets), and for the timing tower that shows the whole field at a glance
+its ``row`` (at most ``ROW_CELLS`` short strings, the numbers that matter in that game:
+``5th``, ``WP 14``, ``C3 ahead``) and its ``state`` (a word or two, ``""`` while it races
+normally: ``out``, ``in the pits``, ``spun``, ``bust``, ``crashed``, ``finished``). A
+widget is one of
 
 - ``bar(label, value, maximum)``: a gauge (wear points, fuel, cards left);
 - ``chips(label, [(text, colour), ...])``: coloured chips (tire wear, markers);
@@ -36,12 +41,28 @@ def cards(label: str, items: Sequence[str], current: int = -1) -> dict[str, Any]
             "items": [{"text": str(t), "current": i == current} for i, t in enumerate(items)]}
 
 
+ROW_CELLS = 3
+"""The most numbers a car's row in the tower holds."""
+CELL_CHARS = 10
+"""The longest a number of the row may be: a longer one is cut, ending in an ellipsis."""
+FINISHED = "finished"
+"""The state of a car that took the flag (or whose race is over while it still ran)."""
+
+
 def car(name: str, colour: str, widgets: Iterable[dict[str, Any]], *, note: str = "",
-        out: bool = False) -> dict[str, Any]:
+        out: bool = False, row: Sequence[str] = (), state: str = "") -> dict[str, Any]:
     """One car's dashboard: its name, its colour (a colour word, kit.cars.COLOURS), the
-    widgets, a short note (where it stands), and whether it is out of the race."""
+    widgets, a short note (where it stands), whether it is out of the race, its row in
+    the tower (``ROW_CELLS`` short strings at most) and its state ("" while racing)."""
+    cells = [str(x) for x in row if str(x)]
+    if len(cells) > ROW_CELLS:
+        raise ValueError(f"a car's row holds {ROW_CELLS} numbers at most, not {len(cells)}: {cells}")
     return {"name": str(name), "colour": str(colour), "note": str(note), "out": bool(out),
-            "widgets": list(widgets)}
+            "row": [_cell(x) for x in cells], "state": str(state), "widgets": list(widgets)}
+
+
+def _cell(text: str) -> str:
+    return text if len(text) <= CELL_CHARS else text[:CELL_CHARS - 1].rstrip() + "\u2026"
 
 
 def waiting(moves: Sequence, player: str = "") -> tuple[str, str]:

@@ -10,12 +10,16 @@ The payload's keys (every one JSON):
     finished   bool: the race is over
     laps       str: "Lap 3 of 5", the phase
     lap        int: the leader's lap (the lap chart samples the order by it); 0: none
+    axis       str: what ``lap`` counts, the lap chart's x-axis in the game's own word,
+               singular ("lap", "round", "track card"); "lap" by default
     turn       str: whose turn it is ("" when nobody's)
     waiting    str: what the box waits for
-    cars       [kit.dashboard.car ...]
+    cars       [kit.dashboard.car ...]: each with its dashboard's widgets and, for the
+               timing tower, its "row" (up to 3 short numbers) and its "state"
     notes      [str ...]: facts of the moment (the gear advisor's odds, the weather)
     screen     [str ...]: the OLED view's words (the default for a pack without a hook)
     standings  [{"position", "name", "points", ...}]
+    order_note str: what orders the standings when it is not the points ("" when it is)
 """
 
 from __future__ import annotations
@@ -25,15 +29,16 @@ from typing import Any
 from companion.games.api import Activity
 from companion.kit.dashboard import waiting
 
-KEYS = ("finished", "laps", "lap", "turn", "waiting", "cars", "notes", "screen", "standings")
+KEYS = ("finished", "laps", "lap", "axis", "turn", "waiting", "cars", "notes", "screen", "standings",
+        "order_note")
 
 
 def public_view(activity: Activity, state: Any) -> dict[str, Any]:
     """The public view of ``state`` (see the module's keys)."""
     finished = bool(activity.finished(state))
-    out: dict[str, Any] = {"finished": finished, "laps": "", "lap": 0, "turn": "", "waiting": "",
-                           "cars": [], "notes": [], "screen": [],
-                           "standings": [dict(r) for r in activity.standings(state)]}
+    out: dict[str, Any] = {"finished": finished, "laps": "", "lap": 0, "axis": "lap", "turn": "",
+                           "waiting": "", "cars": [], "notes": [], "screen": [],
+                           "standings": [dict(r) for r in activity.standings(state)], "order_note": ""}
     if activity.public is not None:
         out.update({k: v for k, v in activity.public(state).items() if k in KEYS})
     else:

@@ -1,6 +1,6 @@
-"""Lacorsa on the table screen: every car's cards left and the cards it has played (face
-up on the table), its space, and the championship. An automated car's hand is secret: the
-page has how many cards it holds, never which."""
+"""Lacorsa on the table screen: every car's cards left in hand and the cards it has played
+(face up on the table), its space, and the championship. An automated car's hand is
+secret: the page has how many cards it holds, never which."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games.lacorsa import rules as R
 from companion.core.names import counted
-from companion.kit.dashboard import bar, car, cards, stat, waiting
+from companion.kit.dashboard import FINISHED, bar, car, cards, stat, waiting
 
 
 def public(state: R.State) -> dict[str, Any]:
@@ -45,21 +45,40 @@ def _waiting(state: R.State) -> tuple[str, str]:
 def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     suit = len(state.settings.suit)
+    over = state.step in (R.BETWEEN, R.DONE)
     # a play made face down while another car has still to play is not shown yet
     down = dict(state.plays).get(i, ()) if R.waiting(state) else ()
-    widgets = []
+    widgets, row = [], []
     if state.left:
-        widgets.append(bar("cards left", state.left[i] + len(down), suit))
+        left = state.left[i] + len(down)
+        widgets.append(bar("cards left in hand", left, suit))
+        row.append(counted(left, "card"))
     if state.played:
         shown = list(state.played[i][:len(state.played[i]) - len(down)])
-        widgets.append(cards("played", shown + (["face down"] if down else []) or ["none yet"]))
-    if state.space and state.step == R.RACE:
+        widgets.append(cards(f"cards played ({len(shown)} face up)" if down else f"cards played ({len(shown)})",
+                             shown + (["face down"] if down else []) or ["none" if over else "none yet"]))
+    if state.space and state.step in (R.RACE, R.DONE):
         widgets.append(stat("space", state.space[i]))
+        row.append(f"space {state.space[i]}")
     if state.championship and state.totals:
         widgets.append(stat("championship", counted(state.totals[i], "point")))
+        row.append(f"{state.totals[i]} pts")
     crashed = any(i in g for g in state.crashed)
     note = ("automated" if c.auto else f"{c.owner_name}'s car") + (", crashed" if crashed else "")
-    return car(c.name, c.colour, widgets, note=note, out=crashed)
+    return car(c.name, c.colour, widgets, note=note, out=crashed, row=row, state=_state(state, i, crashed))
+
+
+def _state(state: R.State, i: int, crashed: bool) -> str:
+    """Where car ``i`` stands, for the tower: crashed, challenging, out of cards, finished."""
+    if crashed:
+        return "crashed"
+    if state.step in (R.BETWEEN, R.DONE):
+        return FINISHED
+    if state.step != R.RACE:
+        return ""
+    if state.defender >= 0 and state.stage == R.PLAY and i in (state.actor, state.defender):
+        return "challenging" if i == state.actor else "defending"
+    return "no cards" if state.left and not state.left[i] else ""
 
 
 def secret(state: R.State) -> bool:

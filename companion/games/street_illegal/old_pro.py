@@ -1,4 +1,5 @@
-"""The Old Pro automaton: how many tempo cards an Old Pro turns, and who wins a duel.
+"""The Old Pro automaton: how many tempo cards an Old Pro turns, and who wins a duel;
+and the colours the Old Pros' cars are told apart by.
 
 In a duel with a player (attacking or defending) the companion turns two cards of the
 Old Pros' own tempo deck, the player sets their speed (chips included), then a third
@@ -10,7 +11,19 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from companion.kit.cars import COLOURS
+
 FIRST_CARDS = 2
+NEUTRAL = ("Grey", "Silver", "Brown", "Black", "White")
+"""The Old Pros' colours first, before the other colours no player took."""
+
+
+def colours(taken: Iterable[str], count: int) -> tuple[str, ...]:
+    """A colour for each of ``count`` Old Pros, none a player's (``taken``): the neutral
+    ones first, then the rest of the companion's colours; Grey once all are taken."""
+    used = {str(c).casefold() for c in taken}
+    free = [c for c in dict.fromkeys(NEUTRAL + COLOURS) if c.casefold() not in used]
+    return tuple(free[k] if k < len(free) else NEUTRAL[0] for k in range(count))
 
 
 def value(card) -> int:

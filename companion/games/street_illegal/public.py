@@ -1,7 +1,8 @@
 """Street Illegal on the table screen: the field in race order, each car's hand limit
 (how many tempo cards it holds: the most chips it may pay), duels and brakes, and the
-race's track cards with the current one marked. The Old Pros' tempo deck stays face down:
-the page has the cards turned in a duel, never the deck's order."""
+race's track cards with the current one marked. The lap chart counts track cards. The Old
+Pros' tempo deck stays face down: the page has the cards turned in a duel, never the
+deck's order."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from companion.games.street_illegal import rules as R
 from companion.core.names import counted
-from companion.kit.dashboard import car, cards, stat
+from companion.kit.dashboard import FINISHED, car, cards, stat
 from companion.kit.standings import ordinal
 from companion.kit.turns import primary_index
 
@@ -17,6 +18,8 @@ PHASES = {1: "phase 1: tempo cards", 2: "phase 2: the speed limit", 3: "phase 3:
 ASKS = {"speed": "enter the real speed", "bid": "enter the bid", "raise": "enter the tempo card raised",
         "seat": "seat a car"}
 """What the box asks where its moves are a list of answers (the highlighted one says nothing)."""
+ORDER_NOTE = "Race order, front first; the Old Pros score once, at their best place."
+"""What orders the standings: the Old Pros behind the best of them score nothing."""
 STEPS = {"start": "before the race", "enter": "the track cards are entered", "track": "the track",
          "grid": "the grid", "lineup": "the line-up", "done": "finished"}
 
@@ -42,8 +45,9 @@ def public(state: R.State) -> dict[str, Any]:
     turn = move.player if move and move.player else ""
     waiting = f"{turn}: {what}" if turn else what
     players = list(state.order or range(len(state.cars)))
-    return {"laps": laps, "lap": state.card + 1 if racing else 0, "turn": turn, "waiting": waiting,
-            "notes": notes, "cars": [dashboard(state, i) for i in players]}
+    lap = state.card + 1 if racing else len(state.track) if state.step == "done" else 0
+    return {"laps": laps, "lap": lap, "axis": "track card", "turn": turn, "waiting": waiting,
+            "notes": notes, "cars": [dashboard(state, i) for i in players], "order_note": ORDER_NOTE}
 
 
 def label(state: R.State, i: int) -> str:
@@ -53,17 +57,36 @@ def label(state: R.State, i: int) -> str:
 
 def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
-    widgets = []
+    widgets, row = [], []
     if state.hand:
         widgets.append(stat("hand", f"{counted(state.hand[i], 'tempo card')} (pays {counted(state.hand[i], 'chip')} at most)"))
+        if not c.old_pro:              # an Old Pro turns the cards of its own deck
+            row.append(f"tempo {state.hand[i]}")
     if state.won:
         widgets.append(stat("duels", f"won {state.won[i]}, lost {state.lost[i]}"))
+        row.append(f"won {state.won[i]}/{state.won[i] + state.lost[i]}")
     if state.brakes and not c.old_pro:
         widgets.append(stat("brakes", state.brakes[i]))
+        row.append(f"brakes {state.brakes[i]}")
     if state.track:
         widgets.append(cards("track", [str(k + 1) for k in range(len(state.track))],
                              current=state.card if state.step == "race" else -1))
     note = "Old Pro" if c.old_pro else "player"
     if i in state.order:
         note = f"{ordinal(state.position(i))}, {note}"
-    return car(c.name, c.colour or ("Grey" if c.old_pro else ""), widgets, note=note)
+    if state.step == "done":
+        note += ", finished"
+    return car(c.name, c.colour, widgets, note=note, row=row,
+               state=_state(state, i))
+
+
+def _state(state: R.State, i: int) -> str:
+    """Where car ``i`` stands, for the tower: in a duel, out for the phase, finished."""
+    if state.step == "done":
+        return FINISHED
+    duel = state.duel
+    if duel is not None and i in (duel.attacker, duel.defender):
+        return "attacking" if i == duel.attacker else "defending"
+    if state.step == "race" and state.phase == 3 and i in state.out:
+        return "out this phase"
+    return ""

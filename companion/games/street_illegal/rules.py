@@ -163,7 +163,8 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     deck = load_track(data)
     tempo = tempo_cards(data)
     cars = tuple(Car(p["name"], False, p.get("colour", "")) for p in players)
-    cars += tuple(Car(f"Old Pro {k}", True) for k in range(1, FIELD - len(players) + 1))
+    pros = old_pro.colours((c.colour for c in cars), FIELD - len(players))
+    cars += tuple(Car(f"Old Pro {k}", True, colour) for k, colour in enumerate(pros, start=1))
     grid = options.get("grid", "age")
     if grid not in ("age", "tactical"):
         raise ConfigError(SOURCE, "grid", f"unknown start grid {grid!r}", 'use "age" or "tactical"')

@@ -1,5 +1,6 @@
 """3-Wide on the table screen: every car's tire chips in their colours, the fuel gauge,
-damage, handling and markers, and its pit state. The tactic hands are secret: the page
+damage, handling and markers, and its pit state; in the tower its lap, fuel and damage,
+and its state (in the pits, on its roof, demolished, finished). The tactic hands are secret: the page
 has how many cards each player holds, never which (nor the tactic deck's order)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from companion.games.three_wide import rules as R
 from companion.games.three_wide import tables
 from companion.core.names import counted
 from companion.kit.cars import COLOURS
-from companion.kit.dashboard import bar, car, chips, stat, waiting
+from companion.kit.dashboard import FINISHED, bar, car, chips, stat, waiting
 
 CHIP_WORDS = ("B", "G", "Y", "R")   # a chip's wear, as on the OLED (black .. red)
 PHASES = {R.START: "Draw the grid", R.DEAL: "Deal the tactic cards", R.OVER: "The race is over"}
@@ -47,8 +48,9 @@ def _waiting(state: R.State) -> tuple[str, str]:
 def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     tank = state.settings.tank
+    fuel = min(c.fuel, tank)
     widgets = [chips("tires", [(CHIP_WORDS[w], tables.TIRES[w]) for w in c.tires]),
-               bar("fuel", min(c.fuel, tank), tank),
+               bar("fuel", fuel, tank),
                stat("damage", c.damage), stat("handling", c.handling)]
     marks = list(c.markers) + (["Sling"] if any(x[0] == i for x in state.slings) else [])
     if marks:
@@ -59,7 +61,22 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     widgets.append(stat("pits", counted(c.pits, "stop") + (f", {pit}" if pit else "")))
     owner = state.players[c.owner]
     note = f"{owner}'s {'team' if c.team else 'associated'} car, lap {c.lap}"
-    return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out)
+    if state.phase == R.OVER and not c.out:
+        note += ", finished"
+    return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out,
+               row=[f"L{c.lap}", f"fuel {fuel}", f"dmg {c.damage}"], state=_state(state, i))
+
+
+def _state(state: R.State, i: int) -> str:
+    """Where car ``i`` stands, for the tower ("" racing)."""
+    c = state.cars[i]
+    if c.out:
+        return "demolished"
+    if state.phase == R.OVER:
+        return FINISHED
+    if c.stuck or state.car == i or state.phase in (R.SERVICE, R.YSERVICE) and i in state.boxes:
+        return "in the pits"
+    return "on its roof" if c.roof else ""
 
 
 def secret(state: R.State) -> bool:

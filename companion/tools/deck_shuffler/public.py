@@ -14,7 +14,9 @@ def public(state: R.State) -> dict[str, Any]:
     moves = R.moves(state)
     decks = [car(d.label, "Grey", [bar("cards left", d.pile.left, d.size),
                                    cards("showing", [c.name for c in d.shown] or ["none"])],
-                 note="in use" if i == state.current else "")
+                 note="in use" if i == state.current else "",
+                 row=[f"{d.pile.left} left", f"{len(d.shown)} showing"],
+                 state="in use" if i == state.current else "")
              for i, d in enumerate(state.decks)]
     return {"laps": counted(state.draws, "draw"), "waiting": waiting(moves)[1],
             "cars": decks}

@@ -1,12 +1,13 @@
 """The lap counter on the table screen: every car's laps as a gauge of the race's length,
-laps led, and the finish when flagged."""
+laps led, and the finish when flagged (a race ended early flags every car where it
+stands)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from companion.core.names import counted
-from companion.kit.dashboard import bar, car, stat, waiting
+from companion.kit.dashboard import FINISHED, bar, car, stat, waiting
 from companion.tools.lap_counter import rules as R
 
 
@@ -19,6 +20,10 @@ def public(state: R.LapCounter) -> dict[str, Any]:
     turn, waits = waiting(moves)
     cars = [car(r["name"], r.get("colour") or r["name"],
                 [bar("laps", r["laps"], race.length), stat("laps led", r.get("laps_led", 0))],
-                note="finished" if r.get("finished") else "")
+                note="finished" if r.get("finished") else "",
+                row=[counted(r["laps"], "lap"), f"led {r.get('laps_led', 0)}"],
+                state=FINISHED if r.get("finished") else "")
             for r in rows]
-    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars}
+    note = "" if state.table else "Race order: the most laps first; on the same lap, who crossed first."
+    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "cars": cars, "order_note": note}
+
