@@ -296,30 +296,44 @@ def test_the_chart_tells_every_car_apart_on_a_phone(browser, state_dir, serving,
         assert axis in seen["title"].lower()
         assert_legible(page)
         page.screenshot(shots(tmp_path) / f"{slug}-phone-chart.png", element="#chart-box")
+
+        page.viewport(*TABLET)                          # turned, or a wider screen: drawn anew
+        page.wait("(s => s && Math.abs(s.getBoundingClientRect().width - s.viewBox.baseVal.width) < 1 && "
+                  "s.viewBox.baseVal.width > 600)(document.querySelector('#chart svg'))")
+        assert_legible(page)
         assert page.errors() == []
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_every_colour_stands_out_from_the_page(browser, state_dir, serving, dark):
-    """White and yellow on a light page, black on a dark one: a line, a swatch keeps a 3:1
-    contrast (WCAG's for a graphic) by its colour or its outline."""
+def test_every_colour_stands_out_from_the_page(browser, state_dir, serving):
+    """White and yellow on a light page, black and purple on a dark one: a line, a swatch
+    keeps a 3:1 contrast (WCAG's for a graphic) by its colour or its outline, and the chart's
+    outlines follow when the phone turns dark."""
     app = full_field(state_dir, "formula-de", 400)
     assert len({c.colour for c in app.runner.state.cars}) == 10
     srv = serving(state_dir)
-    with opened(browser, srv.url, dark=dark) as page:
-        seen = chart(page)
-        assert len(seen["lines"]) == 10
-        faint = [line["stroke"] for line in seen["lines"]
-                 if max(contrast(line["stroke"], seen["ground"]), contrast(line["halo"], seen["ground"])) < 3]
-        assert not faint, f"lines lost on the chart's background: {faint}"
-        swatches = json.loads(page.eval("""JSON.stringify([...document.querySelectorAll('#tower .sw')].map(s =>
-            [getComputedStyle(s).backgroundColor, getComputedStyle(s).borderTopColor,
-             getComputedStyle(s.closest('details')).backgroundColor]))"""))
-        assert len(swatches) == 10
-        faint = [fill for fill, border, ground in swatches
-                 if max(contrast(fill, ground), contrast(border, ground)) < 3]
-        assert not faint, f"swatches lost on their row: {faint}"
+    with opened(browser, srv.url) as page:
+        assert page.eval("getComputedStyle(document.getElementById('chart')).backgroundColor") == "rgb(242, 242, 244)"
+        stands_out(page)
+        page.eval("window.lightChart = document.querySelector('#chart svg')")
+        page.viewport(*PHONE, dark=True, mobile=True)
+        page.wait("document.querySelector('#chart svg') !== window.lightChart")     # drawn anew
+        assert page.eval("getComputedStyle(document.getElementById('chart')).backgroundColor") == "rgb(27, 29, 34)"
+        stands_out(page)
         assert page.errors() == []
+
+
+def stands_out(page) -> None:
+    seen = chart(page)
+    assert len(seen["lines"]) == 10
+    faint = [line["stroke"] for line in seen["lines"]
+             if max(contrast(line["stroke"], seen["ground"]), contrast(line["halo"], seen["ground"])) < 3]
+    assert not faint, f"lines lost on the chart's background: {faint}"
+    swatches = json.loads(page.eval("""JSON.stringify([...document.querySelectorAll('#tower .sw')].map(s =>
+        [getComputedStyle(s).backgroundColor, getComputedStyle(s).borderTopColor,
+         getComputedStyle(s.closest('details')).backgroundColor]))"""))
+    assert len(swatches) == 10
+    faint = [fill for fill, border, ground in swatches if max(contrast(fill, ground), contrast(border, ground)) < 3]
+    assert not faint, f"swatches lost on their row: {faint}"
 
 
 # -- the first paint --------------------------------------------------------------------------
