@@ -4,12 +4,13 @@ Chromium (Debian's ``chromium`` package) is started with ``--remote-debugging-pi
 the protocol's JSON messages go through two pipes (its fds 3 and 4), so no websocket
 library and no download is needed. ``Browser.page()`` opens a tab that records console
 errors and exceptions; ``Page`` navigates, evaluates, waits for a condition, sets the
-viewport and the colour scheme, and takes screenshots.
+viewport and the colour scheme, blocks URLs, clicks and presses keys, and takes screenshots.
 """
 
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -42,8 +43,11 @@ class Browser:
         self._r, from_child_w = os.pipe()
 
         def fds() -> None:  # the child's fd 3 reads our messages, fd 4 writes its answers
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
+            # moved above 9 first: a pipe that is fd 3 already would stay close-on-exec, and
+            # one at fd 4 would be overwritten before it is moved
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_child_r, from_child_w)]
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
 
         self.proc = subprocess.Popen([exe, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -176,9 +180,33 @@ class Page:
         self.send("Emulation.setEmulatedMedia", {"features": [
             {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
 
-    def screenshot(self, path, full: bool = False) -> None:
+    def block(self, *patterns: str) -> None:
+        """Fail every request whose URL matches one of ``patterns`` (``*`` wildcards)."""
+        self.send("Network.enable")
+        self.send("Network.setBlockedURLs", {"urls": list(patterns)})
+
+    def click(self, x: float, y: float) -> None:
+        """A press and release of the mouse's left button at (``x``, ``y``) of the viewport."""
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+    def key(self, name: str, code: int) -> None:
+        """A key pressed and released on the focused element (``"Enter"``, 13)."""
+        text = "\r" if name == "Enter" else ""
+        self.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": name, "code": name, "text": text,
+                                             "windowsVirtualKeyCode": code})
+        self.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": name, "code": name, "windowsVirtualKeyCode": code})
+
+    def screenshot(self, path, full: bool = False, element: str = "") -> None:
+        """The viewport as a PNG; ``full``: the whole page; ``element``: the box of the first
+        element that CSS selector matches, with 8 px around it."""
         params = {"format": "png"}
-        if full:
+        if element:
+            box = self.eval(f"(r => [r.x + scrollX - 8, r.y + scrollY - 8, r.width + 16, r.height + 16])"
+                            f"(document.querySelector({json.dumps(element)}).getBoundingClientRect())")
+            params["captureBeyondViewport"] = True
+            params["clip"] = {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1}
+        elif full:
             params["captureBeyondViewport"] = True
             height = self.eval("document.documentElement.scrollHeight")
             width = self.eval("document.documentElement.clientWidth")

@@ -3,7 +3,7 @@
 One asyncio loop in one thread (the standard library only: docs/decisions.md says why).
 It serves three paths and nothing else, to GET and HEAD only:
 
-    /             the page (companion/table/page.html)
+    /             the page (companion/table/page.html), the race as it stands written in it
     /state.json   the race as the page shows it (the follower's payload)
     /events       the same, pushed as an SSE ``race`` event each time it changes
 
@@ -31,6 +31,8 @@ from companion.table.source import Follower
 log = logging.getLogger(__name__)
 
 PAGE = "page.html"
+FIRST = b'<script id="first" type="application/json">'
+"""Where the page served at ``/`` carries the race as it stands, drawn before the page goes live."""
 REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
            408: "Request Timeout", 414: "URI Too Long", 431: "Request Header Fields Too Large",
            503: "Service Unavailable", 505: "HTTP Version Not Supported"}
@@ -138,7 +140,8 @@ class TableServer:
                 return      # too slow, or gone: closed without a word
             head = method == "HEAD"
             if path == "/":
-                await self._reply(writer, 200, self.page, "text/html; charset=utf-8", head=head)
+                await self._reply(writer, 200, page_with(self.page, self.follower.text), "text/html; charset=utf-8",
+                                  head=head)
             elif path == "/state.json":
                 await self._reply(writer, 200, self.follower.text.encode(), "application/json", head=head)
             elif path == "/events":
@@ -217,6 +220,13 @@ class TableServer:
         finally:
             gone.cancel()
             self.streams.discard(wake)
+
+
+def page_with(page: bytes, text: str) -> bytes:
+    """``page`` with the follower's ``text`` in its ``first`` data block. Every ``<`` is
+    written ``\\u003c`` (the same string to JSON), so no payload can end the block."""
+    data = text.replace("<", "\\u003c").encode()
+    return page.replace(FIRST + b"</script>", FIRST + data + b"</script>", 1)
 
 
 def inherited() -> socket.socket | None:
