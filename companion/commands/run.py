@@ -27,10 +27,28 @@ def register(sub) -> None:
                    help=f"with --keys: how long to wait for the last receipts to print before exiting "
                         f"(default {PRINT_WAIT_S:g}); what has not printed waits in the spool")
     p.add_argument("--seed", type=int, help="seed the dice and decks (for tests; default: the OS generator)")
+    p.add_argument("--table", action="store_true",
+                   help="serve the table screen beside it, on the same state and pinout, until it stops "
+                        "(what `make run` does; on the box the table screen is a service of its own)")
+    p.add_argument("--table-port", type=int, metavar="N",
+                   help="with --table: the table screen's port (default: [table] port in the pinout)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if not args.table:
+        return run_companion(args)
+    from companion import paths
+    from companion.table import beside
+
+    table = beside.start(paths.state_dir(args.state), paths.pinout_path(args.pinout), args.table_port)
+    try:
+        return run_companion(args)
+    finally:
+        beside.stop(table)
+
+
+def run_companion(args) -> int:
     from companion.runtime import Runtime, StartupError
 
     try:
