@@ -37,6 +37,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if not args.table:
+        if args.table_port is not None:
+            raise CommandError("--table-port is the port of --table: give both, or neither")
         return run_companion(args)
     from companion import paths
     from companion.table import beside

@@ -27,10 +27,9 @@ REPO = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
 ADDRESS = re.compile(rb"serving the table screen on http://[^/\s]+:(\d+)/")
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed"),
-    pytest.mark.skipif(not (VENV / "bin" / "companion").exists(), reason="the tests do not run in a venv"),
-]
+needs_make = pytest.mark.skipif(
+    shutil.which("make") is None or not (VENV / "bin" / "companion").exists(),
+    reason="needs make, and the tests running in a venv")
 
 
 class MakeRun:
@@ -84,6 +83,7 @@ def env(tmp_path):
     return {**os.environ, "COMPANION_STATE": str(default), "XDG_STATE_HOME": str(tmp_path / "xdg")}
 
 
+@needs_make
 @pytest.mark.parametrize("where", ["--state DIR", "the default state"])
 def test_make_run_serves_the_race_of_its_state_on_the_table_screen(tmp_path, env, where):
     state = tmp_path / "club-night"
@@ -104,3 +104,9 @@ def test_make_run_serves_the_race_of_its_state_on_the_table_screen(tmp_path, env
         run.kill()
     with pytest.raises(ConnectionRefusedError):           # the table screen stopped with it
         socket.create_connection(("127.0.0.1", run.port), timeout=WAIT_S).close()
+
+
+def test_a_table_port_without_the_table_screen_is_one_line(capsys):
+    from companion.cli import main
+    assert main(["run", "--table-port", "8081", "--hardware", "headless"]) == 2
+    assert capsys.readouterr().err == "companion run: --table-port is the port of --table: give both, or neither\n"
