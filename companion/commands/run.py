@@ -45,12 +45,14 @@ def run(args) -> int:
 
     table = beside.start(paths.state_dir(args.state), paths.pinout_path(args.pinout), args.table_port)
     try:
-        return run_companion(args)
+        return run_companion(args, None if table is None else table.port)
     finally:
         beside.stop(table)
 
 
-def run_companion(args) -> int:
+def run_companion(args, table_port: int | None = None) -> int:
+    """The companion; ``table_port``: where the table screen beside it serves (the pause
+    menu's QR code and the program receipt then give that port, not the pinout's)."""
     from companion.runtime import Runtime, StartupError
 
     try:
@@ -58,6 +60,8 @@ def run_companion(args) -> int:
                                keys=args.keys, out=args.out, seed=args.seed)
     except StartupError as exc:
         raise CommandError(str(exc)) from None
+    if table_port is not None and runtime.app.table:
+        runtime.app.table = {**runtime.app.table, "port": table_port}
     with runtime:
         if runtime.board.hardware == "headless" and args.keys is None:
             where = args.out or runtime.state_dir / "frames"

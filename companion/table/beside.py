@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 STOP_S = 5.0
@@ -22,7 +23,13 @@ def command(state: Path, pinout: Path, port: int | None = None) -> list[str]:
     return argv if port is None else [*argv, "--port", str(port)]
 
 
-def start(state: Path, pinout: Path, port: int | None = None) -> subprocess.Popen | None:
+@dataclass
+class Beside:
+    proc: subprocess.Popen
+    port: int            # where it serves (also when asked for port 0: any free one)
+
+
+def start(state: Path, pinout: Path, port: int | None = None) -> Beside | None:
     """Start the table screen and print its address; None when it did not start (switched
     off in the pinout, or the port taken: it has said why on stderr)."""
     proc = subprocess.Popen(command(state, pinout, port), stdout=subprocess.PIPE, text=True)
@@ -31,12 +38,13 @@ def start(state: Path, pinout: Path, port: int | None = None) -> subprocess.Pope
         proc.wait()
         return None
     print(line, end="", flush=True)
-    return proc
+    return Beside(proc, int(line.rstrip().rstrip("/").rsplit(":", 1)[1]))
 
 
-def stop(proc: subprocess.Popen | None) -> None:
-    if proc is None or proc.poll() is not None:
+def stop(table: Beside | None) -> None:
+    if table is None or table.proc.poll() is not None:
         return
+    proc = table.proc
     proc.terminate()
     try:
         proc.wait(STOP_S)

@@ -110,3 +110,24 @@ def test_a_table_port_without_the_table_screen_is_one_line(capsys):
     from companion.cli import main
     assert main(["run", "--table-port", "8081", "--hardware", "headless"]) == 2
     assert capsys.readouterr().err == "companion run: --table-port is the port of --table: give both, or neither\n"
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg is not installed (apt-get install zbar-tools)")
+def test_the_pause_menus_qr_code_leads_to_the_table_screen_beside_it(tmp_path):
+    """On another port than the pinout's (TABLE_PORT=0: any free one), the pause menu's QR
+    code still leads to the table screen `companion run --table` started."""
+    from PIL import Image
+
+    from tests.tablescreen.test_qr import decode
+
+    state = tmp_path / "state"
+    race(state, "lacorsa", 12).journal.close()          # a race open: run resumes it
+    done = subprocess.run(
+        [str(VENV / "bin" / "companion"), "run", "--table", "--table-port", "0", "--hardware", "headless",
+         "--state", str(state), "--keys", "BACK UP UP OK"],   # the pause menu, Table screen (before Main menu)
+        capture_output=True, text=True, timeout=WAIT_S * 4)
+    assert done.returncode == 0, done.stderr
+    served = re.search(r"serving the table screen on (\S+)", done.stdout)[1]
+    assert not served.endswith(":8080/")
+    newest = max((state / "frames").glob("*.png"), key=lambda p: p.stat().st_mtime_ns)
+    assert decode(Image.open(newest), tmp_path / "qr.png") == served
