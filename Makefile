@@ -12,12 +12,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[desktop,test]'
 	touch $(STAMP)
 
-# The table screen runs beside the emulator on the same state (its address is printed
-# first; TABLE_ARGS="--port 8081" for another port); it stops with the companion.
+# The table screen runs beside the emulator on the same state and pinout, those of ARGS
+# too (`companion run --table`: its address is printed first; TABLE_PORT=8081 for another
+# port); it stops with the companion.
 run: $(STAMP)
-	@$(VENV)/bin/companion table --if-enabled $(TABLE_ARGS) & table=$$!; \
-	trap 'kill $$table 2>/dev/null' EXIT INT TERM; \
-	$(VENV)/bin/companion run $(ARGS)
+	@$(VENV)/bin/companion run --table $(if $(TABLE_PORT),--table-port $(TABLE_PORT)) $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest $(ARGS)

@@ -46,8 +46,8 @@ def main(argv: list[str]) -> int:
                 received[0] += chunk.count(b"event: race")
 
         pages = []
-        for _ in range(args.pages):
-            sock = socket.create_connection(("127.0.0.1", port))
+        for n in range(args.pages):   # a phone each: an address of the loopback's own
+            sock = socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.0.{n + 1}", 0))
             sock.sendall(b"GET /events HTTP/1.1\r\n\r\n")
             threading.Thread(target=read, args=(sock,), daemon=True).start()
             pages.append(sock)

@@ -11,7 +11,8 @@
 #   (firmware/config.txt appended to config.txt, the serial console removed from
 #   cmdline.txt), i2c-dev loaded at boot, the udev rule and the service unit, enabled; the
 #   table screen's service and socket (on the port of [table] in the pinout), enabled unless
-#   [table] enabled = false.
+#   [table] enabled = false; the companion's state and cache made readable by its group,
+#   through which the table screen's service (a user of its own) reads the race.
 #
 # Environment (for building an image tree and for the tests):
 #   ROOT=DIR      prefix for every file it reads or writes for the system (/etc, /boot,
@@ -21,7 +22,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -52,7 +53,8 @@ SERVICE_GROUPS=(gpio i2c dialout)
 UNIT=companion.service
 TABLE_UNITS=(companion-table.service companion-table.socket)
 STATE_HOME=/var/lib/race-companion
-PYCACHE=/var/cache/race-companion/pycache # PYTHONPYCACHEPREFIX in systemd/companion.service
+CACHE_HOME=/var/cache/race-companion
+PYCACHE=$CACHE_HOME/pycache # PYTHONPYCACHEPREFIX in systemd/companion.service
 PACKAGES=(
 	python3-venv python3-dev gcc # the venv, and builds of packages without a wheel
 	python3-lgpio                # the GPIO backend (the only one on a Pi 5; 32-bit needs apt's)
@@ -257,6 +259,7 @@ install_system_files() {
 	else
 		run "${SYSTEMCTL[@]}" enable "$UNIT"
 	fi
+	share_state
 	install_table
 }
 
@@ -270,6 +273,23 @@ table_setting() {
 			sub(/^[^=]*=[[:space:]]*/, ""); sub(/[[:space:]]*(#.*)?$/, ""); print; exit
 		}' "$pinout")
 	printf '%s\n' "${value:-$2}"
+}
+
+# The table screen's service reads the state and the bytecode through the companion's
+# group (SupplementaryGroups=companion); the companion makes its files group-readable
+# (UMask=0027). Files it made before that (under UMask=0077) are opened to the group
+# here, once: read, and enter for directories; never write, nothing for others.
+share_state() {
+	local dir closed
+	for dir in "$STATE_HOME" "$CACHE_HOME"; do
+		[[ -d $ROOT$dir ]] || continue
+		closed=$(find "$ROOT$dir" \( \( -type f ! -perm -g=r \) -o \( -type d ! -perm -g=rx \) \) -print -quit)
+		if [[ -n $closed ]]; then
+			run chmod -R g+rX,g-w "$ROOT$dir"
+		else
+			ok "$dir readable by the group $SERVICE_USER"
+		fi
+	done
 }
 
 # The table screen: its service and its socket (systemd listens on the port and hands the

@@ -27,10 +27,32 @@ def register(sub) -> None:
                    help=f"with --keys: how long to wait for the last receipts to print before exiting "
                         f"(default {PRINT_WAIT_S:g}); what has not printed waits in the spool")
     p.add_argument("--seed", type=int, help="seed the dice and decks (for tests; default: the OS generator)")
+    p.add_argument("--table", action="store_true",
+                   help="serve the table screen beside it, on the same state and pinout, until it stops "
+                        "(what `make run` does; on the box the table screen is a service of its own)")
+    p.add_argument("--table-port", type=int, metavar="N",
+                   help="with --table: the table screen's port (default: [table] port in the pinout)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if not args.table:
+        if args.table_port is not None:
+            raise CommandError("--table-port is the port of --table: give both, or neither")
+        return run_companion(args)
+    from companion import paths
+    from companion.table import beside
+
+    table = beside.start(paths.state_dir(args.state), paths.pinout_path(args.pinout), args.table_port)
+    try:
+        return run_companion(args, None if table is None else table.port)
+    finally:
+        beside.stop(table)
+
+
+def run_companion(args, table_port: int | None = None) -> int:
+    """The companion; ``table_port``: where the table screen beside it serves (the pause
+    menu's QR code and the program receipt then give that port, not the pinout's)."""
     from companion.runtime import Runtime, StartupError
 
     try:
@@ -38,6 +60,8 @@ def run(args) -> int:
                                keys=args.keys, out=args.out, seed=args.seed)
     except StartupError as exc:
         raise CommandError(str(exc)) from None
+    if table_port is not None and runtime.app.table:
+        runtime.app.table = {**runtime.app.table, "port": table_port}
     with runtime:
         if runtime.board.hardware == "headless" and args.keys is None:
             where = args.out or runtime.state_dir / "frames"

@@ -11,7 +11,9 @@ Every five polls a second the follower reads what the box committed; a change wa
 every page. A page is sent the newest state only, never a backlog: a slow or sleeping
 phone that cannot take a write in ``write_s`` is dropped, and when it wakes its
 EventSource reconnects and is sent the whole state at once. Bounds: ``clients``
-connections at most (one more is answered 503), a request line and headers of at most
+connections in all, ``per_address`` from one address and ``streams_per_address`` streams
+from one address (companion/table/admission.py decides who makes room for whom; a
+connection refused is answered 503), a request line and headers of at most
 ``request_bytes`` in ``header_s`` seconds with ``headers`` lines at most; a request
 that breaks one is answered and closed.
 """
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
+from companion.table.admission import Admission, Hold
 from companion.table.source import Follower
 
 log = logging.getLogger(__name__)
@@ -46,7 +49,9 @@ SECURITY_HEADERS = (
 
 @dataclass(frozen=True)
 class Limits:
-    clients: int = 32            # connections at once (12 phones and room to spare)
+    clients: int = 32            # connections at once in all (12 phones and room to spare)
+    per_address: int = 8         # connections at once from one address (streams and requests)
+    streams_per_address: int = 4 # /events streams of one address: its next closes its oldest
     request_bytes: int = 8192    # the request line and its headers
     target_bytes: int = 1024     # the request line's path
     headers: int = 40            # header lines
@@ -72,7 +77,7 @@ class TableServer:
         self.sock = sock                 # a listening socket handed over (systemd's socket unit)
         self.limits = limits
         self.page = resources.files("companion.table").joinpath(PAGE).read_bytes()
-        self.connections = 0
+        self.admission = Admission(limits.clients, limits.per_address, limits.streams_per_address)
         self.streams: set[asyncio.Event] = set()
         self._server: asyncio.base_events.Server | None = None
         self._stop: asyncio.Event | None = None
@@ -126,9 +131,9 @@ class TableServer:
     # -- one connection -------------------------------------------------------------------
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
+        hold = self.admission.admit(peer(writer), lambda: hang_up(writer))
         try:
-            if self.connections > self.limits.clients:
+            if hold is None:
                 await self._reply(writer, 503, b"Too many pages open: close one and reload.\n", retry=True)
                 return
             try:
@@ -145,7 +150,7 @@ class TableServer:
             elif path == "/state.json":
                 await self._reply(writer, 200, self.follower.text.encode(), "application/json", head=head)
             elif path == "/events":
-                await self._stream(reader, writer, head)
+                await self._stream(reader, writer, head, hold)
             else:
                 await self._reply(writer, 404, b"Not found: the table screen is at /\n", head=head)
         except (ConnectionError, asyncio.TimeoutError):
@@ -155,8 +160,8 @@ class TableServer:
         except Exception:
             log.exception("a connection failed")
         finally:
-            self.connections -= 1
-            writer.transport.abort() if writer.transport.get_write_buffer_size() else writer.close()
+            self.admission.release(hold)
+            hang_up(writer)
 
     async def _request(self, reader: asyncio.StreamReader) -> tuple[str, str]:
         """(method, path) of the request; Refused when it breaks a bound or is not a GET."""
@@ -192,9 +197,13 @@ class TableServer:
                   f"{extra}{SECURITY_HEADERS}\r\n")
         await self._send(writer, header.encode() + (b"" if head else body))
 
-    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: bool) -> None:
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: bool,
+                      hold: Hold) -> None:
         """The SSE stream: the whole state now, then at each change; a comment when quiet.
-        It ends when the page goes (its end of the connection closes) or sends anything."""
+        It ends when the page goes (its end of the connection closes) or sends anything, or
+        when its address opens one stream too many (this one being its oldest)."""
+        if not head:
+            self.admission.stream(hold)
         await self._send(writer, ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                   "Cache-Control: no-store\r\nConnection: close\r\n"
                                   f"{SECURITY_HEADERS}\r\n").encode())
@@ -209,9 +218,11 @@ class TableServer:
                 await self._send(writer, f"event: race\ndata: {self.follower.text}\n\n".encode())
                 while not wake.is_set():
                     woken = asyncio.ensure_future(wake.wait())
-                    done, _ = await asyncio.wait((woken, gone), timeout=self.limits.keepalive_s,
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    woken.cancel()
+                    try:
+                        done, _ = await asyncio.wait((woken, gone), timeout=self.limits.keepalive_s,
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        woken.cancel()
                     if gone in done:
                         return
                     if not done:
@@ -227,6 +238,24 @@ def page_with(page: bytes, text: str) -> bytes:
     written ``\\u003c`` (the same string to JSON), so no payload can end the block."""
     data = text.replace("<", "\\u003c").encode()
     return page.replace(FIRST + b"</script>", FIRST + data + b"</script>", 1)
+
+
+def hang_up(writer: asyncio.StreamWriter) -> None:
+    """Close a connection: at once if it has not taken what was written (a sleeping phone),
+    else once that is sent. Its reads then end, so the handler returns by its own path
+    (a task's cancellation can be lost in ``asyncio.wait_for`` on Python 3.11)."""
+    if writer.transport.get_write_buffer_size():
+        writer.transport.abort()
+    else:
+        writer.close()
+
+
+def peer(writer: asyncio.StreamWriter) -> str:
+    """The address a connection comes from (an IPv4 address as itself, also when the socket
+    is IPv6 and sees it as ``::ffff:a.b.c.d``)."""
+    name = writer.get_extra_info("peername")
+    host = name[0] if isinstance(name, tuple) and name else ""
+    return host.removeprefix("::ffff:")
 
 
 def inherited() -> socket.socket | None:

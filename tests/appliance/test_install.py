@@ -211,3 +211,33 @@ def test_refuses_a_clone_the_service_cannot_read(pi):
 def test_unknown_option_is_one_line(pi):
     done = install(pi, "--frobnicate")
     assert (done.returncode, done.stderr) == (1, "install.sh: unknown option '--frobnicate' (try --help)\n")
+
+
+def test_state_made_before_is_opened_to_the_table_screen_once(pi):
+    """A box installed before the table screen had a user of its own: the companion's files
+    were its user's alone (UMask=0077). install.sh lets the companion's group read them
+    (the table screen's service reads through it), never write them, and then leaves them."""
+    state = pi.root / "var" / "lib" / "race-companion"
+    (state / "games").mkdir(parents=True)
+    for name in ("journal.sqlite3", "journal.sqlite3-wal", "games/formula-de.toml"):
+        (state / name).write_text("x")
+        (state / name).chmod(0o600)
+    (state / "games").chmod(0o700)
+    state.chmod(0o700)
+    cache = pi.root / "var" / "cache" / "race-companion" / "pycache"
+    cache.mkdir(parents=True)
+    (cache / "app.pyc").write_text("x")
+    (cache / "app.pyc").chmod(0o600)
+    done = install(pi)
+    assert done.returncode == 0, done.stderr
+    assert f"+ chmod -R g+rX,g-w {state}" in done.stdout
+    modes = {str(p.relative_to(pi.root)): oct(p.stat().st_mode & 0o777) for p in [state, *state.rglob("*")]}
+    assert modes == {"var/lib/race-companion": "0o750", "var/lib/race-companion/games": "0o750",
+                     "var/lib/race-companion/journal.sqlite3": "0o640",
+                     "var/lib/race-companion/journal.sqlite3-wal": "0o640",
+                     "var/lib/race-companion/games/formula-de.toml": "0o640"}
+    assert oct((cache / "app.pyc").stat().st_mode & 0o777) == "0o640"
+    again = install(pi)
+    assert again.returncode == 0, again.stderr
+    assert "chmod" not in again.stdout
+    assert "ok: /var/lib/race-companion readable by the group companion" in again.stdout

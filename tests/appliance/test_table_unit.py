@@ -16,6 +16,7 @@ from tests.appliance.test_install import APP_DIR, install, pi  # noqa: F401 (the
 REPO = Path(__file__).resolve().parents[2]
 SERVICE = REPO / "systemd" / "companion-table.service"
 SOCKET = REPO / "systemd" / "companion-table.socket"
+COMPANION = REPO / "systemd" / "companion.service"
 PINOUT = tomllib.loads((REPO / "hardware" / "pinout.toml").read_text())
 
 needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
@@ -48,8 +49,23 @@ def test_units_verify_cleanly_as_installed(tmp_path):
     assert "companion.service" not in done.stderr    # (a unit it only orders itself after)
 
 
+def test_a_user_of_its_own_that_may_only_read_the_companions_state():
+    """Not the companion's user: a dynamic one, in the companion's group, which the
+    companion's files are readable by (tests/tablescreen/test_group_read.py follows a race
+    with exactly these rights)."""
+    assert not settings(SERVICE, "User") and not settings(SERVICE, "Group")
+    assert settings(SERVICE, "DynamicUser") == ["yes"]
+    assert settings(SERVICE, "SupplementaryGroups") == [settings(COMPANION, "Group")[0]] == ["companion"]
+    assert settings(COMPANION, "StateDirectoryMode") == ["0750"]
+    assert settings(COMPANION, "CacheDirectoryMode") == ["0750"]     # the bytecode it reads too
+    assert settings(COMPANION, "UMask") == ["0027"]
+    assert "/var/cache/race-companion" in settings(SERVICE, "ReadOnlyPaths")[0].split()
+    pycache = "PYTHONPYCACHEPREFIX=/var/cache/race-companion/pycache"
+    assert pycache in settings(SERVICE, "Environment")
+    assert pycache.replace("/var/cache", "%C") in settings(COMPANION, "Environment")
+
+
 def test_reads_the_state_and_writes_nothing():
-    assert settings(SERVICE, "User") == ["companion"]
     assert not settings(SERVICE, "StateDirectory") and not settings(SERVICE, "ReadWritePaths")
     assert "/var/lib/race-companion" in settings(SERVICE, "ReadOnlyPaths")[0].split()
     assert settings(SERVICE, "ProtectSystem") == ["strict"]

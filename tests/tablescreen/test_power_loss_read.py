@@ -10,7 +10,7 @@ import time
 from companion.core.journal import Journal
 from companion.games import registry
 from companion.table.public import public_view
-from tests.tablescreen.test_server import events, get
+from tests.tablescreen.test_server import events, get, phone
 from tests.test_power_loss import (RACES, arguments, bodies, check_resumes_clean, journal_appears,
                                    starter)  # noqa: F401 (a fixture)
 
@@ -40,7 +40,7 @@ def test_sigkill_while_twelve_pages_read_the_journal(starter, serving, tmp_path)
         srv = serving(state)
         proc = starter.start(arguments(state, RACES["dice"]))
         journal_appears(state, proc)
-        pages = [events(srv.port) for _ in range(12)]
+        pages = [events(srv.port, source=phone(n)) for n in range(1, 13)]
         time.sleep(rng.uniform(0.0, during))
         proc.kill()
         proc.wait()

@@ -26,9 +26,24 @@ poll every 0.2 s that is within 0.4 s plus the sending, inside the second the ta
 screen promises; counted in polls, a loaded machine cannot make it fail."""
 
 
-def ask(port: int, raw: bytes, timeout: float = WAIT_S) -> bytes:
+def phone(n: int) -> str:
+    """The address of the ``n``-th phone at the table: on Linux all of 127.0.0.0/8 is the
+    loopback, so each test phone has an address of its own (127.0.0.1 is the first)."""
+    return f"127.0.0.{n}"
+
+
+def connect(port: int, source: str = "127.0.0.1", timeout: float = WAIT_S) -> socket.socket:
+    """A connection to the server from the address ``source``."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    s.bind((source, 0))
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def ask(port: int, raw: bytes, timeout: float = WAIT_S, source: str = "127.0.0.1") -> bytes:
     """Send ``raw``; everything the server answers until it closes."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+    with connect(port, source, timeout) as s:
         s.sendall(raw)
         out = b""
         while chunk := s.recv(65536):
@@ -36,15 +51,17 @@ def ask(port: int, raw: bytes, timeout: float = WAIT_S) -> bytes:
     return out
 
 
-def get(port: int, path: str = "/", method: str = "GET", headers: str = "") -> tuple[int, bytes, bytes]:
-    reply = ask(port, f"{method} {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
+def get(port: int, path: str = "/", method: str = "GET", headers: str = "",
+        source: str = "127.0.0.1") -> tuple[int, bytes, bytes]:
+    reply = ask(port, f"{method} {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode(), source=source)
     head, _, body = reply.partition(b"\r\n\r\n")
     return int(head.split()[1]), head, body
 
 
-def events(port: int, timeout: float = WAIT_S):
-    """An SSE connection: (socket, a function reading the next ``race`` event's data)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+def events(port: int, timeout: float = WAIT_S, source: str = "127.0.0.1"):
+    """An SSE connection from ``source``: (socket, a function reading the next ``race``
+    event's data; ConnectionError once the server has closed the stream)."""
+    s = connect(port, source, timeout)
     s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
     buf = [b""]
 
@@ -173,10 +190,124 @@ def test_more_pages_than_the_limit_are_told_to_come_back(state_dir, serving):
     assert status == 200
 
 
+def outcome(s: socket.socket) -> str:
+    """What became of an ``/events`` request on ``s``, read to the end or to its first race
+    event and a press's next one: "stream" (open: it was sent the press), "closed" (a
+    stream the server ended), "refused" (503, or reset before a word)."""
+    got = b""
+    try:
+        while got.count(b"event: race") < 2:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except ConnectionResetError:
+        pass
+    if got.count(b"event: race") >= 2:
+        return "stream"
+    return "closed" if got.startswith(b"HTTP/1.1 200") else "refused"
+
+
+def test_forty_idle_streams_from_one_address_keep_no_other_phone_out(state_dir, lacorsa, serving):
+    srv = serving(state_dir)
+    idle = []
+    for _ in range(40):                                 # opened at once, never read
+        s = connect(srv.port)
+        s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.append(s)
+    status, _, page = get(srv.port, "/", source=phone(2))
+    assert status == 200 and page
+    s, next_race = events(srv.port, source=phone(2))
+    assert next_race()["activity"] == "lacorsa"
+    play(lacorsa, "lacorsa", 1)
+    assert next_race()["history"][0] == lacorsa.runner.history()[-1].label
+    s.close()
+    # every one of the forty has been answered (a stream's first event, or 503): the press
+    # is sent to the streams still open, and those are the address's four at most
+    outcomes = [outcome(s) for s in idle]
+    assert outcomes.count("stream") == Limits().streams_per_address, outcomes
+    for s in idle:
+        s.close()
+
+
+def test_an_address_keeps_its_four_newest_streams(state_dir, lacorsa, serving):
+    """A phone that reloads: its fifth stream closes its first, and a sixth its second;
+    never more than four are open, and the newest always is."""
+    srv = serving(state_dir)
+    held = []
+    for n in range(1, 7):
+        s, next_race = events(srv.port)
+        next_race()                                     # a stream the server has counted
+        held.append((s, next_race))
+        gone = held[:max(0, n - 4)]
+        for s, next_race in gone:                       # closed by the server, not by a clock
+            with pytest.raises(ConnectionError):
+                while True:
+                    next_race()
+        play(lacorsa, "lacorsa", 1)
+        label = lacorsa.runner.history()[-1].label
+        for s, next_race in held[len(gone):]:
+            while next_race()["history"][0] != label:
+                pass
+        assert len(held) - len(gone) == min(n, 4)
+    for s, _ in held:
+        s.close()
+
+
+def test_forty_slow_clients_from_one_address_keep_no_other_phone_out(state_dir, serving):
+    """A slow loris from one address: forty connections each sending a byte a round, a
+    closed one opened again at once. A phone from another address gets the page every try."""
+    srv = serving(state_dir, header_s=0.5)              # cut off and back within the test
+    loris: list[socket.socket | None] = [None] * 40
+    opened = 0
+    tries = []
+    for _ in range(30):
+        for i, s in enumerate(loris):
+            try:
+                if s is None:
+                    s = loris[i] = connect(srv.port)
+                    s.sendall(b"GET / HTTP/1.1\r\nX-a: ")
+                    opened += 1
+                s.sendall(b"a")
+            except OSError:                             # cut off, or refused: again
+                s.close()
+                loris[i] = None
+        held, _ = srv.server.admission.count_of("127.0.0.1")
+        assert held <= Limits().per_address
+        tries.append(get(srv.port, "/", source=phone(2))[0])
+        time.sleep(0.05)                                # the loris's pace: no verdict hangs on it
+    assert opened > 40                                  # the loris was cut off and came back
+    assert tries == [200] * 30, tries
+    for s in loris:
+        if s is not None:
+            s.close()
+
+
+def test_a_full_server_makes_room_for_a_new_phone(state_dir, serving):
+    """All connections held by two addresses: a third gets in in place of the oldest of the
+    address that holds the most, which may not take it back from a phone holding fewer."""
+    srv = serving(state_dir, clients=6, per_address=4)
+    first = [events(srv.port, source=phone(1)) for _ in range(4)]
+    third = [events(srv.port, source=phone(3)) for _ in range(2)]
+    for _, next_race in first + third:
+        next_race()
+    s, next_race = events(srv.port, source=phone(2))
+    next_race()                                         # in, in place of phone 1's oldest
+    with pytest.raises(ConnectionError):
+        while True:
+            first[0][1]()
+    assert srv.server.admission.count_of(phone(1))[0] == 3
+    # full again: phone 1 (three) may not push out phone 3 (two) or phone 2 (one)
+    status, head, _ = get(srv.port, "/state.json", source=phone(1))
+    assert status == 503 and b"Retry-After: " in head
+    for sock, _ in [*first[1:], *third, (s, None)]:
+        sock.close()
+
+
 def test_a_press_reaches_twelve_pages_within_a_second(state_dir, lacorsa, serving):
     """Within a second, counted in polls (LATE_POLLS): the shipped poll interval."""
     srv = serving(state_dir, poll_s=Limits().poll_s, follower=CountingFollower)
-    pages = [events(srv.port) for _ in range(12)]
+    pages = [events(srv.port, source=phone(n)) for n in range(1, 13)]
     firsts = [next_race() for _, next_race in pages]
     play(lacorsa, "lacorsa", 1)
     committed = srv.follower.polls                      # an int the server's thread counts up
