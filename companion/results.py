@@ -24,7 +24,9 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
 
 
 def last_finished(journal: Journal) -> Session | None:
-    races = finished(journal)
+    """The newest race finished on this box (a race imported from another is not)."""
+    imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
+    races = [s for s in finished(journal) if s.id not in imported]
     return races[-1] if races else None
 
 
@@ -36,17 +38,23 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
 
 
 def standings(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
-    """(key, standings) of ``championship``, by default the one of the newest finished race."""
+    """(key, standings) of ``championship``'s current season (``companion.seasons``), by
+    default the championship of the newest finished race."""
+    from companion import seasons
+
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    return key, scoring.championship(races(journal, key))
+    return key, seasons.standings(seasons.current(journal, key), seasons.merges(journal))
 
 
 def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
-    """The races of championship ``key``, oldest first, each as its championship entries:
-    a finished session is one race, or the races of the season it played."""
-    return [race for s in finished(journal, key) for race in session_races(s)]
+    """The races of championship ``key``'s current season, oldest first, each as its
+    championship entries: a finished session is one race, or the races of the season it
+    played."""
+    from companion import seasons
+
+    return seasons.current(journal, key).race_list()
 
 
 def race_count(journal: Journal, key: str | None) -> int:
@@ -92,23 +100,37 @@ def title(key: str) -> str:
 def championship_lines(journal: Journal) -> list[str]:
     """Short lines for the screen: ``1 Red 36``."""
     key, rows = standings(journal)
-    if not rows:
+    if key is None:
         return []
-    count = race_count(journal, key)
+    from companion import seasons
+    from companion.kit.text import first_fitting
+
+    season = seasons.current(journal, key)
+    count = len(season.race_list())
+    of = f" ({count}/{season.races})" if season.races else ""
     return [f"{title(key)}: {counted(count, 'race')}",
+            first_fitting(f"Season {season.name}{of}", f"{season.name}{of}", season.name),
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 
 def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):
+    """The current season's table of ``championship`` (by default the newest race's)."""
+    from companion import seasons
+
+    key = championship_key(journal, championship)
+    if key is None:
+        return None
+    return seasons.season_receipt(journal, seasons.current(journal, key), now)
+
+
+def championship_receipt_of(title_line: str, rows, header, counted, notes=(), head=(), now=None):
+    """A championship table on paper: ``rows`` under ``title_line``, the points after each
+    race drawn under it (two races or more), ``notes`` (results dropped) at its foot,
+    ``head`` (the season) under the date it was printed."""
     from companion.receipts import layouts
     from companion.receipts.model import stamped
 
-    key, rows = standings(journal, championship)
-    if not rows:
-        return None
-    header = layouts.PLAYER_HEADER if rows_are(journal, key) == "players" else layouts.NAME_HEADER
-    receipt = layouts.championship(f"Championship {title(key)}", rows, name_header=header)
-    counted = races(journal, key)
+    receipt = layouts.championship(title_line, rows, name_header=header)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
 
@@ -117,7 +139,14 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
         spec = charts.championship_spec(counted, [r["name"] for r in rows])
         drawn = (Line("Points after each race", bold=True, align="center"), picture(spec))
         receipt = replace(receipt, items=(*receipt.items[:-1], *drawn, receipt.items[-1]))
-    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
+    if notes:
+        from dataclasses import replace
+
+        from companion.receipts.model import Line
+        said = (Line("Results dropped", bold=True), *(Line(n[i:i + PAPER_CHARS]) for n in notes
+                                                      for i in range(0, len(n), PAPER_CHARS)))
+        receipt = replace(receipt, items=(*receipt.items[:-1], *said, receipt.items[-1]))
+    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}", *head])
 
 
 def last_results_receipt(journal: Journal):
@@ -171,10 +200,12 @@ def when(ts: float) -> str:
 
 
 def race_number(journal: Journal, session: Session) -> int:
-    """The race's number in its championship: 1 + the races of that championship counted
-    by the finished sessions started before it (a season played in one session counts
-    its races)."""
-    return 1 + sum(len(session_races(s)) for s in finished(journal, session.championship) if s.id < session.id)
+    """The race's number in its season (``companion.seasons``): 1 + the races counted by
+    the season's finished sessions started before it (a season played in one session
+    counts its races)."""
+    from companion import seasons
+
+    return seasons.race_number(journal, session)
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
@@ -190,8 +221,10 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
         n = race_number(journal, session)
         if n > 1:
             from companion.kit.text import first_fitting
-            lines.append(first_fitting(f"{title(session.championship)} championship, race {n}",
-                                       f"Championship race {n}", limit=PAPER_CHARS))
+            from companion import seasons
+            name = seasons.season_of(journal, session).name
+            lines.append(first_fitting(f"{title(session.championship)} {name}, race {n}",
+                                       f"Season {name}, race {n}", f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 
 

@@ -2,7 +2,7 @@
 
 import random
 
-from companion import results as res
+from companion import results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -28,8 +28,8 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
         lines = receipt.text_lines()
         assert lines[1] == res.when(session.started)
     assert not any("championship" in line for line in tray.receipts[1].text_lines())   # a one-off so far
-    assert tray.receipts[2].text_lines()[2] == "Formula Dé championship, race 2"
-    assert tray.receipts[3].text_lines()[2] == "Formula Dé championship, race 2"
+    assert tray.receipts[2].text_lines()[2] == f"Formula Dé {seasons.current(app.journal, 'formula-de').name}, race 2"
+    assert tray.receipts[3].text_lines()[2] == f"Formula Dé {seasons.current(app.journal, 'formula-de').name}, race 2"
 
 
 def test_the_championship_says_when_it_was_printed(state_dir):
@@ -37,7 +37,8 @@ def test_the_championship_says_when_it_was_printed(state_dir):
     race(app)
     receipt = res.championship_receipt(app.journal, now=0.0)
     assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
-    assert receipt.text_lines()[2] == "After 1 race"
+    assert receipt.text_lines()[2] == f"Season {seasons.current(app.journal, 'formula-de').name}, 1 race"
+    assert receipt.text_lines()[3] == "After 1 race"
 
 
 def test_the_championship_draws_the_points_after_each_race(state_dir):

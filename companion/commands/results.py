@@ -14,6 +14,8 @@ def register(sub) -> None:
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--championship", metavar="KEY", help="which championship (default: the last race's)")
+    from companion.commands import club
+    club.register_options(p)
     p.set_defaults(func=show)
 
 
@@ -46,6 +48,9 @@ def open_journal(state: str | None):
 def show(args) -> int:
     from companion import results
 
+    from companion.commands import club
+    if club.asked(args):
+        return club.show(args)
     with open_journal(args.state) as journal:
         last = results.last_finished(journal)
         key, standings = results.standings(journal, args.championship)

@@ -71,6 +71,17 @@ CREATE TABLE IF NOT EXISTS snapshots (
     crc INTEGER NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS races (
+    session INTEGER PRIMARY KEY REFERENCES sessions(id),
+    race TEXT NOT NULL UNIQUE,
+    season TEXT
+);
+CREATE TABLE IF NOT EXISTS club (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    body TEXT NOT NULL,
+    crc INTEGER NOT NULL,
+    created REAL NOT NULL
+);
 """
 
 UNDO = "undo"
@@ -272,6 +283,7 @@ class Journal:
                                           "finished, results FROM sessions", "id")
         events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
                               "session, seq")
+        club = [_read_around(self._db, f"SELECT * FROM {table}", key) for table, key in (("races", "session"), ("club", "id"))]
         total = _count(self._db, "events")
         self._db.close()
         n = 1
@@ -297,6 +309,8 @@ class Journal:
                                  "started, finished, results) VALUES (?,?,?,?,?,?,?,?)", sessions)
             self._db.executemany("INSERT OR IGNORE INTO events (session, seq, label, body, crc, created) "
                                  "VALUES (?,?,?,?,?,?)", kept)
+            self._db.executemany("INSERT OR IGNORE INTO races VALUES (?,?,?)", [r for r in club[0] if r[0] in known])
+            self._db.executemany("INSERT OR IGNORE INTO club VALUES (?,?,?,?)", club[1])
         from companion.core.names import counted   # only on a damaged journal: not at every start
         lost = f"{counted(total - len(kept), 'event')} lost" if total is not None and total > len(kept) else \
             "some events may be lost"
@@ -373,11 +387,17 @@ class Journal:
 
     def start_session(self, activity: str, options: dict[str, Any], data: dict[str, Any],
                       championship: str | None = None) -> int:
-        cur = self._write(
-            "INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
-            (activity, _dump(options), _dump(data), championship, time.time()))
-        self._note(int(cur.lastrowid), 0)
-        return int(cur.lastrowid)
+        """Open a session; its race id (a random UUID, kept in ``races``) is written in the
+        same transaction."""
+        import uuid
+        cur = self._transaction([
+            ("INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
+             (activity, _dump(options), _dump(data), championship, time.time())),
+            ("INSERT INTO races (session, race) VALUES (last_insert_rowid(), ?)", (str(uuid.uuid4()),)),
+        ])
+        sid = int(cur.lastrowid)             # races.session is the row id
+        self._note(sid, 0)
+        return sid
 
     def session(self, session_id: int) -> Session:
         row = self._db.execute("SELECT * FROM sessions WHERE id=?", (session_id,)).fetchone()
@@ -427,6 +447,52 @@ class Journal:
     def reopen_session(self, session_id: int) -> None:
         """Mark a finished session as running again (its last move was undone)."""
         self._write("UPDATE sessions SET finished=NULL, results=NULL WHERE id=?", (session_id,))
+
+    # -- the club: race ids, seasons and merged names (companion.seasons) ---------------
+
+    def race_ids(self) -> dict[int, tuple[str, str | None]]:
+        """session id -> (race id, the season it was put in by an import, else None).
+        Sessions from before race ids were kept have none here (``companion.seasons.race_id``)."""
+        try:
+            return {int(s): (str(r), season) for s, r, season in self._db.execute("SELECT session, race, season FROM races")}
+        except sqlite3.OperationalError:     # a journal written before the table existed, read as it is
+            return {}
+
+    def club_events(self) -> list[dict[str, Any]]:
+        """The club's events (a season started, two names merged), oldest first, each with
+        its ``id`` and ``created``; a row that fails its CRC is skipped."""
+        try:
+            rows = list(self._db.execute("SELECT id, body, crc, created FROM club ORDER BY id"))
+        except sqlite3.OperationalError:
+            return []
+        out = []
+        for cid, body, crc, created in rows:
+            event = _loads(body, None) if _crc(body) == crc else None
+            if isinstance(event, dict) and "kind" in event:
+                out.append({**event, "id": int(cid), "created": created})
+        return out
+
+    def add_club_event(self, event: dict[str, Any]) -> int:
+        """Commit one club event (appended, never changed)."""
+        body = _dump(event)
+        return int(self._write("INSERT INTO club (body, crc, created) VALUES (?,?,?)",
+                               (body, _crc(body), time.time())).lastrowid)
+
+    def add_finished_sessions(self, races: list[tuple[Session, str, str | None]]) -> None:
+        """Keep finished races brought from another box (``companion import``), each
+        ``(session, race id, season)``: their session rows and race ids, all in one
+        transaction (all or none); their events stay on the box that ran them."""
+        statements = []
+        for session, race, season in races:
+            statements += [
+                ("INSERT INTO sessions (activity, options, data, championship, started, finished, results) "
+                 "VALUES (?,?,?,?,?,?,?)",
+                 (session.activity, _dump(session.options), _dump(session.data), session.championship,
+                  session.started, session.finished, _dump(session.results))),
+                ("INSERT INTO races (session, race, season) VALUES (last_insert_rowid(), ?, ?)", (race, season)),
+            ]
+        if statements:
+            self._transaction(statements)
 
     def _session(self, row) -> Session:
         sid, activity, options, data, champ, started, finished, results = row

@@ -178,6 +178,10 @@ class Follower:
     def _championship(self) -> dict[str, Any]:
         key, rows = results.standings(self.journal)
         if key is None:
-            return {"title": "", "races": 0, "standings": []}
-        return {"title": results.title(key), "races": results.race_count(self.journal, key),
-                "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows]}
+            return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
+        from companion import seasons
+        season = seasons.current(self.journal, key).name
+        return {"title": f"{results.title(key)} {season}", "season": season,
+                "races": results.race_count(self.journal, key),
+                "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows],
+                "dropped": seasons.dropped_note(rows)}

@@ -1,0 +1,148 @@
+"""Seasons: a journal from before seasons keeps its races as each game's first season; a
+season started on the box takes the races after it; a season of a set number of races
+prints its final standings by itself and starts the next; worst results dropped."""
+
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import results as res, seasons
+from companion.app import App
+from companion.core.journal import Journal
+from companion.devices.display import HeadlessDisplay
+from companion.receipts.model import Line
+from tests.table import PaperTray
+
+FIXTURE = Path(__file__).parent / "fixtures" / "journal-before-seasons.sqlite3"
+
+
+def app_on(state_dir):
+    tray = PaperTray()
+    return App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=tray,
+               rng=random.Random(1)), tray
+
+
+def race(app, order, game="formula-de"):
+    """A two-lap race on the lap counter that finishes in ``order`` (the first car leads)."""
+    colours = ("Red", "Blue", "Green", "Black")
+    players = [{"name": n, "colour": c} for n, c in zip(order, colours)]
+    app.start_session("laps", {"game": game, "players": players, "length": 2, "count": "up", "timing": "off"})
+    app.perform(app.moves()[0])
+    while not app.runner.finished():
+        app.perform(app.moves()[0])
+    return app.runner.session
+
+
+def texts(receipt):
+    return [i.text for i in receipt.items if isinstance(i, Line)]
+
+
+def test_a_journal_from_before_seasons_is_the_games_first_season(state_dir):
+    shutil.copy(FIXTURE, state_dir / Journal.FILENAME)
+    app, tray = app_on(state_dir)
+    first = seasons.seasons(app.journal, "formula-de")
+    assert [s.name for s in first] == [f"{time.localtime(first[0].sessions[0].started).tm_year}-1"]
+    assert len(first[0].race_list()) == 3
+    key, rows = res.standings(app.journal)
+    assert key == "formula-de"
+    assert [(r["name"], r["points"]) for r in rows] == [("Anne", 26), ("Bob", 24), ("Cy", 22)]
+
+    new = seasons.start(app.journal, "formula-de", "Spring")
+    assert new.name == "Spring" and new.race_list() == []
+    race(app, ["Bob", "Anne"])
+    assert res.championship_lines(app.journal)[:2] == ["Formula Dé: 1 race", "Season Spring"]
+    assert [(r["name"], r["points"]) for r in res.standings(app.journal)[1]] == [("Bob", 10), ("Anne", 8)]
+    old = seasons.find(app.journal, "formula-de", first[0].name)
+    assert len(old.race_list()) == 3          # the first season kept whole
+    assert "Spring, race 1" not in " ".join(texts(tray.receipts[-1]))   # race 1 is not numbered
+    race(app, ["Anne", "Bob"])
+    assert "Formula Dé Spring, race 2" in texts(tray.receipts[-1])
+
+
+def test_starting_a_season_is_kept_in_the_journal(state_dir):
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    seasons.start(app.journal, "formula-de", "Autumn", races=4, drop=1)
+    app.journal.close()
+    with Journal(state_dir) as journal:          # a power cut later
+        season = seasons.current(journal, "formula-de")
+        assert (season.name, season.races, season.drop) == ("Autumn", 4, 1)
+
+
+@pytest.mark.parametrize("name, races, drop, said", [
+    ("", None, 0, "a season needs a name"),
+    ("2026-1", None, 0, "has a season called '2026-1' already"),
+    ("X", 0, 0, "1 to 99 races"),
+    ("X", 3, 3, "cannot drop 3 results"),
+])
+def test_a_season_that_cannot_be_started_says_why_and_changes_nothing(state_dir, name, races, drop, said, monkeypatch):
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    name = name.replace("2026", str(time.localtime(app.journal.sessions()[0].started).tm_year))
+    said = said.replace("2026", str(time.localtime(app.journal.sessions()[0].started).tm_year))
+    with pytest.raises(seasons.SeasonError, match=said):
+        seasons.start(app.journal, "formula-de", name, races=races, drop=drop)
+    assert app.journal.club_events() == []
+
+
+def test_a_season_of_three_races_prints_its_final_standings_and_starts_the_next(state_dir):
+    app, tray = app_on(state_dir)
+    seasons.start(app.journal, "formula-de", "Cup", races=3, drop=1)
+    race(app, ["Anne", "Bob", "Cy"])
+    race(app, ["Bob", "Cy", "Anne"])
+    assert [r.kind for r in tray.receipts] == ["program", "results"] * 2    # no final yet
+    race(app, ["Anne", "Bob"])               # Cy misses the last race
+    final = tray.receipts[-1]
+    lines = texts(final)
+    assert lines[1] == "Season Cup, 3 of 3 races"
+    assert final.title == "Final standings Formula Dé"
+    # each driver's worst result left out: Cy's missed race, Anne's 3rd, Bob's first 2nd place
+    assert "Results dropped" in lines
+    assert "Anne: race 2 (6 pts)" in lines and "Cy: race 3 (0 pts)" in lines and "Bob: race 1 (8 pts)" in lines
+    rows = seasons.standings(seasons.find(app.journal, "formula-de", "Cup"))
+    assert [(r["name"], r["points"], r["dropped"]) for r in rows] == [
+        ("Anne", 20, [2]), ("Bob", 18, [1]), ("Cy", 14, [3])]
+    nxt = seasons.current(app.journal, "formula-de")
+    assert nxt.name != "Cup" and (nxt.races, nxt.drop) == (3, 1) and nxt.race_list() == []
+    race(app, ["Cy", "Bob"])
+    assert len(seasons.find(app.journal, "formula-de", "Cup").race_list()) == 3
+    assert seasons.current(app.journal, "formula-de").race_list()[0][0]["name"] == "Cy"
+
+
+def test_a_new_season_named_on_the_box(state_dir):
+    from companion.ui import flow
+    from companion.ui.club import NewSeason
+    from companion.ui.players import NameEntry
+    from tests.table import press
+
+    app, tray = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    app.go_home()
+    app.push(flow.Results())
+    assert app.frame().footer == "GO: print  OK: club"
+    press(app, "OK OK")                        # the club menu, "New season"
+    assert isinstance(app.screen, NewSeason)
+    year = time.localtime(app.journal.sessions()[0].started).tm_year
+    assert app.frame().body[0].items[0] == f"Name {year}-2"
+    press(app, "OK")                           # the name, entered as a player's is
+    assert isinstance(app.screen, NameEntry) and app.frame().title == "Name of season"
+    press(app, "DOWN " * 52 + "OK " + "DOWN " * 32 + "OK " + "DOWN " * 39 + "OK "
+          + "UP " * 6 + "OK " + "UP " * 2 + "OK " + "UP " * 10 + "GO")
+    assert app.frame().body[0].items[0] == "Name Cup"
+    press(app, "DOWN OK OK DOWN OK")           # 2 races, each driver's worst dropped
+    assert app.frame().body[0].items[1:3] == ("Races 2", "Drop worst 1")
+    press(app, "GO")
+    assert isinstance(app.screen, flow.Results) and app.toast == "Season Cup started"
+    season = seasons.current(app.journal, "formula-de")
+    assert (season.name, season.races, season.drop) == ("Cup", 2, 1)
+    assert app.championship_lines() == ["Formula Dé: 0 races", "Season Cup (0/2)"]
+    press(app, "OK DOWN OK")                   # past seasons: the first kept whole
+    assert app.frame().body[0].items == ("Cup", f"{year}-1")
+    press(app, "DOWN OK")
+    assert app.frame().body[0].items[:3] == (f"{year}-1, 1 race", "1 Anne 10", "2 Bob 8")
+    press(app, "GO")
+    assert tray.receipts[-1].title == "Championship Formula Dé"
+    assert f"Season {year}-1, 1 race" in texts(tray.receipts[-1])
