@@ -158,9 +158,11 @@ def start(journal: Journal, game: str, name: str | None = None, *, races: int | 
 def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The season's table: :func:`scoring.championship` over its races, with each driver's
     ``drop`` worst results left out (a race not entered is a result of 0 points, and goes
-    first). Every row carries ``dropped`` (the race numbers left out, 1-based) and
-    ``dropped_points``."""
-    races = [[_renamed(e, merged) for e in race] for race in season.race_list()]
+    first). A driver is one row whatever the letter case of their name, and under the name
+    ``merged`` (:func:`merges`) gives. Every row carries ``dropped`` (the race numbers left
+    out, 1-based) and ``dropped_points``."""
+    spelled: dict[str, str] = {}      # one driver whatever the letter case: the first spelling
+    races = [[_renamed(e, merged, spelled) for e in race] for race in season.race_list()]
     if not season.drop:
         return [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
     names: dict[str, None] = {}
@@ -184,11 +186,12 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
     return rows
 
 
-def _renamed(entry: dict[str, Any], merged: dict[str, str] | None) -> dict[str, Any]:
-    if not merged:
-        return entry
-    into = merged.get(entry["name"].casefold())
-    return {**entry, "name": into} if into else entry
+def _renamed(entry: dict[str, Any], merged: dict[str, str] | None, spelled: dict[str, str]) -> dict[str, Any]:
+    """``entry`` under its driver's name: the one it was merged into, else the first
+    spelling of it (any letter case) seen in ``spelled``."""
+    name = (merged or {}).get(entry["name"].casefold(), entry["name"])
+    name = spelled.setdefault(name.casefold(), name)
+    return entry if name == entry["name"] else {**entry, "name": name}
 
 
 def merges(journal: Journal, events: list[dict] | None = None) -> dict[str, str]:

@@ -163,6 +163,8 @@ class Follower:
         if self.journal is None:
             return out
         out["championship"] = self._championship()
+        from companion import record
+        out["drivers"] = record.summaries(self.journal)
         if self.session is None:
             return out
         out["title"] = results.activity_title(self.session.activity, self.session.options)

@@ -1,5 +1,5 @@
 """The table screen serves the current season: the championship block's title names it, and
-says which results the season drops; a driver's record rides in its own ``drivers`` key."""
+says which results the season drops; the drivers' records ride in their own ``drivers`` key."""
 
 import json
 
@@ -22,3 +22,13 @@ def test_the_table_screen_names_the_season_and_its_dropped_results(state_dir, se
     assert champ["title"] == "Formula Dé Cup" and champ["season"] == "Cup" and champ["races"] == 2
     assert [(r["name"], r["points"]) for r in champ["standings"]] == [("Bob", 10), ("Anne", 10), ("Cy", 6)]
     assert champ["dropped"] == ["Bob: race 1 (8 pts)", "Anne: race 2 (8 pts)", "Cy: race 2 (0 pts)"]
+
+
+def test_the_table_screen_serves_the_drivers(state_dir, serving):
+    from tests.test_record import club
+
+    club(state_dir)
+    srv = serving(state_dir)
+    drivers = json.loads(get(srv.port, "/state.json")[2])["drivers"]
+    assert [d["name"] for d in drivers] == ["Anne", "Bob", "Cy"]
+    assert drivers[0]["races"] == 6 and "places" not in drivers[0]
