@@ -32,7 +32,7 @@ def show(args) -> int:
             return _csv(journal, args.csv)
         if args.driver:
             return _driver(journal, args.driver, args.json)
-        key = _key(journal, args.championship)
+        key = _key(journal, args.championship or (_game_with(journal, args.season) if args.season else None))
         if args.season:
             return _season(journal, key, args.season, args.json)
         return _seasons(journal, key, args.json)
@@ -47,6 +47,17 @@ def _key(journal, wanted: str | None) -> str:
         raise CommandError(f"no championship '{wanted}'; available: {', '.join(keys) or 'none'}"
                            if wanted else "no finished race yet")
     return key
+
+
+def _game_with(journal, name: str) -> str | None:
+    """The one game that has a season called ``name`` (None: none, or several do, and the
+    newest race's game is asked)."""
+    from companion import results, seasons
+
+    games = dict.fromkeys(s.championship for s in results.finished(journal) if s.championship)
+    having = [g for g in games if any(s.name.casefold() == name.strip().casefold()
+                                      for s in seasons.seasons(journal, g))]
+    return having[0] if len(having) == 1 else None
 
 
 def _print_json(data) -> int:

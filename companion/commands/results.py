@@ -59,9 +59,12 @@ def show(args) -> int:
             raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
         open_session = journal.open_session()
         if args.json:
+            from companion import exchange, seasons
             print(json.dumps({
+                "schema": exchange.SCHEMA,
                 "last": last.results if last else None,
                 "championship": {"key": key, "races": results.race_count(journal, key),
+                                 "season": seasons.current(journal, key).name if key else None,
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
             }, indent=2, ensure_ascii=False))
