@@ -44,7 +44,7 @@ class Club:
 
     def season_lines(self, name: str) -> list[str]:
         season = seasons.find(self.journal, self.game(), name)
-        rows = seasons.standings(season, seasons.merges(self.journal))
+        rows = seasons.table(self.journal, season)
         return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
                 *(f"Drop {line}" for line in seasons.dropped_note(rows))]
 

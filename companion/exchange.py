@@ -78,14 +78,14 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
 
 
 def season_summary(journal: Journal, season: seasons.Season) -> dict[str, Any]:
-    rows = seasons.standings(season, seasons.merges(journal))
+    rows = seasons.table(journal, season)
     return {"name": season.name, "game": season.game, "races": len(season.race_list()),
             "set_races": season.races, "drop": season.drop, "complete": season.complete(),
             "leader": rows[0]["name"] if rows else None}
 
 
 def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
-    rows = seasons.standings(season, seasons.merges(journal))
+    rows = seasons.table(journal, season)
     return {**season_summary(journal, season),
             "standings": [{"position": r["position"], "name": r["name"], "points": r["points"],
                            "races": r["races"], "wins": r["wins"], "best": r["best"],

@@ -56,14 +56,17 @@ def not_finished(session_results: dict[str, Any]) -> set[str]:
 
 
 def records(journal: Journal) -> dict[str, Record]:
-    """Every driver's record (casefolded name -> Record), from every game's seasons."""
-    events = journal.club_events()
-    merged = seasons.merges(journal, events)
-    ids = journal.race_ids()
+    """Every driver's record (casefolded name -> Record), from every game's seasons;
+    counted again once the journal has changed."""
+    return journal.cached("records", lambda: _records(journal))
+
+
+def _records(journal: Journal) -> dict[str, Record]:
+    merged = seasons.merges(journal)
     done = results.finished(journal)
     out: dict[str, Record] = {}
     for game in dict.fromkeys(s.championship for s in done if s.championship):
-        every = seasons.seasons(journal, game, events=events, ids=ids, sessions=done)
+        every = seasons.seasons(journal, game)
         for number, season in enumerate(every):
             for session in season.sessions:
                 dnf = not_finished(session.results or {})

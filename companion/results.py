@@ -17,7 +17,9 @@ from companion.core.names import counted
 
 
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
-    out = [s for s in journal.sessions(finished=True) if s.results and s.results.get("standings")]
+    """The finished sessions with standings, oldest first, without their data snapshot
+    (``Journal.finished_sessions``)."""
+    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings")]
     if championship is not None:
         out = [s for s in out if s.championship == championship]
     return out
@@ -27,7 +29,7 @@ def last_finished(journal: Journal) -> Session | None:
     """The newest race finished on this box (a race imported from another is not)."""
     imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
     races = [s for s in finished(journal) if s.id not in imported]
-    return races[-1] if races else None
+    return journal.session(races[-1].id) if races else None
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
@@ -45,7 +47,7 @@ def standings(journal: Journal, championship: str | None = None) -> tuple[str | 
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    return key, seasons.standings(seasons.current(journal, key), seasons.merges(journal))
+    return key, seasons.table(journal, seasons.current(journal, key))
 
 
 def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
@@ -98,14 +100,15 @@ def title(key: str) -> str:
 
 
 def championship_lines(journal: Journal) -> list[str]:
-    """Short lines for the screen: ``1 Red 36``."""
-    key, rows = standings(journal)
-    if key is None:
-        return []
+    """Short lines for the screen: ``Formula Dé: 3 races``, ``Season 2026-2``, ``1 Red 36``."""
     from companion import seasons
     from companion.kit.text import first_fitting
 
+    key = championship_key(journal)
+    if key is None:
+        return []
     season = seasons.current(journal, key)
+    rows = seasons.table(journal, season)
     count = len(season.race_list())
     of = f" ({count}/{season.races})" if season.races else ""
     return [f"{title(key)}: {counted(count, 'race')}",

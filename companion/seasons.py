@@ -24,7 +24,7 @@ from companion import results
 from companion.core import scoring
 from companion.core.journal import Journal, Session
 
-MAX_RACES = 99
+MAX_RACES = 200
 MAX_DROP = 9
 NAME_CHARS = 16
 
@@ -42,11 +42,15 @@ class Season:
     after: int = 0                    # its races are sessions started after this id
     started: float | None = None
     sessions: list[Session] = field(default_factory=list)
+    _races: list | None = field(default=None, repr=False, compare=False)
 
     def race_list(self) -> list[list[dict[str, Any]]]:
-        """Its races as championship entries, oldest first (a session may hold several)."""
-        out = [race for s in self.sessions for race in results.session_races(s)]
-        return out[:self.races] if self.races else out
+        """Its races as championship entries, oldest first (a session may hold several);
+        made once (a season is read whole from the journal, ``seasons``)."""
+        if self._races is None:
+            out = [race for s in self.sessions for race in results.session_races(s)]
+            self._races = out[:self.races] if self.races else out
+        return self._races
 
     def complete(self) -> bool:
         return bool(self.races) and len(self.race_list()) >= self.races
@@ -71,12 +75,16 @@ def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
 
 
-def seasons(journal: Journal, game: str, *, events: list[dict] | None = None,
-            ids: dict | None = None, sessions: list[Session] | None = None) -> list[Season]:
-    """Every season of ``game``, oldest first, each with its finished sessions."""
-    events = journal.club_events() if events is None else events
-    ids = journal.race_ids() if ids is None else ids
-    done = results.finished(journal, game) if sessions is None else [s for s in sessions if s.championship == game]
+def seasons(journal: Journal, game: str) -> list[Season]:
+    """Every season of ``game``, oldest first, each with its finished sessions (counted
+    again once the journal has changed; not to be changed by the caller)."""
+    return journal.cached(f"seasons {game}", lambda: _seasons(journal, game))
+
+
+def _seasons(journal: Journal, game: str) -> list[Season]:
+    events = journal.club_events()
+    ids = journal.race_ids()
+    done = results.finished(journal, game)
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
                       int(e.get("after") or 0), e.get("created"))
                for e in events if e.get("kind") == "season" and e.get("game") == game]
@@ -153,6 +161,12 @@ def start(journal: Journal, game: str, name: str | None = None, *, races: int | 
     journal.add_club_event({"kind": "season", "game": game, "name": name, "races": races,
                             "drop": drop, "after": after})
     return current(journal, game)
+
+
+def table(journal: Journal, season: Season) -> list[dict[str, Any]]:
+    """:func:`standings` of ``season`` with the journal's merged names, worked out once
+    until the journal changes (the screen shows it at every frame)."""
+    return journal.cached(f"table {season.game} {season.name}", lambda: standings(season, merges(journal)))
 
 
 def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict[str, Any]]:
@@ -244,7 +258,7 @@ def season_receipt(journal: Journal, season: Season, now: float | None = None, *
     the points after each race, and the results it dropped."""
     from companion.receipts import layouts
 
-    rows = standings(season, merges(journal))
+    rows = table(journal, season)
     if not rows:
         return None
     header = layouts.PLAYER_HEADER if results.rows_are(journal, season.game) == "players" else layouts.NAME_HEADER

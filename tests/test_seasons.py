@@ -75,7 +75,7 @@ def test_starting_a_season_is_kept_in_the_journal(state_dir):
 @pytest.mark.parametrize("name, races, drop, said", [
     ("", None, 0, "a season needs a name"),
     ("2026-1", None, 0, "has a season called '2026-1' already"),
-    ("X", 0, 0, "1 to 99 races"),
+    ("X", 0, 0, "1 to 200 races"),
     ("X", 3, 3, "cannot drop 3 results"),
 ])
 def test_a_season_that_cannot_be_started_says_why_and_changes_nothing(state_dir, name, races, drop, said, monkeypatch):

@@ -75,7 +75,7 @@ def _seasons(journal, key: str, as_json: bool) -> int:
         return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
     print(f"Seasons of {results.title(key)}:")
     for k, s in enumerate(every):
-        rows = seasons.standings(s, seasons.merges(journal))
+        rows = seasons.table(journal, s)
         lead = f"  {'won by' if s.complete() or k < len(every) - 1 else 'led by'} {rows[0]['name']} " \
                f"({rows[0]['points']})" if rows else ""
         now = "  (current)" if k == len(every) - 1 else ""
@@ -90,7 +90,7 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
         season = seasons.find(journal, key, name)
     except seasons.SeasonError as exc:
         raise CommandError(str(exc)) from None
-    rows = seasons.standings(season, seasons.merges(journal))
+    rows = seasons.table(journal, season)
     if as_json:
         return _print_json({"championship": key, "season": exchange.season_json(journal, season)})
     print(f"{results.title(key)} season {season.label()}"

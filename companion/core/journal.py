@@ -84,6 +84,15 @@ CREATE TABLE IF NOT EXISTS club (
 );
 """
 
+FINGERPRINTS = {
+    "finished": "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(finished), 0) FROM sessions "
+                "WHERE finished IS NOT NULL AND results IS NOT NULL",
+    "club": "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM club",
+    "races": "SELECT COUNT(*), COALESCE(MAX(session), 0) FROM races",
+}
+"""What ``Journal.cached`` values are kept against: each query's row changes when its part
+of the journal does (a session finishes or reopens, a club event, a race id)."""
+
 UNDO = "undo"
 MOVE_KEY = "_move"
 """The key of an event row's body that holds the move it was resolved from (not part of the event)."""
@@ -182,6 +191,7 @@ class Journal:
         self.notice: str | None = None     # what a person must be told about this journal
         self._mark_fd: int | None = None
         self.read_only = read_only
+        self._cache: dict[str, tuple[tuple, Any]] = {}   # cached()
         if read_only:
             self._open_read_only()
             return
@@ -440,6 +450,30 @@ class Journal:
             sql += " WHERE finished IS NULL"
         return [self._session(r) for r in self._db.execute(sql + " ORDER BY id")]
 
+    def finished_sessions(self) -> list[Session]:
+        """The finished sessions that kept results, oldest first, without their data
+        snapshot (``data`` is {}: ``session(id)`` has it): what championships, seasons and
+        records are counted from. Read again only once a session has finished (or reopened)."""
+        return self.cached("finished", lambda: [self._session(r) for r in self._db.execute(
+            "SELECT id, activity, options, NULL, championship, started, finished, results FROM sessions "
+            "WHERE finished IS NOT NULL AND results IS NOT NULL ORDER BY id")], ("finished",))
+
+    def cached(self, name: str, read, depends: tuple[str, ...] = tuple(FINGERPRINTS)):
+        """``read()``, kept under ``name`` until what it ``depends`` on changes (the
+        finished sessions, the club's events, the race ids: :data:`FINGERPRINTS`); an
+        event of a race in progress changes none of them."""
+        key = tuple(self._fingerprint(part) for part in depends)
+        kept = self._cache.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._cache[name] = (key, read())
+        return kept[1]
+
+    def _fingerprint(self, part: str) -> tuple | None:
+        try:
+            return tuple(self._db.execute(FINGERPRINTS[part]).fetchone())
+        except sqlite3.OperationalError:      # a table an older journal read as it is lacks
+            return None
+
     def finish_session(self, session_id: int, results: dict[str, Any] | None) -> None:
         self._write("UPDATE sessions SET finished=?, results=? WHERE id=?",
                     (time.time(), _dump(results) if results is not None else None, session_id))
@@ -454,7 +488,9 @@ class Journal:
         """session id -> (race id, the season it was put in by an import, else None).
         Sessions from before race ids were kept have none here (``companion.seasons.race_id``)."""
         try:
-            return {int(s): (str(r), season) for s, r, season in self._db.execute("SELECT session, race, season FROM races")}
+            return self.cached("races", lambda: {int(s): (str(r), season) for s, r, season
+                                                 in self._db.execute("SELECT session, race, season FROM races")},
+                               ("races",))
         except sqlite3.OperationalError:     # a journal written before the table existed, read as it is
             return {}
 
@@ -462,7 +498,8 @@ class Journal:
         """The club's events (a season started, two names merged), oldest first, each with
         its ``id`` and ``created``; a row that fails its CRC is skipped."""
         try:
-            rows = list(self._db.execute("SELECT id, body, crc, created FROM club ORDER BY id"))
+            rows = self.cached("club", lambda: list(self._db.execute("SELECT id, body, crc, created FROM club ORDER BY id")),
+                               ("club",))
         except sqlite3.OperationalError:
             return []
         out = []
