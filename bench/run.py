@@ -259,6 +259,22 @@ class Bench:
             options, warm=False)[-1], runs)
         names = {"lines": "championship screen", "receipt": "championship receipt",
                  "table": "table screen's championship", "record": "every driver's record"}
+        names_file = state / "presses.json"
+        totals = self.callgrind([str(BENCH / "season.py"), "presses", str(state), "--out", str(names_file)],
+                                ["--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+                                 "--zero-before=sys_call_tracing", "--dump-after=os_getppid", "--dump-line=no"],
+                                warm=False)[:-1]
+        pressed = json.loads(names_file.read_text())
+        if len(totals) != len(pressed):
+            raise RuntimeError(f"season presses: {len(totals)} callgrind dumps for {len(pressed)} presses")
+        median, p90 = statistics.median(totals), statistics.quantiles(totals, n=10)[-1]
+        worst = sorted(range(len(totals)), key=totals.__getitem__)[-2:]
+        self.add(Figure(f"press to frame, the club's screens, {SEASON_RACES}-race season: median of {len(totals)}",
+                        _m(median, 2), f"<= {_m(PRESS_MEDIAN, 1)}", median <= PRESS_MEDIAN),
+                 Figure(f"press to frame, the club's screens: 90th percentile", _m(p90, 2),
+                        f"<= {_m(PRESS_P90)}", p90 <= PRESS_P90))
+        self.notes.append("press to frame, the club's screens: the slowest: " + ", ".join(
+            f"{pressed[k]} {_m(totals[k], 1)}" for k in reversed(worst)) + " (the races read and counted once)")
         for (what, again), total in zip(runs, counted):
             name = f"{names[what]}, {SEASON_RACES}-race season, " + ("again, nothing changed" if again else "after a race")
             if what == "lines":

@@ -15,6 +15,12 @@ receipt instead, with ``--what table`` the table screen's championship block, wi
 ``--what record`` every driver's record. The first time after the journal changed (the
 code loaded, the journal's races not read yet), or with ``--again`` the next time (the
 next frame of the screen: the finished races are read once per change of the journal).
+
+    .venv/bin/python bench/season.py presses DIR --out names.json
+
+presses the buttons through the championship and the club's screens (a new season's
+rules, a season's table, a driver's record, the merge lists) on that journal, each press
+measured on its own like bench/press_to_frame.py's.
 """
 
 from __future__ import annotations
@@ -66,17 +72,53 @@ def measure(state: Path, what: str, again: bool) -> None:
         raise SystemExit(f"{what}: nothing made")
 
 
+CLUB_KEYS = ("UP UP OK "                         # the home menu's Results: the championship
+             "DOWN UP OK OK DOWN OK DOWN OK BACK "  # the club menu; a new season's rules, not started
+             "DOWN OK OK DOWN UP BACK BACK "        # Seasons: the season's table
+             "DOWN OK OK DOWN BACK BACK "           # Drivers: a record
+             "DOWN OK OK BACK BACK BACK")           # Merge names: whom, into whom; then the championship
+
+
+def presses(state: Path, out: Path) -> None:
+    """Each press of ``CLUB_KEYS`` on the box (the headless display: the frame drawn, not
+    sent over I2C), inside ``sys.call_tracing`` and ended by ``os.getppid()`` (bench/run.py
+    has callgrind dump there); ``out`` gets what each press was, in order."""
+    import json
+    import os
+
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.buttons import parse_keys
+    from companion.devices.display import HeadlessDisplay
+
+    app = App(journal=Journal(state), display=HeadlessDisplay(), rng=random.Random(1), printer_factory=lambda: None)
+    app.refresh()
+    named = []
+
+    def step(gesture) -> None:
+        app.step(gesture)
+        os.getppid()
+
+    for gesture in parse_keys(CLUB_KEYS):
+        named.append(f"{gesture.button} on {type(app.screen).__name__}")
+        sys.call_tracing(step, (gesture,))
+    out.write_text(json.dumps(named))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("write", "measure"))
+    parser.add_argument("action", choices=("write", "measure", "presses"))
     parser.add_argument("state", type=Path)
     parser.add_argument("--races", type=int, default=100)
     parser.add_argument("--what", choices=("lines", "receipt", "table", "record"), default="lines")
     parser.add_argument("--again", action="store_true", help="measure it made a second time (the next frame)")
+    parser.add_argument("--out", type=Path, help="presses: the file naming each press")
     args = parser.parse_args(argv)
     if args.action == "write":
         args.state.mkdir(parents=True, exist_ok=True)
         write(args.state, args.races)
+    elif args.action == "presses":
+        presses(args.state, args.out)
     else:
         measure(args.state, args.what, args.again)
     return 0

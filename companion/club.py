@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from companion import record, results, seasons
+from companion import results, seasons
 from companion.core.journal import Journal
 
 
@@ -60,18 +60,22 @@ class Club:
 
     def driver_names(self) -> list[str]:
         """Every driver, the most races first."""
+        from companion import record   # its dataclass is made when the drivers are asked for
         every = record.records(self.journal).values()
         return [r.name for r in sorted(every, key=lambda r: (-r.races, r.name.casefold()))]
 
     def driver_lines(self, name: str) -> list[str]:
+        from companion import record
         rec = record.find(self.journal, name)
         return [*rec.lines(), *rec.seasons_won]
 
     def print_driver(self, name: str) -> str:
+        from companion import record
         self.submit(record.receipt(record.find(self.journal, name)))
         return ""
 
     def merge(self, name: str, into: str) -> str:
+        from companion import record
         try:
             record.merge(self.journal, name, into)
         except LookupError as exc:

@@ -399,11 +399,10 @@ class Journal:
                       championship: str | None = None) -> int:
         """Open a session; its race id (a random UUID, kept in ``races``) is written in the
         same transaction."""
-        import uuid
         cur = self._transaction([
             ("INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
              (activity, _dump(options), _dump(data), championship, time.time())),
-            ("INSERT INTO races (session, race) VALUES (last_insert_rowid(), ?)", (str(uuid.uuid4()),)),
+            ("INSERT INTO races (session, race) VALUES (last_insert_rowid(), ?)", (random_uuid(),)),
         ])
         sid = int(cur.lastrowid)             # races.session is the row id
         self._note(sid, 0)
@@ -629,6 +628,16 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None
+
+
+def random_uuid() -> str:
+    """A random (version 4) UUID, as ``str(uuid.uuid4())`` makes it, without importing
+    ``uuid`` on the press that starts a race."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40          # version 4
+    b[8] = (b[8] & 0x3F) | 0x80          # the RFC 4122 variant
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _read_around(db: sqlite3.Connection, select: str, key: str) -> list[tuple]:

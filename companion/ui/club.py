@@ -4,7 +4,6 @@ driver. They ask everything of ``app.club()`` (``companion.club.Club``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from companion.ui import screens as ui
@@ -21,10 +20,13 @@ def _menu(title: str, items: list[str], selected: int, footer: str) -> View:
     return replace(ui.main_menu(items, selected, title=title), footer=footer)
 
 
-@dataclass
 class ClubMenu(Screen):
-    selected: int = 0
+    """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
+    championship), and making a dataclass costs more than that press's whole budget."""
     ITEMS = ("New season", "Seasons", "Drivers", "Merge names")
+
+    def __init__(self, selected: int = 0):
+        self.selected = selected
 
     def view(self, app) -> View:
         return _menu("Club", list(self.ITEMS), self.selected, "OK: choose  BACK: back")
@@ -61,14 +63,12 @@ def _merge_into(app, name: str) -> None:
     app.push(Pick(f"{name} is", others, confirm))
 
 
-@dataclass
 class NewSeason(Screen):
     """A new season of the shown game: its name (entered like a player's), a set number
     of races or open, how many worst results each driver drops. GO starts it."""
-    names: dict[str, str]
-    races: int | None = None
-    drop: int = 0
-    selected: int = 0
+
+    def __init__(self, names: dict[str, str], races: int | None = None, drop: int = 0):
+        self.names, self.races, self.drop, self.selected = names, races, drop, 0
 
     def rows(self) -> list[str]:
         return [f"Name {self.names.get(SEASON_KEY, '')}", f"Races {self.races or 'open'}",
@@ -98,13 +98,11 @@ class NewSeason(Screen):
             self.drop = DROP_CHOICES[(DROP_CHOICES.index(self.drop) + 1) % len(DROP_CHOICES)]
 
 
-@dataclass
 class Pick(Screen):
     """A list of names: OK does ``then(app, name)``."""
-    title: str
-    items: list[str]
-    then: Callable
-    selected: int = 0
+
+    def __init__(self, title: str, items: list[str], then: Callable):
+        self.title, self.items, self.then, self.selected = title, items, then, 0
 
     def view(self, app) -> View:
         if not self.items:
@@ -121,13 +119,11 @@ class Pick(Screen):
             self.then(app, self.items[self.selected])
 
 
-@dataclass
 class Lines(Screen):
     """Lines to read (a season's table, a driver's record): GO prints them."""
-    title: str
-    lines: Callable[[], list[str]]
-    printing: Callable[[], str]
-    scroll: Scroll = field(default_factory=Scroll)
+
+    def __init__(self, title: str, lines: Callable[[], list[str]], printing: Callable[[], str]):
+        self.title, self.lines, self.printing, self.scroll = title, lines, printing, Scroll()
 
     def view(self, app) -> View:
         from dataclasses import replace
