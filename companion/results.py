@@ -126,14 +126,14 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
     return seasons.season_receipt(journal, seasons.current(journal, key), now)
 
 
-def championship_receipt_of(title_line: str, rows, header, counted, notes=(), head=(), now=None):
+def championship_receipt_of(title_line: str, rows, header, counted, notes=(), lines=(), now=None):
     """A championship table on paper: ``rows`` under ``title_line``, the points after each
     race drawn under it (two races or more), ``notes`` (results dropped) at its foot,
-    ``head`` (the season) under the date it was printed."""
+    ``lines`` (the season) under "After 7 races"."""
     from companion.receipts import layouts
     from companion.receipts.model import stamped
 
-    receipt = layouts.championship(title_line, rows, name_header=header)
+    receipt = layouts.championship(title_line, rows, lines, name_header=header)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
 
@@ -149,7 +149,7 @@ def championship_receipt_of(title_line: str, rows, header, counted, notes=(), he
         said = (Line("Results dropped", bold=True), *(Line(n[i:i + PAPER_CHARS]) for n in notes
                                                       for i in range(0, len(n), PAPER_CHARS)))
         receipt = replace(receipt, items=(*receipt.items[:-1], *said, receipt.items[-1]))
-    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}", *head])
+    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
 
 
 def last_results_receipt(journal: Journal):

@@ -16,8 +16,6 @@ rewrites a finished race: seasons are read from the sessions and the club's even
 from __future__ import annotations
 
 import time
-import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion import results
@@ -33,16 +31,22 @@ class SeasonError(ValueError):
     """A season that cannot be started or found; ``str()`` says why in one line."""
 
 
-@dataclass
 class Season:
-    game: str
-    name: str
-    races: int | None = None          # how many races it has (None: open-ended)
-    drop: int = 0                     # each driver's worst results left out
-    after: int = 0                    # its races are sessions started after this id
-    started: float | None = None
-    sessions: list[Session] = field(default_factory=list)
-    _races: list | None = field(default=None, repr=False, compare=False)
+    """One season of ``game``: ``races`` it has (None: open-ended), ``drop`` (each driver's
+    worst results left out), ``after`` (its races are sessions started after this id),
+    ``sessions`` (its finished sessions). A plain class: this module is loaded on the
+    press that starts a race (its receipt's race number), where a dataclass costs."""
+
+    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "_races")
+
+    def __init__(self, game: str, name: str, races: int | None = None, drop: int = 0, after: int = 0,
+                 started: float | None = None):
+        self.game, self.name, self.races, self.drop, self.after, self.started = game, name, races, drop, after, started
+        self.sessions: list[Session] = []
+        self._races: list | None = None
+
+    def __repr__(self) -> str:
+        return f"Season({self.game!r}, {self.name!r}, races={self.races}, drop={self.drop}, after={self.after})"
 
     def race_list(self) -> list[list[dict[str, Any]]]:
         """Its races as championship entries, oldest first (a session may hold several);
@@ -72,6 +76,7 @@ def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
     kept = ids.get(session.id)
     if kept is not None:
         return kept[0]
+    import uuid
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
 
 
@@ -264,7 +269,8 @@ def season_receipt(journal: Journal, season: Season, now: float | None = None, *
     header = layouts.PLAYER_HEADER if results.rows_are(journal, season.game) == "players" else layouts.NAME_HEADER
     heading = f"{'Final standings' if final else 'Championship'} {results.title(season.game)}"
     return results.championship_receipt_of(heading, rows, header, season.race_list(), dropped_note(rows),
-                                           [f"Season {season.label()}"], now)
+                                           [f"Season {season.name}" + (f", {len(season.race_list())} of {season.races} races"
+                                                                       if season.races else "")], now)
 
 
 def after_race(journal: Journal, session: Session):
