@@ -146,3 +146,38 @@ def test_a_new_season_named_on_the_box(state_dir):
     press(app, "GO")
     assert tray.receipts[-1].title == "Championship Formula Dé"
     assert f"Season {year}-1" in texts(tray.receipts[-1])
+
+
+def test_a_reader_sees_the_box_finish_a_race_and_start_a_season(state_dir):
+    """The table screen reads the journal from a connection of its own: what it counted is
+    kept only until the box writes a finished race or a club event."""
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    reader = Journal(state_dir, read_only=True)
+    assert res.race_count(reader, "formula-de") == 1
+    app.start_session("laps", {"game": "formula-de", "players": [{"name": "Cy", "colour": "Red"}, {"name": "Dee",
+                      "colour": "Blue"}], "length": 2, "count": "up", "timing": "off"})
+    app.perform(app.moves()[0])
+    assert res.race_count(reader, "formula-de") == 1          # a race in progress counts nothing yet
+    while not app.runner.finished():
+        app.perform(app.moves()[0])
+    assert res.race_count(reader, "formula-de") == 2
+    assert [r["name"] for r in res.standings(reader)[1]] == ["Cy", "Anne", "Dee", "Bob"]   # the latest race breaks ties
+    seasons.start(app.journal, "formula-de", "Cup")
+    assert seasons.current(reader, "formula-de").name == "Cup" and res.race_count(reader, "formula-de") == 0
+    reader.close()
+
+
+def test_a_damaged_club_row_is_passed_over(state_dir):
+    import sqlite3
+
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    seasons.start(app.journal, "formula-de", "Cup")
+    seasons.start(app.journal, "formula-de", "Next")
+    app.journal.close()
+    with sqlite3.connect(state_dir / Journal.FILENAME) as db:    # a bit flipped on the card
+        db.execute("UPDATE club SET body = replace(body, 'Next', 'Nexu') WHERE id = 2")
+    with Journal(state_dir) as journal:
+        assert [s.name for s in seasons.seasons(journal, "formula-de")][-1] == "Cup"
+        assert len(seasons.current(journal, "formula-de").race_list()) == 0
