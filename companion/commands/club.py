@@ -141,3 +141,24 @@ def _csv(journal, folder: str) -> int:
         raise CommandError(f"cannot write into {folder}: {exc.strerror or exc}") from None
     print(f"Wrote {', '.join(str(p) for p in written)}")
     return 0
+
+
+def receipt_asked(journal, args):
+    """``companion print driver --name NAME`` and ``companion print championship --season
+    NAME``: the record's or the season's receipt (a finished season's final standings)."""
+    from companion import record, seasons
+
+    if args.what == "driver":
+        if not args.name:
+            raise CommandError("which driver? `companion print driver --name NAME`")
+        try:
+            return record.receipt(record.find(journal, args.name))
+        except LookupError as exc:
+            raise CommandError(str(exc)) from None
+    key = _key(journal, _game_with(journal, args.season))
+    try:
+        season = seasons.find(journal, key, args.season)
+    except seasons.SeasonError as exc:
+        raise CommandError(str(exc)) from None
+    every = seasons.seasons(journal, key)
+    return seasons.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)

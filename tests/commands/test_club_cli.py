@@ -68,3 +68,15 @@ def test_a_folder_that_cannot_be_written_is_said(state_dir, tmp_path, capsys):
     assert main(["results", "--state", str(state_dir), "--csv", str(tmp_path / "file")]) == 2
     assert "cannot write into" in capsys.readouterr().err
     Journal(state_dir).close()
+
+
+def test_a_past_season_and_a_record_print_on_demand(state_dir, tmp_path, capsys):
+    app, _ = club(state_dir)
+    year = datetime.fromtimestamp(app.journal.sessions()[0].started).year
+    out = tmp_path / "png"
+    assert main(["print", "championship", "--season", f"{year}-1", "--state", str(state_dir),
+                 "--to", "png", "--out", str(out)]) == 0
+    assert main(["print", "driver", "--name", "cy", "--state", str(state_dir), "--to", "png", "--out", str(out)]) == 0
+    assert sorted(p.name.split("-", 2)[-1] for p in out.glob("*.png")) == ["championship.png", "record.png"]
+    assert main(["print", "driver", "--state", str(state_dir), "--to", "png", "--out", str(out)]) == 2
+    assert "which driver?" in capsys.readouterr().err
