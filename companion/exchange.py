@@ -109,7 +109,7 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
     ids = journal.race_ids()
     races, standings, tables = [], [], []
     merged = seasons.merges(journal)
-    for game in dict.fromkeys(s.championship for s in results.finished(journal) if s.championship):
+    for game in seasons.games(journal):
         for season in seasons.seasons(journal, game):
             for r in race_rows(journal, season, ids):
                 races.append([r["race"], results.title(game), season.name, r["number"], r["date"],
@@ -145,7 +145,7 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
     season = seasons.find(journal, game, name)
     ids = journal.race_ids()
     races = [{"race": seasons.race_id(s, ids), "activity": s.activity, "options": s.options,
-              "championship": s.championship, "started": s.started, "finished": s.finished,
+              "championship": seasons.key_of(s), "started": s.started, "finished": s.finished,
               "results": s.results} for s in season.sessions]
     return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
             "season": {"name": season.name, "races": season.races, "drop": season.drop},

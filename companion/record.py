@@ -63,9 +63,8 @@ def records(journal: Journal) -> dict[str, Record]:
 
 def _records(journal: Journal) -> dict[str, Record]:
     merged = seasons.merges(journal)
-    done = results.finished(journal)
     out: dict[str, Record] = {}
-    for game in dict.fromkeys(s.championship for s in done if s.championship):
+    for game in seasons.games(journal):
         every = seasons.seasons(journal, game)
         for number, season in enumerate(every):
             for session in season.sessions:

@@ -70,6 +70,17 @@ def _counted(n: int, noun: str) -> str:
     return counted(n, noun)
 
 
+def key_of(session: Session) -> str | None:
+    """The championship (the game) a session's races count in: the one kept with it. The
+    one place seasons, records and export ask it."""
+    return session.championship
+
+
+def games(journal: Journal) -> list[str]:
+    """The championships that have a finished race, in the order they first had one."""
+    return list(dict.fromkeys(k for k in map(key_of, results.finished(journal)) if k))
+
+
 def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
     """A race's identity: the UUID made when it started, or for a race older than race ids
     one derived from when and what it was (the same on every box that holds it)."""
@@ -242,7 +253,7 @@ def dropped_note(rows: list[dict[str, Any]]) -> list[str]:
 
 def season_of(journal: Journal, session: Session) -> Season:
     """The season ``session`` belongs to (a race still running: the season it will count in)."""
-    all_seasons = seasons(journal, session.championship or session.activity)
+    all_seasons = seasons(journal, key_of(session) or session.activity)
     for season in all_seasons:
         if any(s.id == session.id for s in season.sessions):
             return season
@@ -277,7 +288,7 @@ def after_race(journal: Journal, session: Session):
     """What a finished race does to its season: the race that completes a season of a set
     number of races starts the next one (the same rules, the next default name) and gives
     the final standings to print; any other race gives None."""
-    game = session.championship
+    game = key_of(session)
     if not game:
         return None
     every = seasons(journal, game)

@@ -39,10 +39,10 @@ def show(args) -> int:
 
 
 def _key(journal, wanted: str | None) -> str:
-    from companion import results
+    from companion import results, seasons
 
     key = results.championship_key(journal, wanted)
-    keys = sorted({s.championship for s in results.finished(journal) if s.championship})
+    keys = sorted(seasons.games(journal))
     if key is None or key not in keys:
         raise CommandError(f"no championship '{wanted}'; available: {', '.join(keys) or 'none'}"
                            if wanted else "no finished race yet")
@@ -52,10 +52,9 @@ def _key(journal, wanted: str | None) -> str:
 def _game_with(journal, name: str) -> str | None:
     """The one game that has a season called ``name`` (None: none, or several do, and the
     newest race's game is asked)."""
-    from companion import results, seasons
+    from companion import seasons
 
-    games = dict.fromkeys(s.championship for s in results.finished(journal) if s.championship)
-    having = [g for g in games if any(s.name.casefold() == name.strip().casefold()
+    having = [g for g in seasons.games(journal) if any(s.name.casefold() == name.strip().casefold()
                                       for s in seasons.seasons(journal, g))]
     return having[0] if len(having) == 1 else None
 
