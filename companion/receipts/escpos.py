@@ -136,6 +136,12 @@ class PrintCode(PrintImage):
         return qr.image(self.picture.text, QR_LEVEL, QR_MODULE_DOTS, WIDTH_DOTS)
 
 
+def _fits(text: str) -> bool:
+    """Whether ``text`` fits the QR codes the companion draws (an address always does)."""
+    from companion.table import qr
+    return len(text.encode("utf-8")) <= max(qr.capacity(6, level) for level in qr.LEVEL_BITS)
+
+
 def qr_commands(text: str) -> bytes:
     """``GS ( k`` for a QR code of ``text``: model 2 (function 165), module size (167),
     error correction level (169), store the data (180), print it (181)."""
@@ -211,7 +217,7 @@ def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: s
     for item in flat(receipt.items, raster=raster is not None, code=code is not None):
         if isinstance(item, Picture):
             lines.append(PrintImage(item, raster))
-        elif isinstance(item, QRCode):
+        elif isinstance(item, QRCode) and _fits(item.text):   # else its text alone
             lines.extend((PrintLine(), PrintCode(item, code), PrintLine()))
         elif isinstance(item, Line):
             size = 2 if item.size == 2 else 1

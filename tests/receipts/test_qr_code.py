@@ -73,6 +73,17 @@ def test_a_long_address_is_printed_whole_under_the_code():
     assert text[-4:-2] == [url[:32], url[32:]]
 
 
+@pytest.mark.parametrize("model", list(KINDS))
+def test_text_too_long_for_a_code_prints_as_text_alone(model):
+    text = "http://" + "h" * 120 + ".local:8080/"
+    receipt = program(text)
+    lines = paper_text(decode(escpos.encode(receipt, config(model)), model=model).lines)
+    assert "".join(line.strip() for line in lines).endswith(text)
+    assert not any(isinstance(line, escpos.PrintCode) for line in escpos.layout(receipt, code=KINDS[model]))
+    text_only = png.render(receipt, config(model, raster="none", qr="raster"))       # the preview agrees
+    assert png.render(receipt, config(model)).tobytes() == text_only.tobytes()
+
+
 def test_the_code_survives_the_spool():
     receipt = program()
     assert receipt_from_json(receipt_to_json(receipt)) == receipt
