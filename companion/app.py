@@ -264,13 +264,10 @@ class App:
         return receipt is not None
 
     def _with_table_address(self, receipt):
-        """The program with the table screen's address at its foot (phones follow the race)."""
-        from dataclasses import replace
-        from companion.receipts.model import Feed, Line, Rule
-        url = self.table_address()
-        lines = [Line(url[i:i + 32]) for i in range(0, len(url), 32)]
-        return replace(receipt, items=(*receipt.items, Feed(), Rule(),
-                                       Line("The race live on a phone:"), *lines))
+        """The program with the table screen's address at its foot, as a QR code and as
+        text (phones follow the race)."""
+        from companion.receipts.layouts import with_address
+        return with_address(receipt, self.table_address())
 
     def print_results(self) -> bool:
         """Print the session's results (dated, numbered in its championship): the
