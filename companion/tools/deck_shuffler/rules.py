@@ -87,12 +87,13 @@ def moves(state: State) -> list[Move]:
     d = state.deck
     out: list[Move] = []
     if can_draw(d):
-        out.append(make_move("draw", "Draw"))
+        out.append(make_move("draw", "Draw", history="Drew"))
     if d.shown:
-        out.append(make_move("discard", "Discard" if len(d.shown) == 1 else f"Discard all {len(d.shown)}"))
+        out.append(make_move("discard", "Discard" if len(d.shown) == 1 else f"Discard all {len(d.shown)}",
+                             history="Discarded"))
     if d.pile.discard:
-        out.append(make_move("reshuffle", "Reuse discards"))
-    out.append(make_move("shuffle", "Shuffle all"))
+        out.append(make_move("reshuffle", "Reuse discards", history="Discards shuffled back in"))
+    out.append(make_move("shuffle", "Shuffle all", history="Whole deck shuffled"))
     out.extend(make_move("deck", fit(f"Use {short_name(other.label)}"), deck=other.id)
                for other in state.decks if other.id != d.id)
     out[0] = replace(out[0], primary=True)
@@ -188,8 +189,9 @@ def summary(state: State) -> dict:
 
 
 def describe(event: dict) -> str:
-    """The outcome for the history list: the card drawn, or the cards discarded."""
+    """The outcome for the history list: the card drawn, or the cards discarded
+    (``Discarded: Safety Car + 2``)."""
     if event.get("kind") in ("draw", "discard"):
         cards = [c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)]
-        return ", ".join(cards) or "no card"
+        return " + ".join(cards) or "no card"
     return ""
