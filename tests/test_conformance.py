@@ -33,7 +33,7 @@ from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
 from companion.ui import flow
 from companion.ui.render import cut_texts, list_window, render
-from companion.ui.view import Menu
+from companion.ui.view import Menu, View
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -156,10 +156,13 @@ def _says_again(one: str, two: str) -> bool:
 
 
 def check_history(act: Activity, runner: SessionRunner) -> None:
-    """Every line of the session's history reads as words (``history_faults``)."""
+    """Every line of the session's history reads as words (``history_faults``), and the
+    undo toast says it whole."""
     for entry in runner.history():
         faults = history_faults(entry.label)
         assert not faults, f"{act.slug}: history line {entry.label!r}: {'; '.join(faults)}"
+        toast = View("Race", footer="< Roll >", alert=f"Undone: {entry.label}")
+        assert cut_texts(toast, footer=True) == [], f"{act.slug}: the undo toast cuts {entry.label!r}"
 
 
 def test_the_history_check_knows_a_line_that_is_not_words():

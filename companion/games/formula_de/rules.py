@@ -418,7 +418,7 @@ def _corrections(state: State, c: int, p: Plan) -> list[Move]:
         else:
             text = f"{'Ends' if what == 'ends' else 'Stops'} in C{corner}"
         out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by,
-                             history=text if what == "board" else f"Board: {text.lower()}"))
+                             history=text if what == "board" else f"Board: {text[0].lower()}{text[1:]}"))
     return out
 
 
