@@ -166,8 +166,10 @@ def check_history(act: Activity, runner: SessionRunner) -> None:
 
 
 def test_the_history_check_knows_a_line_that_is_not_words():
+    """The lines the history used to write are refused; lines in words pass."""
     for line in ("OK", "NEXT ROUND", "Red: R: R", "Yellow: 8: 8", "Yellow: Challenge: challenge",
-                 "Trigger card: 1 cards", "Yellow: DRAW: Engine Trouble", "Red: Extend 2: extend Extend 2",
+                 "Trigger card: 1 cards", "Black: DRIVE: gear 5: 15", "Yellow: DRAW: Engine Trouble",
+                 "Red: Extend 2: extend Extend 2", "START: decks shuffled", "Yellow: Next: Green", "Next",
                  "Blue: 7xx go 7, 2 space"):
         assert history_faults(line), line
     for line in ("Black: 5th gear, 15 spaces", "Trigger card: 1 card", "Tire dice: 5xs 7xx 5x 6xx",
