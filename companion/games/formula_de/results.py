@@ -92,7 +92,9 @@ def wear_chart(state: R.State) -> dict[str, Any]:
 def describe(event: Mapping[str, Any]) -> str:
     """The outcome for the history: the spaces a gear's roll gives (with the gear an
     automated car chose: ``Black drives: 5th gear, 15 spaces``), the black die's checks,
-    the start's rolls. A human car's gear and a board correction say it all in their move."""
+    the weather rolled at the start (the grid's and the starts' rolls, car by car, are
+    the Decisions' to show). A human car's gear and a board correction say it all in
+    their move."""
     kind = event.get("kind")
     rolls = event.get("rolls") or {}
     black = f"black die {_rolls_text(rolls)}" if rolls else ""
@@ -103,12 +105,7 @@ def describe(event: Mapping[str, Any]) -> str:
     if kind == "done":
         return black
     if kind == "start":
-        weather = f"weather {event.get('weather')}" if event.get("weather") else ""
-        if event.get("qualifying"):
-            return weather
-        grid = event.get("grid") or ()
-        return ", ".join(filter(None, (weather, f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
-                                       f"starts {' '.join(str(r) for r in event.get('starts', ()))}")))
+        return f"weather {event.get('weather')}" if event.get("weather") else ""
     if kind == "adjust" and event.get("what") == "ace":
         return f"rolled again: {event.get('value')}"
     return ""

@@ -303,9 +303,9 @@ def moves(state: State) -> list[Move]:
     if phase == START:
         first = state.settings.grid == "stopwatch" and not state.qualified
         return [make_move("start", "QUALIFY" if first else "START", primary=True,
-                          history="Qualifying" if first else "Rolls for the start")]
+                          history="Qualifying" if first else "Grid and starts rolled")]
     if phase == QDONE:
-        return [make_move("start", "RACE START", primary=True, history="Rolls for the start")]
+        return [make_move("start", "RACE START", primary=True, history="Starts rolled")]
     if phase == GRID:
         return [make_move("ok", "OK", primary=True, history="Race started"), *tire_moves(state)]
     if phase == SHOW:

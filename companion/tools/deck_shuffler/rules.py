@@ -17,6 +17,7 @@ from companion.core import deck as dk
 from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.rng import Rng
+from companion.core.names import counted
 from companion.games.api import Move, Option, make_move
 from companion.kit.events import dispatch
 from companion.kit.text import label as fit, short_name
@@ -190,8 +191,11 @@ def summary(state: State) -> dict:
 
 def describe(event: dict) -> str:
     """The outcome for the history list: the card drawn, or the cards discarded
-    (``Discarded: Safety Car + 2``)."""
+    (``Discarded: Safety Car + 2``; more than two, each drawn in its own line before:
+    ``Discarded: 5 cards``)."""
     if event.get("kind") in ("draw", "discard"):
         cards = [c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)]
+        if len(cards) > 2:
+            return counted(len(cards), "card")
         return " + ".join(cards) or "no card"
     return ""

@@ -114,5 +114,4 @@ def test_history_says_the_faces_rolled():
         "5th gear, 1 space, black die 7"                                                  # the automaton chose it
     assert R.describe({"kind": "done", "car": 0, "rolls": {"collision": 2, "motor": [[0, 4], [3, 11]]}}) == \
         "black die 2 4 11"
-    assert R.describe({"kind": "start", "weather": 5, "grid": [[19], [3, 7]], "starts": [16, 1]}) == \
-        "weather 5, grid 19 3, starts 16 1"
+    assert R.describe({"kind": "start", "weather": 5, "grid": [[19], [3, 7]], "starts": [16, 1]}) == "weather 5"
