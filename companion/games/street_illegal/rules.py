@@ -26,7 +26,7 @@ from companion.core.rng import shuffled
 from companion.kit import cars as kit_cars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
-from companion.kit.standings import standing
+from companion.kit.standings import ordinal, standing
 from companion.kit.text import fit, first_fitting, label
 from companion.kit.update import bump
 from companion.games.api import Move, Option, make_move
@@ -226,7 +226,8 @@ def _pick_moves(state: State) -> list[Move]:
         if i in state.track or (card.limit, card.situation.id) in seen:
             continue
         seen.add((card.limit, card.situation.id))
-        out.append(make_move("pick", card_label(card), card=i, primary=not out))
+        out.append(make_move("pick", card_label(card), card=i, primary=not out,
+                             history=f"Track card {len(state.track) + 1}: {card.limit or 'no limit'} {card.situation.label}"))
     return out
 
 
@@ -243,7 +244,9 @@ def review_pages(state: State) -> int:
 
 def _grid_moves(state: State) -> list[Move]:
     if state.grid_mode == "age":
-        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
+        place = ordinal(FIELD - len(state.seated))      # the youngest starts last
+        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c, history=f"starts {place}")
+                for c in state.unseated]
     car = state.current_player
     return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values]
 
