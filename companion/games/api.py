@@ -25,6 +25,8 @@ The screens turn a state into words and pictures:
         # "results" when the race is over
     public(state) -> dict              # optional: the table screen's public dashboard
         # (companion.table.public): never a hand's cards or a deck's order
+    describe(event) -> str             # optional: the event's outcome for the history;
+        # the line is history_line(move, outcome): "Black: 5th gear, 15 spaces"
 
 States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
