@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.core.journal import UNDO, Entry, Journal, Replay, Session
 from companion.games import registry
-from companion.games.api import Activity, Move
+from companion.games.api import Activity, Move, history_line
 
 
 def _warn(message: str, *args) -> None:
@@ -181,11 +181,7 @@ class SessionRunner:
         event = self._undone_outcome(move, key)
         if event is None:
             event = self.activity.resolve(self.state, move, rng)
-        label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
-        outcome = self.activity.describe(event)
-        if outcome:
-            label = f"{label}: {outcome}"
-        self.record(event, label, key)
+        self.record(event, history_line(move, self.activity.describe(event)), key)
         return event
 
     def _undone_outcome(self, move: Move, key: str) -> dict | None:

@@ -6,7 +6,8 @@ defaults and the demo's answers, then seeded random legal play until the race is
 the event survives a JSON round trip, the view renders inside 128x64 with nothing cut,
 every move label fits; at the end: a replay from the journal equals the live state,
 undoing the last event gives the state before it and making the same move again gives
-the undone outcome back (never a re-roll), the standings have the results.json
+the undone outcome back (never a re-roll), every history line reads as words (who, what,
+the outcome: no part said twice, no bare button, no wrong plural), the standings have the results.json
 shape, every receipt fits the printer's 32 columns; a damaged event of each kind is
 refused with one of the companion's errors; and the demo runs through the whole stack.
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
 from companion.core.journal import Journal
+from companion.core.names import counted
 from companion.games import data as game_data
 from companion.games import registry
 from companion.games.api import Activity, event_json
@@ -30,7 +33,7 @@ from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
 from companion.ui import flow
 from companion.ui.render import cut_texts, list_window, render
-from companion.ui.view import Menu
+from companion.ui.view import Menu, View
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -115,6 +118,65 @@ def check_scroll(act: Activity, state) -> None:
     assert seen == set(range(len(items))), f"{act.slug}: {frame.title!r} cannot be read to its end"
 
 
+BUTTONS = {"ok", "go", "back", "up", "down", "next", "next round", "draw", "pass", "start",
+           "race start", "qualify", "drive", "no lap", "roll", "deal"}
+"""The names of the box's buttons and of the footer's bare commands: never a history line's
+whole word for what was done (the history says ``Yellow: drew a card``, not ``DRAW``)."""
+COUNTED = ("card", "car", "lap", "space", "hand", "roll", "tie roll", "player", "chip", "round")
+"""Nouns the history counts: said with ``names.counted`` (``1 card``, ``2 cards``)."""
+SINGULAR_S = {"pts", "pass", "press"}
+
+
+def history_faults(line: str) -> list[str]:
+    """What is wrong with a history line: a part that says another part again (``R: R``,
+    ``Challenge: challenge``, ``extend Extend 2``), a part that is only a button's name
+    (``OK``, ``NEXT ROUND``, ``Yellow: DRAW``), a count with the wrong noun (``1 cards``)."""
+    faults = []
+    parts = [p.strip() for p in re.split(r": |, ", line) if p.strip()]
+    for i, part in enumerate(parts):
+        if part.casefold() in BUTTONS:
+            faults.append(f"{part!r} is a button's name")
+        for other in parts[i + 1:]:
+            if _says_again(part, other):
+                faults.append(f"{other!r} says {part!r} again")
+    for number, word in re.findall(r"(?<![\w.#+-])(\d+) ([A-Za-z]+)\b", line):
+        noun = word[:-1] if word.endswith("s") and word[:-1].lower() in COUNTED else word
+        if noun.lower() in COUNTED and word != counted(int(number), noun).split(" ", 1)[1]:
+            faults.append(f"{number} {word}: say {counted(int(number), noun)!r}")
+        elif int(number) == 1 and word.endswith("s") and word.lower() not in SINGULAR_S:
+            faults.append(f"1 {word}: one of a plural")
+    return faults
+
+
+def _says_again(one: str, two: str) -> bool:
+    """Whether one part's words are all said again, in order, in the other (case aside)."""
+    a, b = (" ".join(p.casefold().split()) for p in (one, two))
+    short, long = sorted((a, b), key=len)
+    return re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long) is not None
+
+
+def check_history(act: Activity, runner: SessionRunner) -> None:
+    """Every line of the session's history reads as words (``history_faults``), and the
+    undo toast says it whole."""
+    for entry in runner.history():
+        faults = history_faults(entry.label)
+        assert not faults, f"{act.slug}: history line {entry.label!r}: {'; '.join(faults)}"
+        toast = View("Race", footer="< Roll >", alert=f"Undone: {entry.label}")
+        assert cut_texts(toast, footer=True) == [], f"{act.slug}: the undo toast cuts {entry.label!r}"
+
+
+def test_the_history_check_knows_a_line_that_is_not_words():
+    """The lines the history used to write are refused; lines in words pass."""
+    for line in ("OK", "NEXT ROUND", "Red: R: R", "Yellow: 8: 8", "Yellow: Challenge: challenge",
+                 "Trigger card: 1 cards", "Black: DRIVE: gear 5: 15", "Yellow: DRAW: Engine Trouble",
+                 "Red: Extend 2: extend Extend 2", "START: decks shuffled", "Yellow: Next: Green", "Next",
+                 "Blue: 7xx go 7, 2 space"):
+        assert history_faults(line), line
+    for line in ("Black: 5th gear, 15 spaces", "Trigger card: 1 card", "Tire dice: 5xs 7xx 5x 6xx",
+                 "Red: Board: 1 ahead", "Deal tactics: 15 cards", "Red crossed: lap 1", "Red: Pit stop"):
+        assert not history_faults(line), line
+
+
 def assumptions(data) -> list[str]:
     """Every ``assumption = "..."`` note of a game's data: words for the owner."""
     if isinstance(data, dict):
@@ -165,6 +227,7 @@ def play(act: Activity, journal: Journal, seed: int, last: list | None = None):
         check_view(act, runner.state)
         if act.finished(runner.state):
             break
+    check_history(act, runner)
     return runner, before
 
 
@@ -218,6 +281,7 @@ def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
             break
         runner.perform(move, rng)
         check_view(act, runner.state)
+    check_history(act, runner)
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)

@@ -25,6 +25,8 @@ The screens turn a state into words and pictures:
         # "results" when the race is over
     public(state) -> dict              # optional: the table screen's public dashboard
         # (companion.table.public): never a hand's cards or a deck's order
+    describe(event) -> str             # optional: the event's outcome for the history;
+        # the line is history_line(move, outcome): "Black: 5th gear, 15 spaces"
 
 States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
@@ -32,17 +34,21 @@ States are frozen dataclasses; events are plain dicts so the journal stores them
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True)
 class Move:
-    """Something a player may do now. ``label`` is what the footer and the history show
-    (``kit.text.label`` fits it to the display profile).
+    """Something a player may do now. ``label`` is what the footer shows (``kit.text.label``
+    fits it to the display profile) and, unless ``history`` says it in other words, what
+    the history says was done.
 
     ``primary`` marks the move the big GO button performs (roll, draw). ``args`` holds
     the move's parameters as a tuple of (key, value) pairs so a Move stays hashable.
+    ``history``: the move in the history's words when the footer has no room for them or
+    names a button (footer ``DRIVE``, history ``5th gear``); see :func:`history_line`.
     """
 
     kind: str
@@ -50,6 +56,7 @@ class Move:
     player: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
     primary: bool = False
+    history: str = ""
 
     def arg(self, key: str, default: Any = None) -> Any:
         for k, v in self.args:
@@ -59,18 +66,42 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "player": self.player,
-                "args": [list(a) for a in self.args], "primary": self.primary}
+                "args": [list(a) for a in self.args], "primary": self.primary, "history": self.history}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Move":
         return cls(kind=d["kind"], label=d["label"], player=d.get("player"),
                    args=tuple((k, _freeze(v)) for k, v in d.get("args", ())),
-                   primary=bool(d.get("primary", False)))
+                   primary=bool(d.get("primary", False)), history=str(d.get("history") or ""))
 
 
-def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False, **args: Any) -> Move:
+def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False,
+              history: str = "", **args: Any) -> Move:
     """A Move with keyword args: ``make_move("roll", "Roll gear 5", die="gear-5", primary=True)``."""
-    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary)
+    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary, history)
+
+
+def history_line(move: Move, outcome: str = "") -> str:
+    """The history's line for ``move`` done with ``outcome`` (the activity's ``describe`` of
+    its event): who, what, and the outcome, in one grammar.
+
+    ``Black: 5th gear, 15 spaces`` -- the player, a colon, what they did (``move.history``,
+    else the label), and the outcome after a comma; the player is not said again when what
+    they did names them (``Red crossed``). A move nobody in particular makes has no player:
+    what was done, a colon, the outcome (``Trigger card: 1 card``). An outcome that only
+    repeats what was done is left out."""
+    what = move.history or move.label
+    who = move.player if move.player and not _names(what, move.player) else None
+    if outcome.strip().casefold() == what.strip().casefold():
+        outcome = ""
+    if who:
+        return f"{who}: {what}" + (f", {outcome}" if outcome else "")
+    return what + (f": {outcome}" if outcome else "")
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as a word of its own ("Red crossed", not "Redline")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 def _freeze(v: Any) -> Any:
@@ -262,7 +293,8 @@ class Activity:
     check_data: Callable[[Mapping[str, Any]], None] = _no_check   # the pack's own tables
     # (circuits, decks, charts) checked: raises kit.errors.DataError naming the key path
     describe: Callable[[Mapping[str, Any]], str] = _no_description  # an event's outcome
-    # in a few words for the history ("5xs 7xx"): the history shows "<move>: <outcome>"
+    # in a few words for the history ("5xs 7xx", "15 spaces"), never words the move's
+    # label or ``history`` already says: the history line is ``history_line(move, outcome)``
     championship_entries: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _standings_of
     # a finished race's results as championship rows (Street Illegal's Old Pros: one team);
     # rows of a season played in the session carry ``season`` (core.scoring.session_races)

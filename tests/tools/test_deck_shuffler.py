@@ -170,7 +170,7 @@ def test_through_the_journal_resume_and_undo(tmp_path):
         runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, data)
         first = runner.perform(next(m for m in runner.moves() if m.primary), rng)
         runner.perform(next(m for m in runner.moves() if m.primary), rng)
-        assert runner.history()[0].label == f"Draw: {first['cards'][0]['name']}"
+        assert runner.history()[0].label == f"Drew: {first['cards'][0]['name']}"
         state = runner.state
     with Journal(tmp_path) as journal:
         resumed = SessionRunner.resume(journal, journal.open_session())
@@ -224,7 +224,7 @@ def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
         runner.perform(move(runner.state, "discard"), rng)
         runner.perform(move(runner.state, "shuffle"), rng)
         assert [e.label for e in runner.history()] == [
-            f"Draw: {first}", f"Draw: {second}", f"Discard all 2: {first}, {second}", "Shuffle all"]
+            f"Drew: {first}", f"Drew: {second}", f"Discarded: {first} + {second}", "Whole deck shuffled"]
 
 
 def test_only_games_with_decks_are_offered():

@@ -234,7 +234,7 @@ def test_the_history_says_which_lap_each_crossing_completed(tmp_path):
         for label in ["Start race", "Red crossed", "Red crossed", "Blue crossed"]:
             runner.perform(next(m for m in runner.moves() if m.label == label), make_rng(1))
         assert [e.label for e in runner.history()] == [
-            "Start race", "Red crossed: L1", "Red crossed: L2", "Blue crossed: L1"]
+            "Start race", "Red crossed: lap 1", "Red crossed: lap 2", "Blue crossed: lap 1"]
 
 
 def test_receipts_program_results_and_lap_chart():

@@ -77,7 +77,7 @@ def moves(state: LapCounter) -> list[Move]:
         return [make_move("finish", "Show results", primary=True)]
     crossings = [make_move("cross", f"{fit(car.name, LABEL_CHARS - len(' crossed'))} crossed", player=car.name, car=car.name)
                  for car in racing.next_to_cross(state.race)]
-    tick = [make_move("tick", "New round: -1")] if state.race.countdown else []
+    tick = [make_move("tick", "New round: -1", history="New round: one lap fewer to go")] if state.race.countdown else []
     return [*crossings, *tick, make_move("finish", "End race early")]
 
 
@@ -148,6 +148,6 @@ def lap_chart(state: LapCounter) -> dict[str, Any]:
 
 
 def describe(event: dict[str, Any]) -> str:
-    """The outcome for the history list: the lap a crossing completed."""
+    """The outcome for the history list: the lap a crossing completed (``Red crossed: lap 3``)."""
     lap = event.get("lap") if event.get("kind") == "cross" else None
-    return f"L{lap}" if isinstance(lap, int) else ""
+    return f"lap {lap}" if isinstance(lap, int) else ""
