@@ -10,8 +10,9 @@ import pytest
 
 from companion.core.deck import Pile
 from companion.games import registry
+from companion.games.three_wide import rules as R3
 from companion.table.public import public_view
-from companion.table.source import WITHHELD, Follower
+from companion.table.source import Follower
 
 from tests.tablescreen.conftest import play, race
 
@@ -100,15 +101,18 @@ def test_nothing_hidden_reaches_the_page(state_dir, slug):
     assert shown["cars"] or shown["screen"], "the page shows the race"
 
 
-def test_tactics_picked_in_turn_stay_off_the_history_until_they_are_turned(state_dir):
+def test_tactics_picked_in_turn_stay_off_the_history_and_are_named_when_turned(state_dir):
     app = race(state_dir, "3-wide", 3000, until=lambda s: s.phase == "tactics" and s.played)
     follower = Follower(state_dir)
-    follower.poll()
     payload = json.loads(follower.text)
-    assert payload["history"][0] == WITHHELD
-    assert not any(">#" in label for label in payload["history"]), payload["history"]
+    assert payload["history"][0].endswith(": a tactic face down"), payload["history"]
+    assert not any(">#" in line for line in payload["history"]), payload["history"]
     play(app, "3-wide", 3000, until=lambda s: s.phase != "tactics")   # the tactics are turned
     follower.poll()
     payload = json.loads(follower.text)
-    assert WITHHELD not in payload["history"]
-    assert any(">#" in label for label in payload["history"])
+    turned = next(line for line in payload["history"] if line.startswith("Tactics turned: "))
+    picked = [f"{R3.card(app.runner.state, i).short}>#{app.runner.state.cars[c].number}"
+              for i, c in app.runner.state.played]
+    assert turned == "Tactics turned: " + ", ".join(picked) and ">#" in turned
+    assert sum(line.endswith(": a tactic face down") for line in payload["history"]) == len(picked)
+    follower.close()

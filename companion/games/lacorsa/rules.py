@@ -725,11 +725,8 @@ def _race_type(state: State) -> str:
 
 def describe(event: Mapping[str, Any]) -> str:
     kind = event.get("kind")
-    if kind == "plays" and event.get("face_down"):
-        return "face down"          # the history never shows an automated card before its reveal
     if kind == "plays":
-        return " ".join("+".join(str(x) for x in cards) for _, cards in event.get("plays", ())
-                        if isinstance(cards, list))
+        return "face down"      # every play is; the history never names an automated car's card
     if kind == "act":
         cards = "+".join(str(x) for x in event.get("cards", ()))
         return f"{event.get('action')} {cards}".strip()

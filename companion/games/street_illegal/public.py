@@ -5,7 +5,7 @@ the page has the cards turned in a duel, never the deck's order."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.street_illegal import rules as R
 from companion.core.names import counted
@@ -55,7 +55,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     widgets = []
     if state.hand:
-        widgets.append(stat("hand", f"{counted(state.hand[i], 'tempo card')} (pays {counted(state.hand[i], 'chip')} at most)"))
+        widgets.append(stat("hand", f"{counted(shown_hand(state, i), 'tempo card')} (pays {counted(shown_hand(state, i), 'chip')} at most)"))
     if state.won:
         widgets.append(stat("duels", f"won {state.won[i]}, lost {state.lost[i]}"))
     if state.brakes and not c.old_pro:
@@ -67,3 +67,35 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     if i in state.order:
         note = f"{ordinal(state.position(i))}, {note}"
     return car(c.name, c.colour or ("Grey" if c.old_pro else ""), widgets, note=note)
+
+
+def shown_hand(state: R.State, i: int) -> int:
+    """How many tempo cards car ``i`` holds as the table sees it: a nitrous card raised
+    face down is in the hand until both players have raised theirs."""
+    duel = state.duel
+    if duel is not None and state.stage == "nitrous":
+        return state.hand[i] + sum(1 for c, v in duel.raised if c == i and v)
+    return state.hand[i]
+
+
+def secret(state: R.State) -> bool:
+    """A face-down choice is being made: tempo cards put down for a starting position
+    (Tactical bids) or raised for nitrous, while another player has still to choose."""
+    return bool(state.bids) or (state.duel is not None and state.stage == "nitrous" and bool(state.duel.raised))
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a bid or a nitrous card entered says who chose
+    (``Ann: a tempo card face down``), never which; the last one turns them all (``Bids
+    turned: Ann 30, Bob 20``, ``Nitrous turned: Ann 40, Bob none``). Anything else: the
+    history's words."""
+    kind = event.get("kind")
+    if kind == "bid":
+        if after.bids:
+            return f"{before.name(int(event['car']))}: a tempo card face down"
+        return "Bids turned: " + ", ".join(f"{after.name(c)} {v}" for c, v in after.last_bids)
+    if kind == "raise" and after.duel is not None:
+        if after.stage == "nitrous":
+            return f"{before.name(int(event['car']))}: a nitrous card or none, face down"
+        return "Nitrous turned: " + ", ".join(f"{after.name(c)} {v or 'none'}" for c, v in after.duel.raised)
+    return None
