@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 HISTORY = 10
 """How many of the last actions the page lists."""
+KEPT = 64
+"""How many of the newest events keep the state before them: an undo of one goes back at
+once; an older one replays the line of play from the setup."""
 
 
 def chart_point(activity, state) -> tuple[int, list[str]] | None:
@@ -62,6 +65,7 @@ class Follower:
         self.seq = 0                       # the last journal row followed
         self.words: dict[int, str] = {}    # seq -> the table's words for that row
         self.history: list[str] = []       # the words listed, oldest first ("" rows left out)
+        self.kept: list[tuple[int, Any, tuple | None]] = []   # (seq, state before, chart change)
         self.chart: dict[int, list[str]] = {}
         self.problems: list[str] = []
         self.payload: dict[str, Any] = {}
@@ -128,7 +132,7 @@ class Follower:
             self.state = None
             self._problem(public.cannot_show(session.activity))
             return None
-        self.activity, self.chart = activity, {}
+        self.activity, self.chart, self.kept = activity, {}, []
         self._sample()
         return activity
 
@@ -141,8 +145,9 @@ class Follower:
                 self._say(seq, public.UNREADABLE)
                 self._problem(public.unreadable(seq))
             elif event.get("kind") == UNDO:
-                self._say(seq, public.undo_line(self.words.get(event.get("target"))))
-                self._undo(seq)
+                target = event.get("target")
+                self._say(seq, public.undo_line(self.words.get(target)))
+                self._undo(seq, target)
             else:
                 self._follow(seq, label, event)
 
@@ -157,11 +162,22 @@ class Follower:
             return
         self._say(seq, public.history_line(self.activity, label, before, event, after))
         self.state = after
-        self._sample()
+        self.kept.append((seq, before, self._sample()))
+        del self.kept[:-KEPT]
 
-    def _undo(self, seq: int) -> None:
-        """Back to the state before the target of the undo in row ``seq``: the line of
-        play as the journal held it then, replayed from the setup (the lap chart with it)."""
+    def _undo(self, seq: int, target: Any) -> None:
+        """Back to the state before ``target``, undone in row ``seq``: at once when it is
+        the newest event kept, else the line of play as the journal held it then, replayed
+        from the setup (the lap chart with it)."""
+        if self.kept and self.kept[-1][0] == target:
+            _, self.state, change = self.kept.pop()
+            if change is not None:
+                lap, old = change
+                if old is None:
+                    del self.chart[lap]
+                else:
+                    self.chart[lap] = old
+            return
         rows = [(s, event) for s, _, event, _ in self.journal.replay(self.session.id).rows
                 if s <= seq and event is not None]
         undone = {event.get("target") for _, event in rows if event.get("kind") == UNDO}
@@ -185,10 +201,16 @@ class Follower:
         if problem not in self.problems:
             self.problems.append(problem)
 
-    def _sample(self) -> None:
+    def _sample(self) -> tuple[int, list[str] | None] | None:
+        """The lap chart's point of the state now; the change it made (the lap, the order
+        it held before: None when none) for an undo to take back."""
         point = chart_point(self.activity, self.state)
-        if point is not None:
-            self.chart[point[0]] = point[1]
+        if point is None:
+            return None
+        lap, order = point
+        old = self.chart.get(lap)
+        self.chart[lap] = order
+        return lap, old
 
     def _publish(self) -> bool:
         payload = self._make_payload()

@@ -529,3 +529,32 @@ def test_the_hidden_part_of_the_state_never_reaches_the_page(state_dir, slug):
     follower.close()
     db.close()
     assert seen >= 5, f"{slug}: too few moments with hidden cards"
+
+
+# -- an undo: back to the state kept, or the line of play replayed: the same page ------------------
+
+def _undo_now_and_then(slug: str):
+    """The demo's table, undoing the move just made every ninth press (twice in a row
+    every fourth time)."""
+    act = registry.activity(slug)
+    count = [0]
+
+    def script(app, state):
+        count[0] += 1
+        if count[0] % 9 == 0 or count[0] % 36 == 1 and count[0] > 1:
+            return "undo"
+        return act.demo.script(state)
+    return script
+
+
+@pytest.mark.parametrize("slug,moves", [("top-speed", 250), ("lacorsa", 500)])
+def test_an_undo_shows_the_same_whether_the_state_was_kept_or_replayed(state_dir, tmp_path, monkeypatch, slug, moves):
+    from companion.table import source
+
+    played = play_race(state_dir, slug, moves, script=_undo_now_and_then(slug))
+    assert sum(json.loads(r[3])["kind"] == UNDO for r in played.rows) >= 8
+    kept = texts_as_written(state_dir, tmp_path / "kept", played.rows)
+    monkeypatch.setattr(source, "KEPT", 0)
+    replayed = texts_as_written(state_dir, tmp_path / "replayed", played.rows)
+    assert kept == replayed
+    assert json.loads(kept[-1])["chart"], "the lap chart is drawn"
