@@ -558,3 +558,21 @@ def test_an_undo_shows_the_same_whether_the_state_was_kept_or_replayed(state_dir
     replayed = texts_as_written(state_dir, tmp_path / "replayed", played.rows)
     assert kept == replayed
     assert json.loads(kept[-1])["chart"], "the lap chart is drawn"
+
+
+def test_a_damaged_or_refused_journal_entry_is_said_without_its_label_or_the_error(state_dir, tmp_path):
+    played = play_race(state_dir, "lacorsa", 12, options=LACORSA_HUMANS)
+    rows = list(played.rows)
+    entry = next(i for i, r in enumerate(rows) if json.loads(r[3])["kind"] == "plays")
+    session, seq, label, body, crc, created = rows[entry]
+    rows[entry] = (session, seq, label, body, crc ^ 1, created)                  # damaged
+    refused = entry + 1
+    rows = rewritten(rows, refused, lambda e: {**e, "kind": "plays", "plays": [[9, ["10"]]]})   # no car 9
+    follower = Follower(prefix_dir(state_dir, tmp_path / "damaged", rows, refused + 1))
+    payload = follower.payload
+    follower.close()
+    assert payload["problems"] == [f"journal entry {seq} could not be read and was skipped",
+                                   f"journal entry {rows[refused][1]} does not fit the race and was skipped"]
+    assert payload["history"][:2] == ["(an action that does not fit the race)", "(an entry the journal could not read)"]
+    for words in (label, rows[refused][2], "no car 9", "car 9"):
+        assert words not in json.dumps(payload, ensure_ascii=False), words
