@@ -181,12 +181,25 @@ class SessionRunner:
         event = self._undone_outcome(move, key)
         if event is None:
             event = self.activity.resolve(self.state, move, rng)
+        self.record(event, self._label(move, event), key)
+        return event
+
+    def _label(self, move: Move, event: dict) -> str:
+        """The history's words for ``event``: the move and its outcome ("Red: Roll gear 5:
+        14"), or where the activity has words of its own for a choice made face down or its
+        reveal (``public_words``: "Ann: a card face down"), those, so the box's history
+        never names a card before it is turned."""
+        words = None
+        if self.activity.public_words is not None:
+            try:
+                words = self.activity.public_words(self.state, event, self.activity.apply(self.state, event))
+            except Exception:   # an event the rules refuse: ``record`` says so
+                words = None
+        if words:
+            return words
         label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
         outcome = self.activity.describe(event)
-        if outcome:
-            label = f"{label}: {outcome}"
-        self.record(event, label, key)
-        return event
+        return f"{label}: {outcome}" if outcome else label
 
     def _undone_outcome(self, move: Move, key: str) -> dict | None:
         """The event of ``move`` undone at this state, when its outcome was random (a

@@ -576,3 +576,27 @@ def test_a_damaged_or_refused_journal_entry_is_said_without_its_label_or_the_err
     assert payload["history"][:2] == ["(an action that does not fit the race)", "(an entry the journal could not read)"]
     for words in (label, rows[refused][2], "no car 9", "car 9"):
         assert words not in json.dumps(payload, ensure_ascii=False), words
+
+
+@pytest.mark.parametrize("slug,moves", [("lacorsa", 400), ("3-wide", 400), ("street-illegal", 400)])
+def test_history_labels_naming_a_face_down_choice_never_reach_the_page(state_dir, tmp_path, slug, moves):
+    """A journal an older box wrote names each choice made face down in its history (``Ann 1:
+    10: 10``, ``Red: MoveNow>#11``, ``Undo: ...``): the table shows the same page as for the
+    box's own words, since it never shows the label of such a row."""
+    played = play_race(state_dir, slug, moves, options=LACORSA_HUMANS if slug == "lacorsa" else None,
+                       script=_enter_then_undo(slug, 2))
+    old = {}
+    for session, seq, label, *rest in played.rows:
+        move = played.moves.get(seq)
+        if move is not None and move.kind in CHOICES[slug]:
+            old[seq] = f"{move.player}: {move.label}: {json.dumps(dict(move.args))}"
+    assert len(old) >= 4
+    rows = []
+    for session, seq, label, body, crc, created in played.rows:
+        target = json.loads(body).get("target")
+        label = old.get(seq, f"Undo: {old[target]}" if target in old else label)
+        rows.append((session, seq, label, body, crc, created))
+    assert rows != played.rows
+    a = texts_as_written(state_dir, tmp_path / "a", played.rows)
+    b = texts_as_written(state_dir, tmp_path / "b", rows)
+    assert a == b
