@@ -338,6 +338,10 @@ def test_lacorsa_cards_entered_face_down_stay_hidden_until_the_reveal(state_dir,
     assert played.activity.finished(states_after(played)[-1]), "the race ran to its end"
     checked, redlines = check_windows(played, tmp_path, serving, most=30)
     assert checked >= (1 if options is None else 5) and redlines >= 1, (checked, redlines)
+    # the box's own history says the same: who played face down, and what at the reveal
+    for lo, reveal in windows(played):
+        assert all(r[2].endswith("face down") for r in played.rows[lo:reveal] if '"plays"' in r[3])
+        assert " played " in played.rows[reveal][2], played.rows[reveal][2]
 
 
 def _enter_then_undo(slug: str, times: int):
