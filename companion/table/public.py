@@ -24,10 +24,13 @@ never shows a journal entry's label unless the activity says its history hides n
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Mapping
 
 from companion.games.api import Activity
 from companion.kit.dashboard import waiting
+
+log = logging.getLogger(__name__)
 
 KEYS = ("finished", "laps", "lap", "turn", "waiting", "cars", "notes", "screen", "standings")
 
@@ -76,6 +79,8 @@ UNREADABLE = "(an entry the journal could not read)"
 """The history's words for a damaged journal row: its label may name what it hid."""
 NOT_APPLIED = "(an action that does not fit the race)"
 """The history's words for an event the rules refused."""
+UNSAID = "(an action)"
+"""The history's words for an event whose public words could not be made."""
 
 
 def public_standing(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -91,7 +96,11 @@ def history_line(activity: Activity, label: str, before: Any, event: Mapping[str
     (nothing listed) for a step of a face-down entry."""
     if activity.public_words is None:
         return label
-    words = activity.public_words(before, event, after)
+    try:
+        words = activity.public_words(before, event, after)
+    except Exception as exc:   # a pack's words that fail: nothing of the row, never its label
+        log.warning("no public words for a %s event: %s", event.get("kind"), exc)
+        return UNSAID
     return label if words is None else str(words)
 
 
@@ -109,7 +118,7 @@ def no_journal() -> str:
 
 
 def cannot_show(slug: str) -> str:
-    return f"cannot show this {slug} race: this companion cannot set it up (is it the box's version?)"
+    return f"cannot show this session ({slug}): this companion cannot set it up (is it the box's version?)"
 
 
 def unreadable(seq: int) -> str:
