@@ -458,10 +458,15 @@ def test_three_wide_tactic_deck_order_is_never_shown(state_dir, tmp_path, servin
 
 
 def test_street_illegal_bids_and_nitrous_stay_hidden_until_turned(state_dir, tmp_path, serving):
-    played = play_race(state_dir, "street-illegal", 400)
-    kinds = {json.loads(played.rows[lo][3])["kind"] for lo, _ in windows(played)}
-    assert "bid" in kinds, "the race bids for its grid"
-    assert check_windows(played, tmp_path, serving)[0] >= 2
+    played = play_race(state_dir, "street-illegal", 400, seed=2)     # a race with nitrous ties
+    kinds = [json.loads(played.rows[lo][3])["kind"] for lo, _ in windows(played)]
+    assert "bid" in kinds and "raise" in kinds, "the race bids for its grid and settles a tie with nitrous"
+    assert check_windows(played, tmp_path, serving)[0] == len(kinds)
+    # the hand a nitrous card was raised from keeps it until both are turned
+    nitrous = next(lo for lo, _ in windows(played) if json.loads(played.rows[lo][3])["kind"] == "raise")
+    texts = texts_as_written(played.state_dir, tmp_path / "nitrous", played.rows[:nitrous + 1], start=nitrous)
+    assert [c["widgets"] for c in json.loads(texts[0])["race"]["cars"]] == \
+        [c["widgets"] for c in json.loads(texts[1])["race"]["cars"]]
 
 
 # -- every hidden part of a state, at every sampled moment of a race -------------------------
