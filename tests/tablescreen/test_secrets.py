@@ -469,6 +469,105 @@ def test_street_illegal_bids_and_nitrous_stay_hidden_until_turned(state_dir, tmp
         [c["widgets"] for c in json.loads(texts[1])["race"]["cars"]]
 
 
+# -- the order of the cards still to draw -------------------------------------------------------
+
+def order_lists(slug: str, event: dict) -> list[tuple]:
+    """Where ``event`` holds an order its deck is put in (a shuffle, a reshuffle of the
+    discards): the keys that lead to each list."""
+    kind = event["kind"]
+    if slug == "deck":
+        return [("shuffle",)] if kind == "draw" and event.get("shuffle") else \
+            [("order",)] if kind in ("shuffle", "reshuffle") else []
+    if slug == "top-speed":
+        if kind in ("start", "qualify") and event.get("decks"):
+            return [("decks", c) for c in range(len(event["decks"]))]
+        return [("order",)] if kind == "pit" else [("reshuffle",)] if event.get("reshuffle") else []
+    if slug == "street-illegal":
+        if kind == "start":
+            return [("op_order",)]
+        return [("reshuffle",)] if event.get("reshuffle") else \
+            [("third", "reshuffle")] if (event.get("third") or {}).get("reshuffle") else []
+    return []
+
+
+def _swapped(event: dict, path: tuple, j: int) -> dict:
+    """``event`` with the cards at places ``j`` and ``j + 1`` of its order swapped."""
+    event = json.loads(json.dumps(event))
+    order = _follow_path(event, path)
+    order[j], order[j + 1] = order[j + 1], order[j]
+    return event
+
+
+def drawn_since(slug: str, events: list[dict], i: int, path: tuple, k: int) -> int:
+    """About how many cards were drawn from the order at ``path`` of event ``i`` before
+    row ``k`` (where to look for the top of the deck)."""
+    mine = events[i]
+    if slug == "deck":
+        same = [e for e in events[i:k] if e["kind"] == "draw" and e["deck"] == mine["deck"]]
+    elif slug == "top-speed":
+        car = path[1] if path[0] == "decks" else mine["car"]
+        same = [e for e in events[i:k] if e["kind"] == "draw" and e["car"] == car]
+    else:
+        same = [e.get("third") or e for e in events[i:k] if e["kind"] in ("old_pro", "speed")]
+    return sum(len(e.get("cards") or ()) for e in same)
+
+
+@pytest.mark.parametrize("slug", ["deck", "top-speed", "street-illegal"])
+def test_the_order_of_the_cards_still_to_draw_is_never_shown(state_dir, tmp_path, serving, slug):
+    """At a sample of rows: the journal with two cards still to draw swapped, at the top of
+    the deck (the next to draw and the one after) and at its bottom, in the newest shuffle
+    that put them there: the same page. A swap a draw up to that row contradicts, or one
+    that changes nothing (two cards alike), is passed over."""
+    played = play_race(state_dir, slug, 160, script=_deck_session if slug == "deck" else None)
+    events = [json.loads(r[3]) for r in played.rows]
+    orders = [(i, path) for i, e in enumerate(events) for path in order_lists(slug, e)
+              if len(_follow_path(e, path)) >= 2]
+    checked = {"top": 0, "bottom": 0}
+    for k in range(2, len(played.rows) + 1, 6):
+        a = Follower(prefix_dir(state_dir, tmp_path / f"a{k}", played.rows, k))
+        found = set()
+        for i, path in [o for o in orders if o[0] < k][::-1][:4]:
+            size = len(_follow_path(events[i], path))
+            guess = drawn_since(slug, events, i, path, k)
+            places = {"top": range(max(0, guess - 2), min(size - 1, guess + 4)), "bottom": [size - 2]}
+            for where, js in places.items():
+                for j in (js if where not in found else ()):
+                    b_rows = rewritten(played.rows[:k], i, lambda e: _swapped(e, path, j))
+                    b = Follower(prefix_dir(state_dir, tmp_path / f"b{k}-{i}-{j}", b_rows, k))
+                    fits, same = not b.problems and b.state != a.state, b.text == a.text
+                    b.close()
+                    if fits:
+                        assert same, f"{slug} row {k}: the order of a deck reaches the page ({where})"
+                        if sum(checked.values()) < 2:
+                            assert_served_alike(serving, tmp_path, played, played.rows, b_rows, k, k, f"order{k}-{j}")
+                        checked[where] += 1
+                        found.add(where)
+                        break
+            if len(found) == 2:
+                break
+        a.close()
+    assert min(checked.values()) >= 5, f"{slug}: {checked} moments with a deck in another order"
+
+
+def _deck_session(app, state):
+    """A longer session than the deck shuffler's demo: two cards drawn and discarded at a
+    time, the discards put back under the pile every twelfth draw, 60 draws."""
+    moves = {m.kind: m for m in app.runner.moves()}
+    if state.draws >= 60:
+        return None
+    if len(state.deck.shown) >= 2:
+        return moves["discard"]
+    if "reshuffle" in moves and state.draws % 12 == 0:
+        return moves["reshuffle"]
+    return moves["draw"]
+
+
+def _follow_path(event: dict, path: tuple):
+    for key in path:
+        event = event[key]
+    return event
+
+
 # -- every hidden part of a state, at every sampled moment of a race -------------------------
 
 def _reversed(pile: Pile) -> Pile:
