@@ -187,7 +187,8 @@ class App:
             return
         entry = self.runner.undo()
         self._has_program = None  # the program may have gone with the undone action
-        self.toast = f"Undone: {entry.label}" if entry else "Nothing to undo"
+        from companion.ui.render import undo_toast   # loaded with the screen already
+        self.toast = undo_toast(entry.label) if entry else "Nothing to undo"
         race = self.stack[-1]
         if isinstance(race, flow.Race):
             race.reset(self.runner.moves())

@@ -181,8 +181,21 @@ class SessionRunner:
         event = self._undone_outcome(move, key)
         if event is None:
             event = self.activity.resolve(self.state, move, rng)
-        self.record(event, history_line(move, self.activity.describe(event)), key)
+        self.record(event, self._label(move, event), key)
         return event
+
+    def _label(self, move: Move, event: dict) -> str:
+        """The history's words for ``event``: ``history_line`` of the move and its outcome
+        ("Black: 5th gear, 15 spaces"), or where the activity has words of its own for a
+        choice made face down or its reveal (``public_words``: "Ann: a card face down"),
+        those, so the box's history never names a card before it is turned."""
+        words = None
+        if self.activity.public_words is not None:
+            try:
+                words = self.activity.public_words(self.state, event, self.activity.apply(self.state, event))
+            except Exception:   # an event the rules refuse: ``record`` says so
+                words = None
+        return words or history_line(move, self.activity.describe(event))
 
     def _undone_outcome(self, move: Move, key: str) -> dict | None:
         """The event of ``move`` undone at this state, when its outcome was random (a

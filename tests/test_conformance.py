@@ -32,7 +32,7 @@ from companion.session import SessionRunner, resolve_without_dice
 from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
 from companion.ui import flow
-from companion.ui.render import cut_texts, list_window, render
+from companion.ui.render import cut_texts, list_window, render, undo_toast
 from companion.ui.view import Menu, View
 
 ACTIVITIES = [e.slug for e in registry.playable()]
@@ -161,8 +161,9 @@ def check_history(act: Activity, runner: SessionRunner) -> None:
     for entry in runner.history():
         faults = history_faults(entry.label)
         assert not faults, f"{act.slug}: history line {entry.label!r}: {'; '.join(faults)}"
-        toast = View("Race", footer="< Roll >", alert=f"Undone: {entry.label}")
+        toast = View("Race", footer="< Roll >", alert=undo_toast(entry.label))
         assert cut_texts(toast, footer=True) == [], f"{act.slug}: the undo toast cuts {entry.label!r}"
+        assert toast.alert != "Undone", f"{act.slug}: the undo toast cannot say {entry.label!r}"
 
 
 def test_the_history_check_knows_a_line_that_is_not_words():

@@ -27,6 +27,8 @@ The screens turn a state into words and pictures:
         # (companion.table.public): never a hand's cards or a deck's order
     describe(event) -> str             # optional: the event's outcome for the history;
         # the line is history_line(move, outcome): "Black: 5th gear, 15 spaces"
+    public_words(before, event, after) -> str | None   # optional: the history's words for
+        # an event that holds a face-down choice or its reveal; None: history_line's
 
 States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
@@ -310,8 +312,15 @@ class Activity:
     # hidden (a hand's cards, a deck's order) may be in it. None: the standings and the
     # OLED view's words
     secret: Callable[[Any], bool] | None = None          # a face-down choice is being
-    # made (tactics picked in turn, cards played face down before the reveal): the table
-    # screen withholds the history's entries from the moment it began until it ends
+    # made (tactics picked in turn, cards played face down before the reveal); an activity
+    # that has one gives ``public_words`` too
+    public_words: Callable[[Any, Mapping[str, Any], Any], str | None] | None = None
+    # the table screen's words for an event, given the state before it and the state
+    # after it (companion/table/public.py): a face-down choice in words ("Ann: a card
+    # face down"), the reveal with what it revealed ("Ann played 10, Bob played 7");
+    # "" when the table lists nothing for it (a step of a face-down entry); None when the
+    # history's own words (the move and its outcome) hide nothing. None (no hook): every
+    # history entry is public. Required where ``secret`` is set
     data: str = "own"                                    # whose data.toml it is set up
     # with: "own" (a game), "game-option" (the game chosen in its "game" option), "none"
 
@@ -327,3 +336,6 @@ class Activity:
                      "receipts", "summary", "check_data", "describe", "championship_entries"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"activity {self.slug}: {name} must be callable")
+        if self.secret is not None and self.public_words is None:
+            raise TypeError(f"activity {self.slug}: a face-down choice (secret) needs public_words, "
+                            "the table screen's words for it")

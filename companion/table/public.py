@@ -18,16 +18,23 @@ The payload's keys (every one JSON):
                timing tower, its "row" (up to 3 short numbers) and its "state"
     notes      [str ...]: facts of the moment (the gear advisor's odds, the weather)
     screen     [str ...]: the OLED view's words (the default for a pack without a hook)
-    standings  [{"position", "name", "points", ...}]
+    standings  [{"position", "name", "points", "colour"}]: a standings row's other fields
+               (Lacorsa's cards left) are left out: they may move with a card entered face down
     order_note str: what orders the standings when it is not the points ("" when it is)
+
+``history_line`` (below) gives the words of each journal row the page lists: the table
+never shows a journal entry's label unless the activity says its history hides nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Mapping
 
 from companion.games.api import Activity
 from companion.kit.dashboard import waiting
+
+log = logging.getLogger(__name__)
 
 KEYS = ("finished", "laps", "lap", "axis", "turn", "waiting", "cars", "notes", "screen", "standings",
         "order_note")
@@ -38,7 +45,7 @@ def public_view(activity: Activity, state: Any) -> dict[str, Any]:
     finished = bool(activity.finished(state))
     out: dict[str, Any] = {"finished": finished, "laps": "", "lap": 0, "axis": "lap", "turn": "",
                            "waiting": "", "cars": [], "notes": [], "screen": [],
-                           "standings": [dict(r) for r in activity.standings(state)], "order_note": ""}
+                           "standings": [public_standing(r) for r in activity.standings(state)], "order_note": ""}
     if activity.public is not None:
         out.update({k: v for k, v in activity.public(state).items() if k in KEYS})
     else:
@@ -66,3 +73,62 @@ def _words(widget: Any) -> list[str]:
     if hasattr(widget, "caption"):
         return [x for x in (widget.text, widget.caption) if x]
     return [str(getattr(widget, "text", ""))]
+
+
+# -- what the table says of the journal ---------------------------------------------------
+
+STANDING_KEYS = ("position", "name", "points", "colour")
+"""The fields of a standings row the page is sent (the order table and the lap chart's colours)."""
+
+UNREADABLE = "(an entry the journal could not read)"
+"""The history's words for a damaged journal row: its label may name what it hid."""
+NOT_APPLIED = "(an action that does not fit the race)"
+"""The history's words for an event the rules refused."""
+UNSAID = "(an action)"
+"""The history's words for an event whose public words could not be made."""
+
+
+def public_standing(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A standings row as the page is sent it (:data:`STANDING_KEYS`)."""
+    return {k: row[k] for k in STANDING_KEYS if k in row}
+
+
+def history_line(activity: Activity, label: str, before: Any, event: Mapping[str, Any], after: Any) -> str:
+    """The table's words for one journal row: the event applied to ``before`` gave
+    ``after``; ``label`` is the box's history entry. An activity without face-down
+    choices (no ``public_words``) has a history that hides nothing: its label is shown.
+    Otherwise the pack says the words of a face-down choice and of its reveal, and ""
+    (nothing listed) for a step of a face-down entry."""
+    if activity.public_words is None:
+        return label
+    try:
+        words = activity.public_words(before, event, after)
+    except Exception as exc:   # a pack's words that fail: nothing of the row, never its label
+        log.warning("no public words for a %s event: %s", event.get("kind"), exc)
+        return UNSAID
+    return label if words is None else str(words)
+
+
+def undo_line(undone: str | None) -> str:
+    """The words of an undo: the undone row's own public words (computed from the state
+    before it, so an undone face-down choice is never named); nothing when those were
+    nothing."""
+    if undone is None:
+        return "Undo"
+    return f"Undo: {undone}" if undone else ""
+
+
+def no_journal() -> str:
+    return "no journal yet: the box has not started (or the table screen reads another --state)"
+
+
+def cannot_show(slug: str) -> str:
+    return f"cannot show this session ({slug}): this companion cannot set it up (is it the box's version?)"
+
+
+def unreadable(seq: int) -> str:
+    return f"journal entry {seq} could not be read and was skipped"
+
+
+def not_applied(seq: int) -> str:
+    return f"journal entry {seq} does not fit the race and was skipped"

@@ -355,6 +355,15 @@ def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
         ty += fonts.CELL
 
 
+def undo_toast(label: str) -> str:
+    """The toast after an undo: ``Undone:`` and the history line, or where the alert cannot
+    hold it whole (a reveal of many cards), the line's head (``Undone: Tactics turned``)."""
+    for text in (f"Undone: {label}", f"Undone: {label.split(': ', 1)[0]}"):
+        if not cut_texts(View("", footer="< >", alert=text), footer=True):
+            return text
+    return "Undone"
+
+
 # --- what a view would lose ---------------------------------------------------------------
 
 def cut_texts(view: View, footer: bool = False) -> list[str]:

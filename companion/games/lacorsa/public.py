@@ -4,7 +4,7 @@ secret: the page has how many cards it holds, never which."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.lacorsa import rules as R
 from companion.core.names import counted
@@ -85,3 +85,24 @@ def secret(state: R.State) -> bool:
     """Cards are in face down while another car has still to play: they stay off the
     table screen until the reveal."""
     return bool(state.plays) and bool(R.waiting(state))
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a play entered face down, by a human or an automated
+    car, says who played (``Ann 1: a card face down``), never what, before and after the
+    reveal; the play that completes them all reveals every card (``Cards turned: Ann 1
+    played 10, Bob played R+7``). A Redline chosen for a play (``R + a card``) and Back from it say nothing:
+    one card or two is the player's secret until the reveal. Anything else: the history's
+    words."""
+    kind = event.get("kind")
+    entering = before.step == R.QUALIFY or before.step == R.RACE and before.stage == R.PLAY
+    if kind in ("redline", "back") and entering:
+        return ""
+    if kind != "plays":
+        return None
+    cars = [entry[0] for entry in event.get("plays", ())]
+    if R.waiting(after):
+        names = " and ".join(before.name(c) for c in cars)
+        return f"{names}: {'a card' if len(cars) == 1 else 'cards'} face down"
+    shown = list(before.plays) + [(c, tuple(cards)) for c, cards in event.get("plays", ())]
+    return "Cards turned: " + ", ".join(f"{before.name(c)} played {'+'.join(cards)}" for c, cards in shown)

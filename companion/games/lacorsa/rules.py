@@ -743,11 +743,8 @@ def _race_type(state: State) -> str:
 
 def describe(event: Mapping[str, Any]) -> str:
     kind = event.get("kind")
-    if kind == "plays" and event.get("face_down"):
-        return "face down"          # the history never shows an automated card before its reveal
     if kind == "plays":
-        return " ".join("+".join(str(x) for x in cards) for _, cards in event.get("plays", ())
-                        if isinstance(cards, list))
+        return "face down"      # every play is; the history never names an automated car's card
     if kind == "grid":       # a car's turn ("act") and the deal are said by their moves
         rolls = event.get("rolls")
         return f"{counted(len(rolls), 'car')} rolled the tie die" if isinstance(rolls, list) and rolls else "no ties"

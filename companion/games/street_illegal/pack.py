@@ -9,6 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary, describe=rules.describe,
     championship_entries=rules.championship_entries, check_data=track.check_data,
     view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
-    public=public.public,
+    public=public.public, secret=public.secret, public_words=public.public_words,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -5,7 +5,7 @@ has how many cards each player holds, never which (nor the tactic deck's order).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.three_wide import rules as R
 from companion.games.three_wide import tables
@@ -83,3 +83,17 @@ def secret(state: R.State) -> bool:
     """The players pick their tactics in turn from their hands: what each picked stays
     off the table screen until the tactics are turned."""
     return state.phase == R.TACTICS
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a tactic picked says who picked one
+    (``Red: a tactic face down``), never which card nor for which car, before and after
+    the reveal; the last player's Done turns them all (``Tactics turned: MoveNow>#11,
+    Draft>#3``). Anything else: the history's words."""
+    kind = event.get("kind")
+    if kind == "play" and before.phase == R.TACTICS:
+        return f"{before.players[before.actor]}: a tactic face down"
+    if kind == "tactics-done" and before.phase == R.TACTICS and after.phase != R.TACTICS:
+        turned = [f"{R.card(after, i).short}>#{after.cars[c].number}" for i, c in after.played]
+        return "Tactics turned: " + (", ".join(turned) or "none")
+    return None
