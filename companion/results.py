@@ -2,7 +2,8 @@
 
 Every finished session stores its results (the ``results.json`` shape) in the journal;
 a championship is the sum of the finished sessions that share a championship key (the
-game's slug). A session is one race of it, or the races of a season it played itself
+game's slug; a tool's own, "laps:formula-de" for the lap counter scoring with Formula Dé's
+points: ``key_of``). A session put aside is unfinished: it counts nowhere. A session is one race of it, or the races of a season it played itself
 (Lacorsa's championship: ``core.scoring.session_races``).
 """
 
@@ -19,8 +20,20 @@ from companion.core.names import counted
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
     out = [s for s in journal.sessions(finished=True) if s.results and s.results.get("standings")]
     if championship is not None:
-        out = [s for s in out if s.championship == championship]
+        out = [s for s in out if key_of(s) == championship]
     return out
+
+
+def key_of(session: Session) -> str | None:
+    """The championship ``session`` counts in: a game's as the journal keeps it; a tool's
+    from its activity and options (``session.championship_of``), so a lap-counter race
+    kept under a game's key by an older version counts in the lap counter's own."""
+    from companion.games.registry import GAMES
+    from companion.session import championship_of
+
+    if session.activity in GAMES or not isinstance(session.options, dict):
+        return session.championship
+    return championship_of(session.activity, session.options)
 
 
 def last_finished(journal: Journal) -> Session | None:
@@ -32,7 +45,7 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
     if championship is not None:
         return championship
     last = last_finished(journal)
-    return last.championship if last else None
+    return key_of(last) if last else None
 
 
 def standings(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
@@ -84,9 +97,11 @@ def championship_entries(session: Session) -> list[dict[str, Any]]:
 
 
 def title(key: str) -> str:
-    """A championship's name: its game's (or tool's) title."""
+    """A championship's name: its game's (or tool's) title; a tool scoring with a game's
+    points: "Lap counter, Formula Dé points"."""
     from companion.games.data import title as activity_title
-    return activity_title(key)
+    tool, _, game = key.partition(":")
+    return f"{activity_title(tool)}, {activity_title(game)} points" if game else activity_title(key)
 
 
 def championship_lines(journal: Journal) -> list[str]:
@@ -174,7 +189,7 @@ def race_number(journal: Journal, session: Session) -> int:
     """The race's number in its championship: 1 + the races of that championship counted
     by the finished sessions started before it (a season played in one session counts
     its races)."""
-    return 1 + sum(len(session_races(s)) for s in finished(journal, session.championship) if s.id < session.id)
+    return 1 + sum(len(session_races(s)) for s in finished(journal, key_of(session)) if s.id < session.id)
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
@@ -186,11 +201,12 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
     if session.results and session.results.get("ended_early"):
         lines.append("Ended early, as it stood")
     own = isinstance(session.options, dict) and session.options.get("championship") is True
-    if session.championship and not own:
+    key = key_of(session)
+    if key and not own:
         n = race_number(journal, session)
         if n > 1:
             from companion.kit.text import first_fitting
-            lines.append(first_fitting(f"{title(session.championship)} championship, race {n}",
+            lines.append(first_fitting(f"{title(key)} championship, race {n}",
                                        f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 

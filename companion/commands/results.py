@@ -50,7 +50,7 @@ def show(args) -> int:
         last = results.last_finished(journal)
         key, standings = results.standings(journal, args.championship)
         if args.championship and not standings:
-            keys = sorted({s.championship for s in results.finished(journal) if s.championship})
+            keys = sorted({k for k in map(results.key_of, results.finished(journal)) if k})
             raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
         open_session = journal.open_session()
         if args.json:
@@ -73,7 +73,7 @@ def show(args) -> int:
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
             last_what = "Last season"
-        print(f"{last_what}: {results.title(last.results.get('game', last.activity))}{which} "
+        print(f"{last_what}: {results.activity_title(last.activity, last.options)}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")

@@ -43,6 +43,8 @@ class Move:
 
     ``primary`` marks the move the big GO button performs (roll, draw). ``args`` holds
     the move's parameters as a tuple of (key, value) pairs so a Move stays hashable.
+    ``confirm`` is a question the screen asks before the move is made (ending a race
+    early: one press too many must not end it); empty: made at once.
     """
 
     kind: str
@@ -50,6 +52,7 @@ class Move:
     player: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
     primary: bool = False
+    confirm: str = ""
 
     def arg(self, key: str, default: Any = None) -> Any:
         for k, v in self.args:
@@ -59,18 +62,19 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "player": self.player,
-                "args": [list(a) for a in self.args], "primary": self.primary}
+                "args": [list(a) for a in self.args], "primary": self.primary, "confirm": self.confirm}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Move":
         return cls(kind=d["kind"], label=d["label"], player=d.get("player"),
                    args=tuple((k, _freeze(v)) for k, v in d.get("args", ())),
-                   primary=bool(d.get("primary", False)))
+                   primary=bool(d.get("primary", False)), confirm=str(d.get("confirm", "")))
 
 
-def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False, **args: Any) -> Move:
+def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False, confirm: str = "",
+              **args: Any) -> Move:
     """A Move with keyword args: ``make_move("roll", "Roll gear 5", die="gear-5", primary=True)``."""
-    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary)
+    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary, confirm)
 
 
 def _freeze(v: Any) -> Any:

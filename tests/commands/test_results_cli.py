@@ -31,8 +31,8 @@ def test_results_name_the_game_as_the_screens_do(state_dir, capsys):
     race(state_dir)
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
-    assert "Last race: Formula Dé, race 2 of its championship" in out
-    assert "Championship Formula Dé: 2 races" in out and "formula-de" not in out
+    assert "Last race: Lap counter, Formula Dé, race 2 of its championship" in out
+    assert "Championship Lap counter, Formula Dé points: 2 races" in out and "formula-de" not in out
     assert "race(s)" not in out
 
 
