@@ -207,6 +207,7 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
         if n > 1:
             from companion.kit.text import first_fitting
             lines.append(first_fitting(f"{title(key)} championship, race {n}",
+                                       f"{title(key.partition(':')[0])} championship, race {n}",
                                        f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 
