@@ -18,10 +18,17 @@ from companion.core.names import counted
 
 
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
+    """The finished sessions with standings (of ``championship``), in the order they
+    finished: a race put aside and finished later counts after the races finished meanwhile."""
     out = [s for s in journal.sessions(finished=True) if s.results and s.results.get("standings")]
     if championship is not None:
         out = [s for s in out if key_of(s) == championship]
-    return out
+    return sorted(out, key=finish_order)
+
+
+def finish_order(session: Session) -> tuple[float, int]:
+    """Where a session stands in the order races finished (one still running: last)."""
+    return (session.finished if session.finished is not None else float("inf"), session.id)
 
 
 def key_of(session: Session) -> str | None:
@@ -122,7 +129,11 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
     if not rows:
         return None
     header = layouts.PLAYER_HEADER if rows_are(journal, key) == "players" else layouts.NAME_HEADER
-    receipt = layouts.championship(f"Championship {title(key)}", rows, name_header=header)
+    name = title(key)
+    if len(f"Championship {name}") <= PAPER_CHARS:
+        receipt = layouts.championship(f"Championship {name}", rows, name_header=header)
+    else:        # "Lap counter, Formula Dé points": said whole under the title
+        receipt = layouts.championship("Championship", rows, [name], name_header=header)
     counted = races(journal, key)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
@@ -187,9 +198,10 @@ def when(ts: float) -> str:
 
 def race_number(journal: Journal, session: Session) -> int:
     """The race's number in its championship: 1 + the races of that championship counted
-    by the finished sessions started before it (a season played in one session counts
-    its races)."""
-    return 1 + sum(len(session_races(s)) for s in finished(journal, key_of(session)) if s.id < session.id)
+    by the sessions finished before it (a season played in one session counts its races;
+    a race put aside counts once it is finished, after those finished meanwhile)."""
+    return 1 + sum(len(session_races(s)) for s in finished(journal, key_of(session))
+                   if finish_order(s) < finish_order(session))
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
