@@ -291,3 +291,30 @@ def test_a_journal_written_before_reads_right_read_only(state_dir):
         assert journal.open_session() is None
         assert [s.id for s in journal.aside_sessions()] == [5, 3]
         assert res.race_count(journal, "formula-de") == 2 and res.race_count(journal, "laps:formula-de") == 1
+
+
+def test_the_table_screen_follows_the_race_being_played_never_one_aside(state_dir):
+    """The phones show the race being played; at the main menu (a race put aside, the next
+    being set up) the race that finished last; a race taken up again is followed again."""
+    from companion.table.source import Follower
+
+    app, _ = make_app(state_dir)
+    play(app, "laps", 0)
+    play_to_the_end(app)
+    done = app.runner.session.id
+    play(app, "3-wide", 3)
+    three_wide = app.runner.session.id
+    follower = Follower(state_dir)
+    try:
+        assert follower.session.id == three_wide
+        app.go_home()
+        app.switch(("new", "lacorsa"))
+        answer(app, "aside")
+        follower.poll()
+        assert follower.session.id == done          # not the 3-Wide race put aside
+        app.go_home()
+        app.switch(("resume", three_wide))
+        follower.poll()
+        assert follower.session.id == three_wide
+    finally:
+        follower.close()
