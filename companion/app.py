@@ -239,10 +239,12 @@ class App:
 
     def aside_sessions(self) -> list[tuple[int, str]]:
         """The races put aside, newest first: (session id, its menu line: game and when)."""
+        aside = self.journal.aside_sessions()
+        if not aside:            # (the first frame loads nothing more)
+            return []
         from companion.kit.text import row
         from companion.profile import MENU_CHARS
-        return [(s.id, row(self.title_of(s.activity), _started(s.started), MENU_CHARS))
-                for s in self.journal.aside_sessions()]
+        return [(s.id, row(self.title_of(s.activity), _started(s.started), MENU_CHARS)) for s in aside]
 
     def switch(self, target: tuple[str, Any]) -> None:
         """Go to ``target``: ("new", slug) sets that activity up, ("resume", session id)
