@@ -71,7 +71,7 @@ class Aside(Screen):
         if not lines:
             return replace(ui.message("Races aside", "No race is put aside."), footer="BACK: back")
         self.selected = min(self.selected, len(lines) - 1)
-        return replace(ui.main_menu(lines, self.selected, title="Races aside"), footer="OK: resume  BACK: back")
+        return replace(ui.main_menu(lines, self.selected, title="Races aside"), footer="OK: resume")
 
     def handle(self, app: Host, gesture) -> None:
         races = app.aside_sessions()
@@ -110,7 +110,7 @@ class OpenRace(Screen):
         from companion.kit.text import first_fitting
         title = first_fitting(f"{self.title} race open", f"{self.title} open", "Race open")
         return replace(ui.main_menu([label for _, label in self.ANSWERS], self.selected, title=title),
-                       footer="OK: choose  BACK: back")
+                       footer="OK: choose")
 
     def handle(self, app: Host, gesture) -> None:
         if _step(gesture):
