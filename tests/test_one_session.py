@@ -16,6 +16,7 @@ from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
 from companion.games import registry
 from companion.ui import flow
+from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard
 from tests.table import PaperTray, press
 
@@ -80,6 +81,7 @@ def test_choosing_another_game_while_a_race_is_open_asks_what_becomes_of_it(stat
     frame = app.frame()
     assert frame.title == "3-Wide race open"
     assert frame.body[0].items == ("Continue it", "End it as it stands", "Put it aside")
+    assert not cut_texts(frame, footer=True)
     # nothing has changed yet: BACK leaves the question, the race still open
     press(app, "BACK")
     assert isinstance(app.screen, flow.Home) and app.journal.open_session().activity == "3-wide"
@@ -108,6 +110,7 @@ def test_put_aside_then_the_chosen_game_and_the_race_resumes_from_the_menu(state
     choose(app, "aside")
     frame = app.frame()
     assert frame.title == "Races aside" and frame.body[0].items[0].startswith("3-Wide ")
+    assert not cut_texts(frame, footer=True)
     press(app, "OK")
     assert isinstance(app.screen, flow.Race) and app.runner.session.id == three_wide
     assert app.runner.state == state and app.journal.aside_sessions() == []
