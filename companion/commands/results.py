@@ -53,17 +53,21 @@ def show(args) -> int:
             keys = sorted({k for k in map(results.key_of, results.finished(journal)) if k})
             raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
         open_session = journal.open_session()
+        aside = journal.aside_sessions()
         if args.json:
             print(json.dumps({
                 "last": last.results if last else None,
                 "championship": {"key": key, "races": results.race_count(journal, key),
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
+                "aside": [{"activity": s.activity, "started": s.started} for s in aside],
             }, indent=2, ensure_ascii=False))
             return 0
         if open_session:
             said = running(open_session)
             print(f"{said[0].upper()}{said[1:]} (started {_when(open_session.started)})")
+        for session in aside:     # unfinished, counted nowhere until taken up and finished
+            print(f"Put aside: {results.title(session.activity)} (started {_when(session.started)})")
         if last is None:
             print("No finished race yet.")
             return 0
