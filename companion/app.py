@@ -113,12 +113,20 @@ class App:
             self.stack.pop()
 
     def go_home(self) -> None:
+        """The main menu. A session with no end of its own (a dice roller, a deck shuffler)
+        ends when it is left: none is left open for "Continue" to land in later."""
+        runner = self.runner
+        if runner is not None and runner.session.finished is None and self.ends_when_left(runner.session.activity):
+            runner.finish()
         self.stack = [flow.Home()]
         self.runner = None
 
     def boot(self) -> None:
-        """Resume the race that was running when the power went, if any; else the setup
+        """Resume the race that was running when the power went, if any (or the question
+        of what becomes of it, when another activity had been chosen); else the setup
         that was being answered."""
+        if self.resume_question():
+            return
         if self.journal.open_session() is not None:
             self.resume_open_session()
         else:
@@ -140,11 +148,38 @@ class App:
         self.stack = [flow.Home(), wizard]
         self._setup_kept = wizard.draft()
 
+    def resume_question(self) -> bool:
+        """The question "what becomes of the open race?" where it was asked (kept in the
+        journal like a setup), or, when the power went just after it was answered, on to
+        what was chosen. False when no question was kept."""
+        draft = self.journal.setup_in_progress()
+        if not draft or flow.OpenRace.ASK not in draft:
+            return False
+        try:
+            question = flow.OpenRace.from_draft(draft)
+        except (KeyError, TypeError, ValueError):
+            self.journal.save_setup(None)
+            return False
+        open_now = self.journal.open_session()
+        if open_now is not None and open_now.id == question.session:   # not answered yet
+            self.stack = [flow.Home(), question]
+            self._setup_kept = draft
+            return True
+        if open_now is not None:      # the race chosen was taken up already
+            self.resume_open_session()
+        else:                         # the race is aside or ended: on to what was chosen
+            self.go_to(question.target)
+        self._setup_kept = draft
+        self._keep_setup()
+        return True
+
     def _keep_setup(self) -> None:
-        """Journal the setup in progress when an answer changed (none left: forget it)."""
+        """Journal the setup in progress when an answer changed (none left: forget it): the
+        wizard's answers, or the question asked before another activity is set up."""
         loaded = sys.modules.get("companion.ui.wizard")   # not loaded: no setup is on the screens
-        wizard = next((s for s in self.stack if isinstance(s, loaded.Wizard)), None) if loaded else None
-        draft = wizard.draft() if wizard is not None else None
+        kinds = (flow.OpenRace, loaded.Wizard) if loaded else (flow.OpenRace,)
+        screen = next((s for s in reversed(self.stack) if isinstance(s, kinds)), None)
+        draft = screen.draft() if screen is not None else None
         if draft != self._setup_kept:
             self.journal.save_setup(draft)
             self._setup_kept = draft
@@ -193,6 +228,62 @@ class App:
         if isinstance(race, flow.Race):
             race.reset(self.runner.moves())
 
+    # -- one session at a time: the open one, the races aside ---------------------------
+
+    def ends_when_left(self, slug: str) -> bool:
+        """Whether a session of ``slug`` has no end of its own (a dice roller, a deck
+        shuffler: no "End" in its pause menu), and so ends when it is left."""
+        try:
+            return "end" not in self.activity(slug).pause
+        except LookupError:
+            return False
+
+    def aside_sessions(self) -> list[tuple[int, str]]:
+        """The races put aside, newest first: (session id, its menu line: game and when)."""
+        aside = self.journal.aside_sessions()
+        if not aside:            # (the first frame loads nothing more)
+            return []
+        from companion.kit.text import row
+        from companion.profile import MENU_CHARS
+        return [(s.id, row(self.title_of(s.activity), _started(s.started), MENU_CHARS)) for s in aside]
+
+    def switch(self, target: tuple[str, Any]) -> None:
+        """Go to ``target``: ("new", slug) sets that activity up, ("resume", session id)
+        takes up a race put aside. A race still open is asked about first (continue it,
+        end it as it stands, or put it aside); a dice or deck session open is ended."""
+        session = self.journal.open_session()
+        if session is not None and target != ("resume", session.id):
+            if not self.ends_when_left(session.activity):
+                self.push(flow.OpenRace(session.id, self.title_of(session.activity), target))
+                return
+            from companion.session import SessionRunner
+            SessionRunner.resume(self.journal, session).finish()
+        self.go_to(target)
+
+    def go_to(self, target: tuple[str, Any]) -> None:
+        """Do ``target`` (see :meth:`switch`), no race being open now."""
+        kind, what = target
+        if kind == "resume":
+            self.journal.take_up(int(what))
+            self.resume_open_session()
+            return
+        from companion.ui.wizard import Wizard  # loaded when an activity is chosen
+        self.stack = [flow.Home(), Wizard(str(what))]
+
+    def answer_open(self, question: flow.OpenRace, answer: str) -> None:
+        """What becomes of the open race, asked by ``question``: "continue" it, "end" it
+        as it stands (results kept and printed, then on to the target), or put it
+        "aside" (then on to the target). Each is in the journal before the next screen."""
+        if answer == "continue":
+            self.resume_open_session()
+        elif answer == "aside":
+            self.journal.put_aside()
+            self.runner = None
+            self.go_to(question.target)
+        elif answer == "end":
+            self.resume_open_session()
+            self.end_session(then=question.target)
+
     # -- what the screens ask of the running session (companion.ui.host.Host) ----------
 
     def open_session_noun(self) -> str | None:
@@ -221,10 +312,11 @@ class App:
     def history(self) -> list:
         return self.runner.history()
 
-    def end_session(self) -> None:
+    def end_session(self, then: tuple[str, Any] | None = None) -> None:
         """End the race early: the results as they stand are kept (the championship counts
-        them), printed, and shown until OK leaves for the main menu. A session without
-        standings (a dice or deck session) just closes."""
+        them), printed, and shown until OK leaves for the main menu (or for ``then``, the
+        activity chosen instead: see :meth:`switch`). A session without standings (a dice
+        or deck session) just closes."""
         runner = self.runner
         if runner is None:
             return
@@ -232,9 +324,11 @@ class App:
             runner.finish(early=True)
             self.print_results()
         if runner.session.results and runner.session.results.get("standings"):
-            self.stack = [flow.Home(), flow.Final()]
+            self.stack = [flow.Home(), flow.Final(then)]
         else:
             self.go_home()
+            if then is not None:
+                self.go_to(then)
 
     def final_view(self) -> View:
         """The ended session's standings as they stood, for the results screen."""
@@ -446,6 +540,15 @@ class App:
             except InputEnded:
                 break
             self.step(gesture)
+
+
+def _started(ts: float) -> str:
+    """When a race put aside was started, short for a menu line: "21:05" today, "Thu 21:05"
+    this week, "19 Nov" before."""
+    import time
+    age = time.time() - ts
+    same_day = time.localtime(ts)[:3] == time.localtime()[:3]
+    return time.strftime("%H:%M" if same_day else "%a %H:%M" if age < 6 * 86400 else "%d %b", time.localtime(ts))
 
 
 def _with(view: View, **changes) -> View:

@@ -202,6 +202,8 @@ class Driver:
             return
         self._walk(race.highlighted % len(moves), moves.index(move), len(moves))
         self.press("OK")
+        if move.confirm:          # the move's question (ending a race early): yes
+            self.press("OK")
 
     def _walk(self, start: int, target: int, n: int) -> None:
         down = (target - start) % n

@@ -141,7 +141,7 @@ class SessionRunner:
               championship: str | None = None) -> "SessionRunner":
         act = registry.activity(slug)
         state = act.setup(options, data)  # fails before anything is written
-        sid = journal.start_session(slug, options, data, championship or game_of(slug, options))
+        sid = journal.start_session(slug, options, data, championship or championship_of(slug, options))
         return cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
 
     @classmethod
@@ -294,3 +294,11 @@ def game_of(slug: str, options: dict) -> str:
         return slug
     game = options.get("game")
     return game if game in registry.GAMES else slug
+
+
+def championship_of(slug: str, options: dict) -> str:
+    """The championship a session counts in: a game's own; a tool's own, and for a tool
+    scoring with a game's points table, one of its own named by that table
+    ("laps:formula-de", never the game's: a lap-counter race is no Formula Dé race)."""
+    game = game_of(slug, options)
+    return slug if game == slug else f"{slug}:{game}"

@@ -101,9 +101,10 @@ def test_a_dice_session_has_no_end_and_no_program_and_is_a_session(state_dir):
         app.push(pause)
         labels = [label for _, label in pause.items(app)]
         assert labels == ["Continue", "History", "Undo last", "Main menu"]
-        press(app, "UP OK")                                   # Main menu
-        assert app.screen.items(app)[0] == ("continue", "Continue session")
-        app.journal.finish_session(app.journal.open_session().id, None)
+        press(app, "UP OK")                                   # Main menu: the session ends
+        assert app.screen.items(app)[0] == ("dice", "Dice roller")     # nothing to continue
+        assert app.journal.open_session() is None and app.journal.aside_sessions() == []
+    assert [s.activity for s in app.journal.sessions(finished=True)] == ["dice", "deck"]
     assert tray.receipts == []
 
 

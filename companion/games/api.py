@@ -51,6 +51,8 @@ class Move:
     the move's parameters as a tuple of (key, value) pairs so a Move stays hashable.
     ``history``: the move in the history's words when the footer has no room for them or
     names a button (footer ``DRIVE``, history ``5th gear``); see :func:`history_line`.
+    ``confirm`` is a question the screen asks before the move is made (ending a race
+    early: one press too many must not end it); empty: made at once.
     """
 
     kind: str
@@ -59,6 +61,7 @@ class Move:
     args: tuple[tuple[str, Any], ...] = ()
     primary: bool = False
     history: str = ""
+    confirm: str = ""
 
     def arg(self, key: str, default: Any = None) -> Any:
         for k, v in self.args:
@@ -68,19 +71,22 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "player": self.player,
-                "args": [list(a) for a in self.args], "primary": self.primary, "history": self.history}
+                "args": [list(a) for a in self.args], "primary": self.primary, "history": self.history,
+                "confirm": self.confirm}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Move":
         return cls(kind=d["kind"], label=d["label"], player=d.get("player"),
                    args=tuple((k, _freeze(v)) for k, v in d.get("args", ())),
-                   primary=bool(d.get("primary", False)), history=str(d.get("history") or ""))
+                   primary=bool(d.get("primary", False)), history=str(d.get("history") or ""),
+                   confirm=str(d.get("confirm") or ""))
 
 
 def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False,
-              history: str = "", **args: Any) -> Move:
+              history: str = "", confirm: str = "", **args: Any) -> Move:
     """A Move with keyword args: ``make_move("roll", "Roll gear 5", die="gear-5", primary=True)``."""
-    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary, history)
+    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary, history,
+                confirm)
 
 
 def history_line(move: Move, outcome: str = "") -> str:

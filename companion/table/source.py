@@ -108,10 +108,12 @@ class Follower:
         return self._publish()
 
     def _newest(self) -> Session | None:
+        """The race being played; none (the main menu, a race put aside): the one that
+        finished last (never a race put aside, which is not being played)."""
         found = self.journal.open_session()
         if found is None:
-            sessions = self.journal.sessions()
-            found = sessions[-1] if sessions else None
+            ended = self.journal.sessions(finished=True)
+            found = max(ended, key=lambda s: (s.finished, s.id)) if ended else None
         return found
 
     def _start(self, session: Session) -> None:

@@ -97,7 +97,8 @@ def test_the_last_races_names_are_offered_again(state_dir):
     press(app, TO_CARS + " DOWN DOWN OK " + type_name("Cy") + " GO " + AFTER_CARS)
     press(app, "BACK UP OK")                            # pause menu > Main menu
     assert isinstance(app.screen, flow.Home)
-    press(app, "DOWN DOWN DOWN OK OK OK")               # the lap counter again (Continue is first)
+    # the lap counter again (Continue is first); the race still open is put aside
+    press(app, "DOWN DOWN DOWN OK DOWN DOWN OK OK OK")
     assert isinstance(app.screen, Players)
     assert app.frame().body[0].items[2] == "Yellow: Cy"
 
