@@ -118,14 +118,26 @@ def _text(img: "Image.Image", x: int, y: int, text: str, scale: Scale = BIG, ink
     return mask.width
 
 
+def number_width(text: str, scale: Scale = NUM) -> int:
+    """Dots across an axis number: a narrow number's digits a dot apart (the font's 1
+    fills its cell and would touch the next digit)."""
+    sx, _ = _scales(scale)
+    return text_size(text, scale)[0] + (len(text) - 1 if sx == 1 else 0)
+
+
 def _number(img: "Image.Image", x: int, cy: int, text: str, align: str = "right", scale: Scale = NUM,
             ink: int = INK) -> None:
     """An axis number with its digits' middle at ``cy``; ``x`` is its right end, its
     middle (``align="center"``) or its left end (``"left"``)."""
     sx, sy = _scales(scale)
-    w = text_size(text, scale)[0]
+    w = number_width(text, scale)
     left = x - w if align == "right" else x - w // 2 if align == "center" else x
-    _text(img, left, cy - DIGIT_TOP * sy - DIGIT_H * sy // 2, text, scale, ink)
+    top = cy - DIGIT_TOP * sy - DIGIT_H * sy // 2
+    if sx == 1:
+        for k, ch in enumerate(text):
+            _text(img, left + k * (GLYPH_W + 1), top, ch, scale, ink)
+    else:
+        _text(img, left, top, text, scale, ink)
 
 
 def _latin(text: str) -> str:
@@ -379,7 +391,7 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
     cars, nlaps = len(names), len(orders)
     pitch = 34 if cars <= 3 else 28 if cars <= 6 else 24
     label_w = max(text_size(lab)[0] for lab in labels)
-    scale_w = text_size(str(cars), NUM)[0]
+    scale_w = number_width(str(cars))
     x0 = scale_w + 4 + label_w + 8
     x1 = WIDTH - 1 - label_w - 8
     numbers = [int(n) for n in spec.get("at") or ()] or [first_lap + k for k in range(nlaps)]
@@ -442,17 +454,19 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
             w = text_size(labels[car])[0]
             _text(img, x0 - 6 - w, first[1] - GLYPH_H, labels[car])
         _text(img, x1 + 8, y_of(car + 1) - GLYPH_H, labels[car])
-        if car in out_at:
-            last = next((p for p in reversed(pts) if p is not None), None)
-            j = min(column(out_at[car]), len(xs) - 1)
-            if last is not None:
-                x = xs[j] if where[car][j] is not None else last[0]
-                _mark(img, x, y_of(where[car][j]) if where[car][j] is not None else last[1], OUT_MARK)
-    for car, lap in spec.get("pits") or ():
+    for car, lap in spec.get("pits") or ():     # pit stops and crosses over every line
         j = column(lap)
         pos = where[car][j] if j < len(cols) else None
         if pos is not None:
             _ring(img, xs[j], y_of(pos))
+    for car, lap in out_at.items():
+        last = next((p for p in reversed(where[car]) if p is not None), None)
+        j = min(column(lap), len(xs) - 1)
+        if where[car][j] is not None:
+            _mark(img, xs[j], y_of(where[car][j]), OUT_MARK)
+        elif last is not None:
+            k = max(i for i, p in enumerate(where[car]) if p is not None)
+            _mark(img, xs[k], y_of(last), OUT_MARK)
     _draw_key(img, ybase + axis_h + 4, entries)
     return img
 
@@ -464,7 +478,7 @@ def _rounds_down(spec: Mapping[str, Any]) -> "Image.Image":
     orders = [list(o) for o in spec["laps"]]
     cars, rows = len(names), len(orders)
     numbers = [int(n) for n in spec.get("at") or ()] or [int(spec.get("first_lap", 1)) + k for k in range(rows)]
-    num_w = text_size(str(max(numbers)), NUM)[0]
+    num_w = number_width(str(max(numbers)))
     x0 = num_w + 6
     colw = (WIDTH - x0) / cars
     label_w = max(text_size(lab)[0] for lab in labels)
@@ -571,7 +585,7 @@ def wear_spec(cars: Sequence[Mapping[str, Any]], zones: Sequence[str],
 def _digit_scale(box: int, digits: str) -> Scale | None:
     """The biggest digits that fit a box ``box`` dots wide: the receipt's (12 dots a
     digit), narrow (6), or none."""
-    return BIG if box - 3 >= text_size(digits)[0] else NUM if box - 3 >= text_size(digits, NUM)[0] else None
+    return BIG if box - 3 >= number_width(digits, BIG) else NUM if box - 3 >= number_width(digits) else None
 
 
 @lru_cache(maxsize=64)
@@ -702,7 +716,7 @@ def championship_chart(spec: Mapping[str, Any]) -> "Image.Image":
     races = max((len(p) for p in points), default=1) - 1
     most = max((max(p) for p in points if p), default=0) or 1
     label_w = max((text_size(lab)[0] for lab in labels), default=0)
-    scale_w = text_size(str(most), NUM)[0]
+    scale_w = number_width(str(most))
     x0, x1 = scale_w + 6, WIDTH - 1 - label_w - 8
     top, plot_h = GLYPH_H, max(120, min(264, 24 * len(names)))
     entries = _car_entries(names, labels)
