@@ -392,7 +392,7 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
     pitch = 34 if cars <= 3 else 28 if cars <= 6 else 24
     label_w = max(text_size(lab)[0] for lab in labels)
     scale_w = number_width(str(cars))
-    x0 = scale_w + 4 + label_w + 8
+    x0 = scale_w + 10 + label_w + 6     # the place numbers well apart from the labels
     x1 = WIDTH - 1 - label_w - 8
     numbers = [int(n) for n in spec.get("at") or ()] or [first_lap + k for k in range(nlaps)]
     group = lap_columns(nlaps, x1 - x0)
@@ -452,7 +452,7 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
         first = next((p for p in pts if p is not None), None)
         if first is not None:
             w = text_size(labels[car])[0]
-            _text(img, x0 - 6 - w, first[1] - GLYPH_H, labels[car])
+            _text(img, x0 - 4 - w, first[1] - GLYPH_H, labels[car])
         _text(img, x1 + 8, y_of(car + 1) - GLYPH_H, labels[car])
     for car, lap in spec.get("pits") or ():     # pit stops and crosses over every line
         j = column(lap)
