@@ -423,7 +423,7 @@ def wear_picture(state: R.State, text) -> "Picture":
     from companion.receipts.model import picture
     data = FR.wear_chart(state)
     zones = [ZONE_LETTERS[z] for z in data["zones"]]
-    return picture(charts.wear_spec(data["cars"], zones), text)
+    return picture(charts.wear_spec(data["cars"], zones, [ZONE_WORDS[z] for z in data["zones"]]), text)
 
 
 def wear(state: R.State) -> Receipt:
