@@ -18,6 +18,15 @@ from tests.tablescreen.conftest import play
 from tests.table import PaperTray, make_app, press
 
 
+def pinout_with_backup(tmp_path, settings: str):
+    """The shipped pinout with ``settings`` in its [backup] table (the last one)."""
+    shipped = DEFAULT_PINOUT.read_text()
+    assert shipped.rindex("\n[") == shipped.index("\n[backup]")
+    pinout = tmp_path / "pinout.toml"
+    pinout.write_text(f"{shipped}{settings}\n")
+    return pinout
+
+
 def app_backing_up_to(state_dir, stick, keep=5):
     app = make_app(state_dir)
     app.printer = PaperTray()
@@ -100,8 +109,7 @@ def test_a_failed_backup_is_said_once_and_the_race_is_kept(state_dir, tmp_path):
 def test_companion_run_backs_up_the_race_it_ends(state_dir, tmp_path):
     stick = tmp_path / "stick"
     stick.mkdir()
-    pinout = tmp_path / "pinout.toml"
-    pinout.write_text(DEFAULT_PINOUT.read_text() + f'\n[backup]\ndir = "{stick}"\nkeep = 3\n')
+    pinout = pinout_with_backup(tmp_path, f'dir = "{stick}"\nkeep = 3')
     result = run(state_dir, "--keys", END_A_LAP_RACE, "--pinout", str(pinout))
     assert result.returncode == 0, result.stderr
     [made] = backup.backups(stick)
@@ -125,8 +133,7 @@ def test_companion_run_without_a_backup_dir_loads_no_backup_code(state_dir):
     ('folder = "/media/usb"', "backup.folder", "valid keys: dir, keep"),
 ])
 def test_a_wrong_backup_setting_names_the_file_the_key_and_the_fix(tmp_path, table, key, said):
-    pinout = tmp_path / "pinout.toml"
-    pinout.write_text(DEFAULT_PINOUT.read_text() + f"\n[backup]\n{table}\n")
+    pinout = pinout_with_backup(tmp_path, table)
     with pytest.raises(ConfigError) as told:
         load_pinout(pinout)
     assert str(told.value).startswith(f"{pinout}: {key}: ") and said in str(told.value)

@@ -334,7 +334,7 @@ def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None
     check(source)                                      # before anything is written
     if in_use(live):
         raise BackupError(f"the journal {live} is open: the companion or its table screen is running "
-                          "on it (stop them first: `sudo systemctl stop companion companion-table`)")
+                          "on it (stop them first: `sudo systemctl stop companion companion-table.socket companion-table`)")
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -347,6 +347,7 @@ def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None
             dst.flush()
             os.fsync(dst.fileno())
         contents = check(part)
+        _owned_like(part, state)
     except BaseException as exc:
         part.unlink(missing_ok=True)
         if isinstance(exc, OSError):
@@ -371,6 +372,16 @@ def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None
                           + (f" (the journal it was to replace is {aside})" if aside and aside.exists() else "")
                           ) from None
     return Restored(contents, live, aside)
+
+
+def _owned_like(path: Path, folder: Path) -> None:
+    """Give ``path`` the owner of ``folder`` when root restores (``sudo companion restore``):
+    the service's user must be able to write the journal it starts on."""
+    if os.geteuid() != 0:
+        return
+    st = folder.stat()
+    os.chown(path, st.st_uid, st.st_gid)
+    os.chmod(path, 0o640)
 
 
 def _aside_name(live: Path, now: float | None) -> Path:

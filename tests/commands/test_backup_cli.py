@@ -253,3 +253,15 @@ def test_restore_refuses_while_the_companion_runs(state_dir, tmp_path, capsys):
     with Journal(state_dir, read_only=True):             # the table screen reading it
         assert main(["restore", str(backup.backups(stick)[0]), "--state", str(state_dir)]) == 1
     assert main(["restore", str(backup.backups(stick)[0]), "--state", str(state_dir)]) == 0
+
+
+def test_root_restores_a_journal_the_service_can_write(state_dir, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    stick = backed_up_race(state_dir, tmp_path)
+    card = tmp_path / "new-card"
+    card.mkdir()
+    os.chown(card, 4321, 4321)                      # the service's user owns its state
+    assert main(["restore", str(backup.backups(stick)[0]), "--state", str(card)]) == 0
+    st = (card / Journal.FILENAME).stat()
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (4321, 4321, 0o640)
