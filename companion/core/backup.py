@@ -80,28 +80,30 @@ def _schema() -> dict[str, set[str]]:
         db.close()
 
 
-def check(path: str | Path) -> Contents:
+def check(path: str | Path, *, called: str | None = None) -> Contents:
     """Check the journal file at ``path`` as the companion would need it: it opens as
     SQLite, passes ``PRAGMA integrity_check``, has the journal's tables and columns in a
     version this code reads, and every row's checksum is good. Reads the file as it is
-    (nothing is written beside it). A BackupError says what is wrong."""
+    (nothing is written beside it). A BackupError says what is wrong, naming the file
+    ``called`` (default: its path)."""
     path = Path(path)
+    name = called or str(path)
     if not path.is_file():
-        raise BackupError(f"{path} is not a file")
+        raise BackupError(f"{name} is not a file")
     uri = f"{path.absolute().as_uri()}?mode=ro&immutable=1"
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error as exc:
-        raise BackupError(f"{path} cannot be opened: {exc}") from None
+        raise BackupError(f"{name} cannot be opened: {exc}") from None
     try:
-        return _check_open(db, path)
+        return _check_open(db, name)
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path} is not a sound SQLite file ({exc})") from None
+        raise BackupError(f"{name} is not a sound SQLite file ({exc})") from None
     finally:
         db.close()
 
 
-def _check_open(db: sqlite3.Connection, path: Path) -> Contents:
+def _check_open(db: sqlite3.Connection, path: str) -> Contents:
     problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
     if problems != ["ok"]:
         raise BackupError(f"{path} is damaged (SQLite's integrity check: {'; '.join(problems)})")
@@ -216,21 +218,20 @@ def back_up(journal_file: str | Path, folder: str | Path, *, keep: int | None = 
     target = _new_name(folder, now)
     part = folder / f".{target.name}.part"
     try:
-        _copy(source_path, part, folder)
-        contents = check(part)
+        _copy(source_path, part)
+        try:
+            contents = check(part, called=f"the copy of {source_path}")
+        except BackupError as exc:         # the journal itself is damaged: said, nothing kept
+            raise BackupError(f"{exc}; nothing was kept (run `companion selftest`)", "journal damaged") from None
         _fsync(part)
         os.replace(part, target)
         _fsync(folder)
     except BaseException as exc:            # Ctrl-C too: no half copy is left under any name
-        try:
-            part.unlink()
-        except OSError:
-            pass
-        if isinstance(exc, BackupError):
-            if str(exc).startswith(str(part)):    # the copy failed its check: the journal did
-                raise BackupError(f"the copy of {source_path} failed its check, nothing was kept: "
-                                  f"{str(exc)[len(str(part)) + 1:]} (run `companion selftest`)", "journal damaged") from None
-            raise
+        for left in (part, part.with_name(part.name + "-journal")):
+            try:
+                left.unlink()
+            except OSError:
+                pass
         if isinstance(exc, (OSError, sqlite3.Error)):
             raise _write_failed(folder, exc) from None
         raise
@@ -240,7 +241,7 @@ def back_up(journal_file: str | Path, folder: str | Path, *, keep: int | None = 
     return target, contents
 
 
-def _copy(source_path: Path, part: Path, folder: Path) -> None:
+def _copy(source_path: Path, part: Path) -> None:
     """SQLite's online backup of the journal into ``part``: one step, so the copy is the
     journal at one commit; in write-ahead-log mode it never blocks the writer."""
     try:

@@ -265,3 +265,16 @@ def test_root_restores_a_journal_the_service_can_write(state_dir, tmp_path):
     assert main(["restore", str(backup.backups(stick)[0]), "--state", str(card)]) == 0
     st = (card / Journal.FILENAME).stat()
     assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (4321, 4321, 0o640)
+
+
+def test_a_journal_with_a_damaged_row_is_not_backed_up_as_sound(state_dir, tmp_path, capsys):
+    stick = backed_up_race(state_dir, tmp_path)
+    before = files(stick)
+    with sqlite3.connect(state_dir / Journal.FILENAME) as db:     # a row the card garbled
+        db.execute("UPDATE events SET body = body || ' ' WHERE session = 1 AND seq = 3")
+    capsys.readouterr()
+    assert main(["backup", str(stick), "--state", str(state_dir)]) == 1
+    err = capsys.readouterr().err
+    assert f"the copy of {state_dir / Journal.FILENAME} has a damaged row (race 1 event 3" in err
+    assert "nothing was kept" in err and "companion selftest" in err
+    assert files(stick) == before
