@@ -29,7 +29,8 @@ class App:
     def __init__(self, *, journal: Journal, display, printer=None, printer_factory=None,
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
-                 renderer: Callable[[View], Any] | None = None, table: dict | None = None):
+                 renderer: Callable[[View], Any] | None = None, table: dict | None = None,
+                 backup=None):
         self.journal = journal
         self.display = display
         self.printer = printer
@@ -40,6 +41,7 @@ class App:
         self.watchdog = watchdog
         self._render = renderer
         self.table = table             # [table] of the pinout (None: no table screen)
+        self.backup = backup           # companion.autobackup.AutoBackup (None: no automatic backup)
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
@@ -216,6 +218,7 @@ class App:
         if runner.finished():
             runner.finish()
             self.print_results()
+            self.back_up()
 
     def undo(self) -> None:
         if self.runner is None:
@@ -323,6 +326,7 @@ class App:
         if runner.session.finished is None:
             runner.finish(early=True)
             self.print_results()
+            self.back_up()
         if runner.session.results and runner.session.results.get("standings"):
             self.stack = [flow.Home(), flow.Final(then)]
         else:
@@ -373,6 +377,11 @@ class App:
             self.submit(receipt)
         return receipt is not None
 
+    def back_up(self) -> None:
+        """A race has finished: the automatic backup copies the journal, on its own worker."""
+        if self.backup is not None:
+            self.backup.request()
+
     def open_printer(self) -> None:
         """Open the printer (the printing stack is loaded only now, after the first frame)."""
         if self.printer is not None or self._printer_factory is None:
@@ -403,6 +412,8 @@ class App:
     def close(self) -> None:
         if self.printer is not None:
             self.printer.close()
+        if self.backup is not None:
+            self.backup.close()
 
     def print_last_results(self) -> None:
         from companion import results as res
@@ -491,6 +502,10 @@ class App:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
                 self.toast = f"{status}. Receipts wait."   # four lines of the alert box
+            changed = True
+        failed = self.backup.news() if self.backup is not None else None
+        if failed:      # said once: the race is kept, the next one is backed up again
+            self.toast = failed
             changed = True
         if changed:
             self.refresh()
