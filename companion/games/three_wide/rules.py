@@ -317,11 +317,14 @@ def _moves(state: State) -> list[Move]:
         return _tactics_moves(state)
     if p == TACTIC:
         card_i, c = state.played[state.step]
-        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c)]
+        what = f"{card(state, card_i).name} for #{state.cars[c].number}"
+        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c, history=f"{what} not possible")]
         if _can_resolve(state):
-            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c))
+            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c,
+                                    history=f"{what} resolved"))
         else:
-            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c)]
+            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c,
+                             history=f"{what} not possible")]
         return out
     if p == ROLL:
         c = state.mover
