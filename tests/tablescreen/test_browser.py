@@ -125,11 +125,14 @@ def assert_legible(page) -> None:
 
 
 def assert_whole_field(page, view, size) -> None:
-    """Every car has its row, in the standings' order, inside the first screen."""
+    """Every car has its row, in the standings' order, inside the first screen; the cars on
+    turn have theirs marked."""
     drawn = rows(page)
     order = [r["name"] for r in view["standings"]]
     assert [r["name"] for r in drawn] == order + [c["name"] for c in view["cars"] if c["name"] not in order]
     assert all(r["pos"] == str(s["position"]) for r, s in zip(drawn, view["standings"]))
+    marked = page.eval("[...document.querySelectorAll('#tower > details.turn')].map(d => d.dataset.name)")
+    assert sorted(marked) == sorted(view["turn_cars"]), "the rows of the cars on turn are marked, no other"
     late = [(r["name"], round(r["bottom"])) for r in drawn if r["bottom"] > size[1] or r["right"] > size[0]]
     assert not late, f"rows outside the first {size[0]}x{size[1]} screen: {late}"
 

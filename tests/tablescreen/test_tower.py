@@ -153,3 +153,23 @@ def test_a_lap_count_ended_early_classifies_every_car_where_it_stands(state_dir)
     assert view["order_note"].startswith("Race order"), "no points: the order says what it is by"
     assert [c["row"][0] for c in view["cars"]] == [counted(r["laps"], "lap")
                                                   for r in registry.activity("laps").standings(app.runner.state)]
+
+
+def test_the_cars_on_turn_are_those_of_the_player_on_turn(state_dir):
+    """3-Wide's turn is a player's, of several cars: the tower marks the player's cars while
+    they pick tactics, the car the next press is for otherwise; a game whose turn is a car's
+    marks that car; a finished race marks none."""
+    act = registry.activity("3-wide")
+    app = race(state_dir, "3-wide", 400, until=lambda s: s.phase == "tactics")
+    view = public_view(act, app.runner.state)
+    state = app.runner.state
+    assert view["turn_cars"] == [state.name(i) for i, c in enumerate(state.cars) if c.owner == state.actor]
+    assert all(n.endswith(view["turn"]) for n in view["turn_cars"]) and len(view["turn_cars"]) >= 2
+    rolling = race(state_dir / "roll", "3-wide", 120).runner.state
+    view = public_view(act, rolling)
+    assert view["waiting"].endswith(view["turn_cars"][0].split()[0]) and len(view["turn_cars"]) == 1
+    top = race(state_dir / "top", "top-speed", 200).runner.state
+    view = public_view(registry.activity("top-speed"), top)
+    assert view["turn"] and view["turn_cars"] == [view["turn"]]
+    over = race(state_dir / "over", "3-wide", 5000).runner.state
+    assert public_view(act, over)["turn_cars"] == []

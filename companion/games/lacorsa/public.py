@@ -22,7 +22,8 @@ def public(state: R.State) -> dict[str, Any]:
     notes = []
     if state.defender >= 0 and state.stage == R.PLAY:
         notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
-    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waits, "notes": notes,
+    return {"laps": laps, "lap": state.lap, "race_no": state.race if state.championship else 0,
+            "order": [state.name(c) for c in R.final_order(state)], "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
 
