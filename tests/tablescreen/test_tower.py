@@ -173,3 +173,11 @@ def test_the_cars_on_turn_are_those_of_the_player_on_turn(state_dir):
     assert view["turn"] and view["turn_cars"] == [view["turn"]]
     over = race(state_dir / "over", "3-wide", 5000).runner.state
     assert public_view(act, over)["turn_cars"] == []
+
+
+def test_what_the_box_waits_for_names_nobody_twice(state_dir):
+    """The lap counter's next press names its car (``Red crossed``): the line above the
+    tower says it once, never ``Red: Red crossed``."""
+    app = race(state_dir, "laps", 10)
+    view = public_view(registry.activity("laps"), app.runner.state)
+    assert view["turn"] and view["waiting"].startswith(view["turn"] + " ") and ": " not in view["waiting"]
