@@ -21,7 +21,9 @@ def public(state: R.State) -> dict[str, Any]:
     s = state.settings
     lead = max((c.lap for c in state.cars if not c.out), default=0)
     laps = f"Lap {lead} of {s.laps}"
-    if state.yellow:
+    if state.phase == R.OVER:
+        laps = f"finished, {counted(s.laps, 'lap')}"
+    elif state.yellow:
         laps += ", yellow flag"
     elif state.gwc:
         laps += ", green-white-checker"
