@@ -9,6 +9,7 @@ import pytest
 
 from companion.core.names import counted
 from companion.games import registry
+from companion.games.lacorsa import rules as LR
 from companion.kit.cars import COLOURS
 from companion.kit.dashboard import CELL_CHARS, FINISHED, ROW_CELLS
 from companion.table.public import public_view
@@ -157,8 +158,9 @@ def test_a_lap_count_ended_early_classifies_every_car_where_it_stands(state_dir)
 
 def test_the_cars_on_turn_are_those_of_the_player_on_turn(state_dir):
     """3-Wide's turn is a player's, of several cars: the tower marks the player's cars while
-    they pick tactics, the car the next press is for otherwise; a game whose turn is a car's
-    marks that car; a finished race marks none."""
+    they pick tactics, the car the next press is for otherwise; Lacorsa's two cars of a
+    challenge while both have still to play; a game whose turn is a car's marks that car; a
+    finished race marks none."""
     act = registry.activity("3-wide")
     app = race(state_dir, "3-wide", 400, until=lambda s: s.phase == "tactics")
     view = public_view(act, app.runner.state)
@@ -171,6 +173,10 @@ def test_the_cars_on_turn_are_those_of_the_player_on_turn(state_dir):
     top = race(state_dir / "top", "top-speed", 200).runner.state
     view = public_view(registry.activity("top-speed"), top)
     assert view["turn"] and view["turn_cars"] == [view["turn"]]
+    both = race(state_dir / "lacorsa", "lacorsa", 400, until=lambda s: len(LR.waiting(s)) == 2).runner.state
+    view = public_view(registry.activity("lacorsa"), both)
+    assert view["waiting"].endswith("play face down") and view["turn"] == ""
+    assert view["turn_cars"] == [both.name(c) for c in LR.waiting(both)], "both cars that play face down"
     over = race(state_dir / "over", "3-wide", 5000).runner.state
     assert public_view(act, over)["turn_cars"] == []
 
