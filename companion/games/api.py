@@ -36,9 +36,10 @@ States are frozen dataclasses; events are plain dicts so the journal stores them
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
+
+from companion.core.names import names_word
 
 
 @dataclass(frozen=True)
@@ -99,17 +100,12 @@ def history_line(move: Move, outcome: str = "") -> str:
     what was done, a colon, the outcome (``Trigger card: 1 card``). An outcome that only
     repeats what was done is left out."""
     what = move.history or move.label
-    who = move.player if move.player and not _names(what, move.player) else None
+    who = move.player if move.player and not names_word(what, move.player) else None
     if outcome.strip().casefold() == what.strip().casefold():
         outcome = ""
     if who:
         return f"{who}: {what}" + (f", {outcome}" if outcome else "")
     return what + (f": {outcome}" if outcome else "")
-
-
-def _names(text: str, name: str) -> bool:
-    """Whether ``text`` names ``name`` as a word of its own ("Red crossed", not "Redline")."""
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 def _freeze(v: Any) -> Any:

@@ -13,6 +13,8 @@ The payload's keys (every one JSON):
     axis       str: what ``lap`` counts, the lap chart's x-axis in the game's own word,
                singular ("lap", "round", "track card"); "lap" by default
     turn       str: whose turn it is ("" when nobody's)
+    turn_cars  [str ...]: the names of the cars whose turn it is, the tower's rows marked
+               (by default the car named ``turn``; 3-Wide's turn is a player's, of many cars)
     waiting    str: what the box waits for
     cars       [kit.dashboard.car ...]: each with its dashboard's widgets and, for the
                timing tower, its "row" (up to 3 short numbers) and its "state"
@@ -21,6 +23,10 @@ The payload's keys (every one JSON):
     standings  [{"position", "name", "points", "colour"}]: a standings row's other fields
                (Lacorsa's cards left) are left out: they may move with a card entered face down
     order_note str: what orders the standings when it is not the points ("" when it is)
+
+A pack's ``public`` may also give ``order`` (the race order, names, front first) and
+``race_no`` (which race of a championship session): the lap chart's own (source.chart_point),
+for a pack whose standings are a championship's; they are not sent.
 
 ``history_line`` (below) gives the words of each journal row the page lists: the table
 never shows a journal entry's label unless the activity says its history hides nothing.
@@ -36,7 +42,7 @@ from companion.kit.dashboard import waiting
 
 log = logging.getLogger(__name__)
 
-KEYS = ("finished", "laps", "lap", "axis", "turn", "waiting", "cars", "notes", "screen", "standings",
+KEYS = ("finished", "laps", "lap", "axis", "turn", "turn_cars", "waiting", "cars", "notes", "screen", "standings",
         "order_note")
 
 
@@ -50,8 +56,10 @@ def public_view(activity: Activity, state: Any) -> dict[str, Any]:
         out.update({k: v for k, v in activity.public(state).items() if k in KEYS})
     else:
         out.update(_from_view(activity, state))
+    if "turn_cars" not in out:
+        out["turn_cars"] = [c["name"] for c in out["cars"] if out["turn"] and c["name"] == out["turn"]]
     if finished:
-        out["turn"], out["waiting"] = "", "The race is over"
+        out["turn"], out["waiting"], out["turn_cars"] = "", "The race is over", []
     return out
 
 

@@ -36,20 +36,25 @@ KEPT = 64
 once; an older one replays the line of play from the setup."""
 
 
-def chart_point(activity, state) -> tuple[int, list[str]] | None:
-    """(leader's lap, the order) of ``state`` for the lap chart; None: the activity has no
-    order (the dice roller). The lap is the standings' ``laps`` when they have it, else
-    the public view's ``lap``."""
+def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
+    """((race, leader's lap), the order) of ``state`` for the lap chart; None: the activity
+    has no order (the dice roller). A pack's public view may give the race order itself
+    (``order``, and ``race_no``: which race of a championship session, whose laps start
+    again at each race); else the order is the standings', the lap their ``laps`` when they
+    have it, else the public view's ``lap``, and the race 0."""
+    view = activity.public(state) if activity.public is not None else {}
+    if "order" in view:
+        return (int(view.get("race_no") or 0), int(view.get("lap") or 0)), [str(n) for n in view["order"]]
     rows = activity.standings(state)
     if not rows:
         return None
     if "laps" in rows[0]:
         lap = max(int(r.get("laps") or 0) for r in rows)
     elif activity.public is not None:
-        lap = int(activity.public(state).get("lap") or 0)
+        lap = int(view.get("lap") or 0)
     else:
         return None
-    return lap, [str(r["name"]) for r in rows]
+    return (0, lap), [str(r["name"]) for r in rows]
 
 
 class Follower:
@@ -66,7 +71,7 @@ class Follower:
         self.words: dict[int, str] = {}    # seq -> the table's words for that row
         self.history: list[str] = []       # the words listed, oldest first ("" rows left out)
         self.kept: list[tuple[int, Any, tuple | None]] = []   # (seq, state before, chart change)
-        self.chart: dict[int, list[str]] = {}
+        self.chart: dict[tuple[int, int], list[str]] = {}     # (race, lap) -> the order
         self.problems: list[str] = []
         self.payload: dict[str, Any] = {}
         self.text = ""                     # the payload as JSON
@@ -203,9 +208,9 @@ class Follower:
         if problem not in self.problems:
             self.problems.append(problem)
 
-    def _sample(self) -> tuple[int, list[str] | None] | None:
-        """The lap chart's point of the state now; the change it made (the lap, the order
-        it held before: None when none) for an undo to take back."""
+    def _sample(self) -> tuple[tuple[int, int], list[str] | None] | None:
+        """The lap chart's point of the state now; the change it made (the race and lap,
+        the order it held before: None when none) for an undo to take back."""
         point = chart_point(self.activity, self.state)
         if point is None:
             return None
@@ -235,7 +240,9 @@ class Follower:
         out["history"] = self.history[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
-            out["chart"] = [[lap, order] for lap, order in sorted(self.chart.items())]
+            point = chart_point(self.activity, self.state)
+            race = point[0][0] if point else 0        # a championship's race now: its laps alone
+            out["chart"] = [[lap, order] for (r, lap), order in sorted(self.chart.items()) if r == race]
         return out
 
     def _championship(self) -> dict[str, Any]:

@@ -8,10 +8,12 @@ import json
 import pytest
 
 from companion.games import registry
+from companion.games.lacorsa import rules as LR
 from companion.games.three_wide import rules as R3
 from companion.table.public import public_view
 from companion.table.source import Follower
 
+from tests.table import make_app
 from tests.tablescreen.conftest import play, race
 
 ALL = [e.slug for e in registry.playable()]
@@ -53,3 +55,25 @@ def test_tactics_picked_in_turn_stay_off_the_history_and_are_named_when_turned(s
     assert turned == "Tactics turned: " + ", ".join(picked) and ">#" in turned
     assert sum(line.endswith(": a tactic face down") for line in payload["history"]) == len(picked)
     follower.close()
+
+
+def test_a_championships_lap_chart_is_the_race_being_run(state_dir):
+    """Lacorsa's laps start again at each race of a championship and its standings are the
+    championship's: the lap chart is the race order of the race being run, lap by lap,
+    never a point of an earlier race nor the championship's ranking."""
+    act = registry.activity("lacorsa")
+    app = make_app(state_dir)
+    app.start_session("lacorsa", dict(act.demo.options, championship=True))
+    seen = {}        # lap -> the race order at the end of it, in the race being run
+    while not (app.runner.state.race == 2 and app.runner.state.lap >= 3):
+        play(app, "lacorsa", 1)
+        s = app.runner.state
+        if s.race == 2:
+            seen[s.lap] = [s.name(c) for c in LR.final_order(s)]
+    follower = Follower(state_dir)
+    try:
+        chart = follower.payload["chart"]
+    finally:
+        follower.close()
+    assert [lap for lap, _ in chart] == sorted(seen)
+    assert all(order == seen[lap] for lap, order in chart)

@@ -345,7 +345,8 @@ def tire_moves(state: State) -> list[Move]:
         if car.driver == kitcars.AUTO:
             continue
         new = T.TIRE_TYPES[(T.TIRE_TYPES.index(car.tires) + 1) % len(T.TIRE_TYPES)]
-        out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new))
+        out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new,
+                             history=f"{new} tires"))
     return out
 
 

@@ -19,17 +19,25 @@ def public(state: R.State) -> dict[str, Any]:
     if state.championship:
         laps += f", race {state.race} of {s.races}"
     turn, waits = _waiting(state)
+    turn_cars = [state.name(c) for c in R.waiting(state)] if _choosing(state) else [turn] if turn else []
     notes = []
     if state.defender >= 0 and state.stage == R.PLAY:
         notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
-    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waits, "notes": notes,
+    return {"laps": laps, "lap": state.lap, "race_no": state.race if state.championship else 0,
+            "order": [state.name(c) for c in R.final_order(state)], "turn": turn, "turn_cars": turn_cars,
+            "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def _choosing(state: R.State) -> bool:
+    """Cards are being played face down (qualifying, a challenge): by the cars ``R.waiting`` names."""
+    return state.step == R.QUALIFY or state.stage == R.PLAY and state.step == R.RACE
 
 
 def _waiting(state: R.State) -> tuple[str, str]:
     """Whose turn and what the box waits for, in words: a human's card entry lists every
     card a car may hold, so the highlighted one is never said."""
-    if state.step == R.QUALIFY or state.stage == R.PLAY and state.step == R.RACE:
+    if _choosing(state):
         pending = [state.name(c) for c in R.waiting(state)]
         return (pending[0] if len(pending) == 1 else ""), f"{' and '.join(pending)}: play face down"
     if state.step == R.RACE and state.actor >= 0:

@@ -249,7 +249,8 @@ def _grid_moves(state: State) -> list[Move]:
         return [make_move("seat", label(state.name(c)), player=state.name(c), car=c, history=f"starts {place}")
                 for c in state.unseated]
     car = state.current_player
-    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values]
+    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v, history=f"tempo card {v}")
+            for v in state.values]
 
 
 def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
@@ -267,7 +268,7 @@ def _passing_moves(state: State) -> list[Move]:
             make_move("stop", label("No 2nd pass"), player=state.name(state.actor))]
     if state.stage == "after":
         if may_pass_again(state):
-            return [make_move("again", label("Attack again"), player=state.name(state.actor)),
+            return [make_move("again", label("Attack again"), player=state.name(state.actor), history="attacks again"),
                     make_move("stop", label("Stop"), primary=True, history=f"{state.name(state.actor)} stops attacking")]
         return [make_move("stop", label("Next"), primary=True, history="Result seen")]
     a, d = duel.attacker, duel.defender
@@ -275,8 +276,9 @@ def _passing_moves(state: State) -> list[Move]:
         return _speed_moves(state, duel_player(state))
     if state.stage == "nitrous":
         car = nitrous_car(state)
-        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0)] +
-                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values])
+        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0, history="no nitrous card")] +
+                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v,
+                           history=f"nitrous card {v}") for v in state.values])
     # stage "attack"
     out: list[Move] = []
     if duel_old_pro(state) is not None:

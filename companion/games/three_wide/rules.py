@@ -317,11 +317,14 @@ def _moves(state: State) -> list[Move]:
         return _tactics_moves(state)
     if p == TACTIC:
         card_i, c = state.played[state.step]
-        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c)]
+        what = f"{card(state, card_i).name} for #{state.cars[c].number}"
+        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c, history=f"{what} not possible")]
         if _can_resolve(state):
-            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c))
+            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c,
+                                    history=f"{what} resolved"))
         else:
-            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c)]
+            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c,
+                             history=f"{what} not possible")]
         return out
     if p == ROLL:
         c = state.mover
@@ -400,9 +403,9 @@ def _tactics_moves(state: State) -> list[Move]:
     p = state.actor
     who = state.players[p]
     if not state.show:
-        return [make_move("show", "Show hand", player=who, primary=True),
+        return [make_move("show", "Show hand", player=who, primary=True, history="hand shown"),
                 make_move("tactics-done", "No tactics", player=who)]
-    out = [make_move("tactics-done", "Done", player=who, primary=True)]
+    out = [make_move("tactics-done", "Done", player=who, primary=True, history="done choosing tactics")]
     used = {c for _, c in state.played}
     mine = [c for c in race_order(state) if state.cars[c].owner == p and not state.cars[c].roof and c not in used]
     seen = set()
@@ -416,7 +419,7 @@ def _tactics_moves(state: State) -> list[Move]:
                 continue
             out.append(make_move("play", label(f"{cd.short}>#{state.cars[c].number}"), player=who, card=i, car=c))
     if p not in state.redrawn and state.hands[p] and not any(state.cars[c].owner == p for _, c in state.played):
-        out.append(make_move("redraw", "New hand", player=who))
+        out.append(make_move("redraw", "New hand", player=who, history="a new hand drawn"))
     return out
 
 
