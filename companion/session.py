@@ -181,20 +181,22 @@ class SessionRunner:
         event = self._undone_outcome(move, key)
         if event is None:
             event = self.activity.resolve(self.state, move, rng)
-        self.record(event, self._label(move, event), key)
+        after = self.activity.apply(self.state, event)   # an event the rules refuse is not committed
+        self.record(event, self._label(move, event, after), key, after)
         return event
 
-    def _label(self, move: Move, event: dict) -> str:
-        """The history's words for ``event``: ``history_line`` of the move and its outcome
-        ("Black: 5th gear, 15 spaces"), or where the activity has words of its own for a
-        choice made face down or its reveal (``public_words``: "Ann: a card face down"),
-        those, so the box's history never names a card before it is turned."""
+    def _label(self, move: Move, event: dict, after: Any) -> str:
+        """The history's words for ``event`` (``after``: the state it leads to):
+        ``history_line`` of the move and its outcome ("Black: 5th gear, 15 spaces"), or where
+        the activity has words of its own for a choice made face down or its reveal
+        (``public_words``: "Ann: a card face down"), those, so the box's history never names
+        a card before it is turned."""
         words = None
         if self.activity.public_words is not None:
             try:
-                words = self.activity.public_words(self.state, event, self.activity.apply(self.state, event))
-            except Exception:   # an event the rules refuse: ``record`` says so
-                words = None
+                words = self.activity.public_words(self.state, event, after)
+            except Exception as exc:   # a bug in the words must not lose the press
+                _warn("no public words for %s: %s", event.get("kind"), exc)
         return words or history_line(move, self.activity.describe(event))
 
     def _undone_outcome(self, move: Move, key: str) -> dict | None:
@@ -206,11 +208,12 @@ class SessionRunner:
         fresh = resolve_without_dice(self.activity, self.state, move)
         return copy.deepcopy(found) if fresh is None else fresh
 
-    def record(self, event: dict, label: str, move: str | None = None) -> None:
+    def record(self, event: dict, label: str, move: str | None = None, after: Any = None) -> None:
         """Commit an event already resolved (``move``: the key of the move it came from),
-        then apply it (and keep a snapshot now and then)."""
+        then apply it, or take ``after``, the state it leads to when already worked out (and
+        keep a snapshot now and then)."""
         seq = self.journal.append(self.session.id, event, label, move)
-        self.state = self.activity.apply(self.state, event)
+        self.state = self.activity.apply(self.state, event) if after is None else after
         if self.undone:
             _forget_deeper(self.undone, self.depth, event)
         self.depth += 1
