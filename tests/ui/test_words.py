@@ -64,8 +64,8 @@ def test_no_screen_of_a_setup_and_a_race_is_cut(slug, state_dir):
     checked(app, seen)
     pause = app.screen
     for key, _ in pause.items(app):
-        if key in ("history", "grid"):
-            app.push(flow.History() if key == "history" else flow.Decisions())
+        if key in ("history", "grid", "key"):
+            app.push({"history": flow.History, "grid": flow.Decisions, "key": flow.Key}[key]())
             checked(app, seen)
             app.pop()
     app.push(flow.Confirm(f"End this {app.current().session} now?", lambda: None))
