@@ -235,6 +235,9 @@ def test_the_word_checks_know_a_shout_and_a_code():
     keyed = View("Race", (Menu(("left: DT2 SC1", "DT = Drive Through", "SC = Safety Car"), -1),))
     assert code_faults(keyed) == []
     assert code_faults(View("Race", (Text("Tires BBGY"),)), key=("B G Y R = tire chips",)) == []
+    for toast in ("Undone: Yellow: DRAW: Engine Trouble", "Undone: Red: R: R", "Undone: Ann: Challenge: challenge"):
+        assert history_faults(toast), toast           # a toast that repeats itself
+    assert not history_faults(undo_toast("Black: 5th gear, 15 spaces"))
 
 
 def check_history(act: Activity, runner: SessionRunner) -> None:
