@@ -33,7 +33,7 @@ from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
 from companion.ui import flow
 from companion.ui.render import cut_texts, list_window, render, undo_toast
-from companion.ui.view import Menu, View
+from companion.ui.view import Big, Menu, Row, Text, View
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -65,6 +65,7 @@ def check_view(act: Activity, state) -> None:
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
     check_quiet(act, view)
+    check_words(act, state, view)
     check_scroll(act, state)
     if act.decisions is not None:
         decided = act.decisions(state)
@@ -72,16 +73,29 @@ def check_view(act: Activity, state) -> None:
             assert render(decided).size == (WIDTH, HEIGHT)
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
             check_quiet(act, decided)
+            faults = code_faults(decided, act.key)
+            assert not faults, f"{act.slug}: the decisions view shows a code with no key: {faults}"
 
 
 def check_quiet(act: Activity, view) -> None:
-    """No row of a race view (or of the decisions view) looks chosen: the race screen's
-    footer is a move and UP/DOWN choose the move, so an inverted row would be a choice
-    that is not one. (An inverted ``Text``/``Row`` is a heading, a card's name, not a row
-    of a list: it stays.)"""
+    """Nothing of a race view (or of the decisions view) looks chosen: the race screen's
+    footer is a move and UP/DOWN choose the move, so an inverted row, heading or line
+    would be a choice that is not one (docs/ui.md: an inverted row is a choice)."""
     chosen = [w.items[w.selected] for w in view.body
               if isinstance(w, Menu) and 0 <= w.selected < len(w.items)]
+    chosen += [getattr(w, "text", None) or getattr(w, "left", "") for w in view.body
+               if isinstance(w, (Text, Row)) and w.invert]
     assert not chosen, f"{act.slug}: {view.title!r} highlights {chosen[0]!r}, which no move acts on"
+
+
+def check_words(act: Activity, state, view) -> None:
+    """The footer's moves say their words in small letters (``Draw``, ``Pit stop``, never
+    ``DRAW``), and every code the view shows has its key (``code_faults``)."""
+    for move in act.moves(state):
+        shouting = capitals_faults(move.label)
+        assert not shouting, f"{act.slug}: the move {move.label!r} shouts {shouting}"
+    faults = code_faults(view, act.key)
+    assert not faults, f"{act.slug}: {view.title!r} shows a code with no key: {faults}"
 
 
 class AtTheTable:
@@ -156,6 +170,77 @@ def _says_again(one: str, two: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long) is not None
 
 
+ACRONYMS = {"KERS", "BBBB"}
+"""Capitals a footer may hold: a card's own name (KERS), the tire dice's fresh set (a code
+with its key)."""
+
+
+def capitals_faults(text: str) -> list[str]:
+    """The words of a footer or a move written in capitals (``DRAW``, ``PIT STOP``): a
+    button's name before its colon (``BACK: back``) is the button, not a word."""
+    words = re.findall(r"[A-Za-z]+(?::)?", text)
+    return [w for w in words if not w.endswith(":") and len(w) >= 3 and w.isupper() and w not in ACRONYMS]
+
+
+CODE = re.compile(r"(?<![\w#+\-/])([A-Z]{1,4})\d+(\*?)(?![a-z])|(?<![\w#+\-.])\d{1,2}([xs!]+)(?!\w)"
+                  r"|(?<!\w)([RBYG]{4})(?!\w)")
+"""A code on screen: letters and a number (``DT2``, ``C2*``, ``L0``, ``T6``), a tire die's
+face (``5xs``, ``3!``), a set of tire dice (``BBBB``)."""
+
+
+def view_lines(view) -> list[str]:
+    """Every text a view shows: the status, the body's lines and rows, a Big's caption."""
+    lines = [view.status or ""]
+    for w in view.body:
+        if isinstance(w, Menu):
+            lines += [str(i) for i in w.items]
+        elif isinstance(w, Row):
+            lines += [w.left, w.right]
+        elif isinstance(w, Big):
+            lines += [w.text, w.caption]
+        elif hasattr(w, "text"):
+            lines.append(w.text)
+    return lines
+
+
+def key_of(lines) -> set[str]:
+    """What a key explains: ``DT = Drive Through`` explains ``DT``, ``C2 = corner 2`` ``C``,
+    ``B G Y R = tire wear`` each letter."""
+    return {re.sub(r"[\d/]+$", "", part) for line in lines if " = " in line
+            for part in line.split(" = ", 1)[0].split()}
+
+
+def code_faults(view, key=()) -> list[str]:
+    """The codes ``view`` shows whose letters no key explains: neither a line of the view
+    (``DT = Drive Through`` under a list) nor the activity's ``key`` (pause menu > Key)."""
+    lines = view_lines(view)
+    known = key_of(lines) | key_of(key)
+    faults = []
+    for line in lines:
+        for letters, star, marks, chips in CODE.findall(line):
+            parts = [letters] if letters else list(dict.fromkeys(marks)) if marks else list(dict.fromkeys(chips))
+            parts += ["*"] if star else []
+            faults += [f"{part} in {line!r}" for part in parts if part not in known]
+    return faults
+
+
+def test_the_word_checks_know_a_shout_and_a_code():
+    """The checks fail what the screens used to show: a footer in capitals, a code with no
+    key; a code with its key under the list passes."""
+    assert capitals_faults("PIT STOP") and capitals_faults("DRAW") and capitals_faults("NEXT ROUND")
+    assert not capitals_faults("OK: yes  BACK: no") and not capitals_faults("KERS 2")
+    assert not capitals_faults("Pit stop") and not capitals_faults("Board: fix car")
+    for shown in ("left: DT2 ENG6 OFF2 SC1 TIRE6 YF1", "Tires BBBB", "6xx 8xxx 5xs", "C2*", "T6 B3 G3"):
+        assert code_faults(View("Race", (Text(shown),))), shown
+    assert code_faults(View("Race", (), status="1/4 L0"))
+    keyed = View("Race", (Menu(("left: DT2 SC1", "DT = Drive Through", "SC = Safety Car"), -1),))
+    assert code_faults(keyed) == []
+    assert code_faults(View("Race", (Text("Tires BBGY"),)), key=("B G Y R = tire chips",)) == []
+    for toast in ("Undone: Yellow: DRAW: Engine Trouble", "Undone: Red: R: R", "Undone: Ann: Challenge: challenge"):
+        assert history_faults(toast), toast           # a toast that repeats itself
+    assert not history_faults(undo_toast("Black: 5th gear, 15 spaces"))
+
+
 def check_history(act: Activity, runner: SessionRunner) -> None:
     """Every line of the session's history reads as words (``history_faults``), and the
     undo toast says it whole."""
@@ -165,6 +250,8 @@ def check_history(act: Activity, runner: SessionRunner) -> None:
         toast = View("Race", footer="< Roll >", alert=undo_toast(entry.label))
         assert cut_texts(toast, footer=True) == [], f"{act.slug}: the undo toast cuts {entry.label!r}"
         assert toast.alert != "Undone", f"{act.slug}: the undo toast cannot say {entry.label!r}"
+        said_twice = history_faults(toast.alert)
+        assert not said_twice, f"{act.slug}: the undo toast {toast.alert!r} repeats itself: {said_twice}"
 
 
 def test_the_history_check_knows_a_line_that_is_not_words():

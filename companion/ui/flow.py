@@ -190,7 +190,7 @@ class Race(Screen):
 
 PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last",
                 "program": "Print program", "grid": "Decisions", "end": "End {}",
-                "home": "Main menu", "table": "Table screen"}
+                "home": "Main menu", "table": "Table screen", "key": "Key"}
 """The pause menu's words for the items an activity declares (``Activity.pause``)."""
 
 
@@ -201,6 +201,8 @@ class Pause(Screen):
     def items(self, app: Host) -> list[tuple[str, str]]:
         act = app.current()
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
+        if act.key:          # the codes its screens show, in words, before "Main menu"
+            keys.insert(len(keys) - (keys[-1:] == ["home"]), "key")
         if app.table_on():   # the table screen's address and QR code, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
         return [(k, PAUSE_LABELS[k].format(act.session)) for k in keys]
@@ -232,6 +234,8 @@ class Pause(Screen):
             app.print_receipt("program")
         elif key == "grid":
             app.push(Decisions())
+        elif key == "key":
+            app.push(Key())
         elif key == "end":
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
         elif key == "table":
@@ -279,6 +283,15 @@ class Decisions(Screen):
             self.scroll.line(_step(gesture))
         elif pressed(gesture, BACK, OK, GO):
             app.pop()
+
+
+@dataclass
+class Key(Decisions):
+    """The codes the activity's screens show, in words (``Activity.key``), scrollable."""
+
+    def view(self, app: Host) -> View:
+        view = View("Key", (Menu(app.current().key, -1),))
+        return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
 
 @dataclass

@@ -302,16 +302,16 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         first = state.settings.grid == "stopwatch" and not state.qualified
-        return [make_move("start", "QUALIFY" if first else "START", primary=True,
+        return [make_move("start", "Qualify" if first else "Start", primary=True,
                           history="Qualifying" if first else "Grid and starts rolled")]
     if phase == QDONE:
-        return [make_move("start", "RACE START", primary=True, history="Starts rolled")]
+        return [make_move("start", "Race start", primary=True, history="Starts rolled")]
     if phase == GRID:
-        return [make_move("ok", "OK", primary=True, history="Race started"), *tire_moves(state)]
+        return [make_move("ok", "Go on", primary=True, history="Race started"), *tire_moves(state)]
     if phase == SHOW:
-        return [make_move("ok", "OK", primary=True, history="Outcome seen")]
+        return [make_move("ok", "Go on", primary=True, history="Outcome seen")]
     if phase == ROUND:
-        return [make_move("next", "NEXT ROUND", primary=True, history=f"Round {state.round + 1}")]
+        return [make_move("next", "Next round", primary=True, history=f"Round {state.round + 1}")]
     if phase == GEAR:
         c = state.car_on
         car = state.cars[c]
@@ -321,7 +321,7 @@ def moves(state: State) -> list[Move]:
         advice = make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c,
                            history="looks at the odds" if not state.advice else "looks at the dashboard")
         if car.driver == kitcars.AUTO:
-            return [make_move("auto", "DRIVE", player=who, car=c, primary=True, history=f"{who} drives"), advice, *fixes]
+            return [make_move("auto", "Drive", player=who, car=c, primary=True, history=f"{who} drives"), advice, *fixes]
         keep = car.gear if car.gear else 1
         out = [make_move("gear", label(gear_label(g, cost)), player=who, car=c, gear=g, history=gear_label(g, cost, "gear"),
                          primary=g == min(keep, car.cap)) for g, cost in gear_choices(state, c)]

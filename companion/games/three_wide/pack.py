@@ -11,5 +11,6 @@ ACTIVITY = Activity(
     championship_of="players", view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=tables.check,
     public=public.public, secret=public.secret, public_words=public.public_words,
+    key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -198,9 +198,9 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         if state.settings.grid == "qualifying" and not state.qualified:
-            return [make_move("qualify", label("QUALIFY"), primary=True, history="Qualifying")]
+            return [make_move("qualify", label("Qualify"), primary=True, history="Qualifying")]
         grid = "Grid by qualifying" if state.qualified else "Grid drawn"
-        return [make_move("start", label("START"), primary=True, history=grid)]
+        return [make_move("start", label("Start"), primary=True, history=grid)]
     if phase == GRID:
         return [make_move("go", label("Start race"), primary=True)]
     if state.drawn:
@@ -210,9 +210,9 @@ def moves(state: State) -> list[Move]:
     if phase == DRAW:
         return _turn_moves(state) + [make_move("fix", label("Board: fix car"))]
     if phase == STEPS:
-        return [make_move("next", label("OK"), primary=True, history=step_words(state, state.steps[state.step]))]
+        return [make_move("next", label("Go on"), primary=True, history=step_words(state, state.steps[state.step]))]
     if phase == ROUND_END:
-        return [make_move("next", label("NEXT ROUND"), primary=True, history=f"Round {state.round + 1}"),
+        return [make_move("next", label("Next round"), primary=True, history=f"Round {state.round + 1}"),
                 make_move("fix", label("Board: fix car"))]
     if phase == FIX:
         car = state.fix_car
@@ -281,26 +281,26 @@ def _turn_moves(state: State) -> list[Move]:
         out.append(make_move(kind, text, player=who, car=c, primary=primary, history=history))
 
     if has_cards:
-        add("draw", label("DRAW"), f"{who} drew", primary=True)
+        add("draw", label("Draw"), f"{who} drew", primary=True)
     if state.phase == QUALIFY:
         if car.row:
-            add("pass", label("PASS"), "stops drawing", primary=not has_cards)
+            add("pass", label("Pass"), "stops drawing", primary=not has_cards)
         else:
-            add("no-lap", label("NO LAP"), "no qualifying lap", primary=not has_cards)
+            add("no-lap", label("No lap"), "no qualifying lap", primary=not has_cards)
         return out
     if state.sc:
-        add("pit", label("PIT STOP"), "into the pits", primary=not has_cards)
+        add("pit", label("Pit stop"), "into the pits", primary=not has_cards)
         add("cards", label("My cards"), "looks at My cards")
         return out
     if car.row or car.kers_round:
-        add("pass", label("PASS"), "stops drawing", primary=not has_cards)
+        add("pass", label("Pass"), "stops drawing", primary=not has_cards)
     if fresh:
-        add("pit", label("PIT STOP"), "into the pits", primary=not has_cards and car.kers is None)
+        add("pit", label("Pit stop"), "into the pits", primary=not has_cards and car.kers is None)
     if state.settings.kers:
         if car.kers is not None and not car.kers_round:
             add("kers", label(f"KERS {car.kers.name}"), f"plays the KERS card {car.kers.name}", primary=not has_cards)
         if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
-            add("keep", label(f"KEEP {car.row[-1].name}"), f"keeps {car.row[-1].name} for KERS")
+            add("keep", label(f"Keep {car.row[-1].name}"), f"keeps {car.row[-1].name} for KERS")
     add("cards", label("My cards"), "looks at My cards")
     return out
 
