@@ -57,10 +57,12 @@ def asking(answers, items, group, index, key, cars=10):
 def test_each_corner_is_suggested_after_the_one_before_and_the_pit_just_after_the_last():
     lap = {"length": 90, "count": 8}
     items = {"corners": [{"at": 12, "length": 3, "stops": 2}]}
-    # the room left (15-78) shared among the 7 corners to come, each as long as the one before
+    # the room left (15-78) shared among the 7 corners to come, 3 spaces each
     assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "at")) == 15 + (78 - 14 - 7 * 3) // 8
     assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "length")) == 3
-    assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "stops")) == 2
+    assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "stops")) == 1
+    longer = {"corners": [items["corners"][0], {"at": 20, "length": 6}]}
+    assert C.DESCRIBE.suggest(asking(lap, longer, "corners", 1, "stops")) == 3    # a stop for every two spaces
     assert C.DESCRIBE.suggest(asking(lap, {}, "corners", 0, "at")) == 1 + (78 - 8 * 3) // 9
     one = {**lap, "count": 1}
     assert C.DESCRIBE.suggest(asking(one, items, "pit", 0, "pit")) == 16
