@@ -46,6 +46,8 @@ class App:
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
         self.toast = ""
+        self._toast_page = 0           # the page of a long toast shown (OK: the next)
+        self._toast_shown = ""
         self.frames = 0
         self.display_error = ""
         self._last_printer_status: str | None = None
@@ -73,12 +75,23 @@ class App:
         from companion.games import data as game_data
         return game_data.load(slug, override_dir=self.data_dir)
 
-    def add_entry(self, slug: str, table: str, name: str, entry: dict) -> tuple[str, str]:
-        """Save an entry described on the box (a circuit) in the owner's data: (id, label)."""
+    def add_entry(self, slug: str, table: str, name: str, entry: dict, label: str = "",
+                  entry_id: str | None = None) -> tuple[str, str]:
+        """Save an entry described on the box (a circuit) in the owner's data, or change
+        the owner's entry ``entry_id``: (id, label)."""
         if self.data_dir is None:
             raise ValueError("no state directory to save it in (--state)")
         from companion.games import data as game_data
-        return game_data.add_entry(slug, self.data_dir, table, name, entry)
+        return game_data.add_entry(slug, self.data_dir, table, name, entry, label, entry_id)
+
+    def entries(self, slug: str, table: str) -> list[tuple[str, str, dict]]:
+        """(id, label, entry) of the owner's entry files of a game's table."""
+        from companion.games import data as game_data
+        return game_data.owned_entries(slug, self.data_dir, table)
+
+    def remove_entry(self, slug: str, table: str, entry_id: str) -> None:
+        from companion.games import data as game_data
+        game_data.remove_entry(slug, self.data_dir, table, entry_id)
 
     def recent_names(self) -> dict[str, str]:
         """colour -> name of the named cars of the newest race that had players."""
@@ -457,7 +470,9 @@ class App:
     # -- the loop ---------------------------------------------------------------------
 
     def handle(self, gesture) -> None:
-        self.toast = ""
+        if self.toast and self._on_alert(gesture):
+            return
+        self.toast = self._toast_shown = ""
         if getattr(gesture, "kind", None) == "stuck":
             self.toast = f"{gesture.button} button held down: check it"
             return
@@ -468,13 +483,36 @@ class App:
                 self._setup_kept is not None or not isinstance(self.screen, (flow.Race, flow.Home))):
             self._keep_setup()
 
+    def _on_alert(self, gesture) -> bool:
+        """A gesture on the alert: BACK closes it and does nothing else; OK or DOWN show a
+        long alert's next page. True when that was all the gesture did."""
+        from companion.ui.render import alert_pages
+        pressed = getattr(gesture, "kind", None) == "press"
+        if pressed and gesture.button == "BACK":
+            self.toast = self._toast_shown = ""
+            return True
+        more = self._toast_page + 1 < len(alert_pages(self.toast))
+        if more and getattr(gesture, "kind", None) in ("press", "repeat") and gesture.button in ("OK", "DOWN"):
+            self._toast_page += 1
+            return True
+        return False
+
     def frame(self) -> View:
         """The top screen's view, with the message of the moment over it and, while the
         printer has a problem, "P!" in the title bar (the Printer menu says what it is)."""
         view = self.screen.view(self)
         if self.printer_status():
             view = _with(view, status=f"P! {view.status}".strip())
-        return _with(view, alert=self.toast) if self.toast else view
+        if not self.toast:
+            return view
+        from companion.ui.render import alert_pages
+        if self.toast != self._toast_shown:          # a new message: from its first page
+            self._toast_shown, self._toast_page = self.toast, 0
+        pages = alert_pages(self.toast)
+        page = min(self._toast_page, len(pages) - 1)
+        if page + 1 < len(pages):                    # a long message: a page at a time
+            return _with(view, alert=pages[page], footer="OK: more  BACK: close")
+        return _with(view, alert=pages[page])
 
     def refresh(self) -> None:
         from companion.devices import DeviceError

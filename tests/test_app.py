@@ -145,8 +145,9 @@ def test_missing_printer_is_said_once_and_the_receipt_waits(state_dir):
         while printer.fault is None and time.monotonic() < deadline:
             time.sleep(0.05)
         app.step(None)
-        assert "Printer not found" in app.frame().alert and "wait" in app.frame().alert
-        app.step(Gesture("DOWN", "press"))          # the message goes with the next press ...
+        assert "Printer not found" in app.toast and "wait" in app.toast   # said whole, a page at a time
+        assert app.frame().alert.startswith("Printer not found")
+        app.step(Gesture("BACK", "press"))          # BACK closes the message ...
         assert app.frame().alert == ""
         assert app.frame().status.startswith("P!")  # ... the title bar keeps the mark
         assert len(printer.pending()) == 1          # and the receipt is kept

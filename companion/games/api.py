@@ -156,14 +156,36 @@ DESCRIBE = "+describe"
 
 @dataclass(frozen=True)
 class Group:
-    """Questions asked of each of ``count`` items in turn (each corner of a circuit): the
-    wizard titles them ``<label><n>: <question>`` (``C2: starts at``). ``count`` is a
-    number, or the key of an earlier number question of the same description."""
+    """Questions asked together on one screen of each of ``count`` items in turn (each
+    corner of a circuit): the wizard titles the screen ``<label><n> of <count>`` (``Corner
+    2 of 8``). ``count`` is a number, or the key of an earlier number question of the same
+    description; a ``count`` of 1 is one screen of questions titled ``label`` (``Lap``),
+    its answers given to ``build`` with the description's other answers."""
 
     key: str
     label: str
     count: int | str
     options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """What a description's hooks are told about the question being asked: the answers
+    so far (``answers``: the single questions and the one-screen groups; ``items``: group
+    key -> one dict of answers per item, in order), the question (``group``, its item
+    ``index``, its ``key``) and the cars of the race being set up (10 when not known)."""
+
+    answers: Mapping[str, Any]
+    items: Mapping[str, list]
+    group: str | None
+    index: int
+    key: str
+    cars: int = 10
+
+    def item(self, index: int) -> Mapping[str, Any]:
+        """The answers of item ``index`` of this question's group ({} when not given)."""
+        rows = self.items.get(self.group or "", [])
+        return rows[index] if 0 <= index < len(rows) else {}
 
 
 @dataclass(frozen=True)
@@ -173,15 +195,29 @@ class Describe:
     ``build(answers, items)`` makes the table's entry (``items``: group key -> one dict of
     answers per item; raises kit.errors.DataError for answers that do not fit). The entry
     is checked by the pack (``Activity.check_data``) with the data it joins, saved as
-    ``<state>/games/<slug>/<table>/<id>.toml`` and offered from then on, named
-    ``<name> <n>``. ``suggest(answers, items, group, index, key)`` may give a question's
-    starting value from the answers before it (None: the option's default)."""
+    ``<state>/games/<slug>/<table>/<id>.toml`` and offered from then on, named as the
+    owner names it at the end (``<name> <n>`` when they keep the name blank). ``noun``
+    says what one entry is ("circuit": "Edit my circuits").
+
+    Every answer is checked as it is given: ``limits(asking)`` gives a number question's
+    (low, high) from the answers before it (None: the option's own), ``suggest(asking)``
+    its starting value (None: the option's default), ``note(asking)`` a few words the
+    screen shows under the questions (what bounds them: "grid 79-89"). ``parse(entry)``
+    gives back (answers, items) of a saved entry, to change it on the box."""
 
     table: str
     name: str
     questions: tuple[Option | Group, ...]
     build: Callable[[Mapping[str, Any], Mapping[str, list]], dict]
-    suggest: Callable[..., Any] | None = None
+    suggest: Callable[[Asking], Any] | None = None
+    limits: Callable[[Asking], "tuple[int, int] | None"] | None = None
+    note: Callable[[Asking], str] | None = None
+    parse: Callable[[Mapping[str, Any]], "tuple[dict, dict]"] | None = None
+    noun: str = "entry"
+
+
+EDIT = "+edit"
+"""The value of the choice that lists the owner's described entries to change or delete them."""
 
 
 def event_json(event: Mapping[str, Any]) -> str:

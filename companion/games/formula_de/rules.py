@@ -195,6 +195,7 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     per_car = options.get("cars") if isinstance(options.get("cars"), list) else []
     defaults = {o.key: o.initial() for o in CAR_OPTIONS}
     entries = kitcars.entries(options, low=2, high=10, game="Formula Dé", default=4)
+    board.check_grid(settings.circuit, len(entries))
     cars = []
     for i, e in enumerate(entries):
         extra = per_car[i] if i < len(per_car) and isinstance(per_car[i], Mapping) else {}
