@@ -29,7 +29,8 @@ class App:
     def __init__(self, *, journal: Journal, display, printer=None, printer_factory=None,
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
-                 renderer: Callable[[View], Any] | None = None, table: dict | None = None):
+                 renderer: Callable[[View], Any] | None = None, table: dict | None = None,
+                 backup=None):
         self.journal = journal
         self.display = display
         self.printer = printer
@@ -40,10 +41,13 @@ class App:
         self.watchdog = watchdog
         self._render = renderer
         self.table = table             # [table] of the pinout (None: no table screen)
+        self.backup = backup           # companion.autobackup.AutoBackup (None: no automatic backup)
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
         self.toast = ""
+        self._toast_page = 0           # the page of a long toast shown (OK: the next)
+        self._toast_shown = ""
         self.frames = 0
         self.display_error = ""
         self._last_printer_status: str | None = None
@@ -71,12 +75,23 @@ class App:
         from companion.games import data as game_data
         return game_data.load(slug, override_dir=self.data_dir)
 
-    def add_entry(self, slug: str, table: str, name: str, entry: dict) -> tuple[str, str]:
-        """Save an entry described on the box (a circuit) in the owner's data: (id, label)."""
+    def add_entry(self, slug: str, table: str, name: str, entry: dict, label: str = "",
+                  entry_id: str | None = None) -> tuple[str, str]:
+        """Save an entry described on the box (a circuit) in the owner's data, or change
+        the owner's entry ``entry_id``: (id, label)."""
         if self.data_dir is None:
             raise ValueError("no state directory to save it in (--state)")
         from companion.games import data as game_data
-        return game_data.add_entry(slug, self.data_dir, table, name, entry)
+        return game_data.add_entry(slug, self.data_dir, table, name, entry, label, entry_id)
+
+    def entries(self, slug: str, table: str) -> list[tuple[str, str, dict]]:
+        """(id, label, entry) of the owner's entry files of a game's table."""
+        from companion.games import data as game_data
+        return game_data.owned_entries(slug, self.data_dir, table)
+
+    def remove_entry(self, slug: str, table: str, entry_id: str) -> None:
+        from companion.games import data as game_data
+        game_data.remove_entry(slug, self.data_dir, table, entry_id)
 
     def recent_names(self) -> dict[str, str]:
         """colour -> name of the named cars of the newest race that had players."""
@@ -113,12 +128,20 @@ class App:
             self.stack.pop()
 
     def go_home(self) -> None:
+        """The main menu. A session with no end of its own (a dice roller, a deck shuffler)
+        ends when it is left: none is left open for "Continue" to land in later."""
+        runner = self.runner
+        if runner is not None and runner.session.finished is None and self.ends_when_left(runner.session.activity):
+            runner.finish()
         self.stack = [flow.Home()]
         self.runner = None
 
     def boot(self) -> None:
-        """Resume the race that was running when the power went, if any; else the setup
+        """Resume the race that was running when the power went, if any (or the question
+        of what becomes of it, when another activity had been chosen); else the setup
         that was being answered."""
+        if self.resume_question():
+            return
         if self.journal.open_session() is not None:
             self.resume_open_session()
         else:
@@ -140,11 +163,38 @@ class App:
         self.stack = [flow.Home(), wizard]
         self._setup_kept = wizard.draft()
 
+    def resume_question(self) -> bool:
+        """The question "what becomes of the open race?" where it was asked (kept in the
+        journal like a setup), or, when the power went just after it was answered, on to
+        what was chosen. False when no question was kept."""
+        draft = self.journal.setup_in_progress()
+        if not draft or flow.OpenRace.ASK not in draft:
+            return False
+        try:
+            question = flow.OpenRace.from_draft(draft)
+        except (KeyError, TypeError, ValueError):
+            self.journal.save_setup(None)
+            return False
+        open_now = self.journal.open_session()
+        if open_now is not None and open_now.id == question.session:   # not answered yet
+            self.stack = [flow.Home(), question]
+            self._setup_kept = draft
+            return True
+        if open_now is not None:      # the race chosen was taken up already
+            self.resume_open_session()
+        else:                         # the race is aside or ended: on to what was chosen
+            self.go_to(question.target)
+        self._setup_kept = draft
+        self._keep_setup()
+        return True
+
     def _keep_setup(self) -> None:
-        """Journal the setup in progress when an answer changed (none left: forget it)."""
+        """Journal the setup in progress when an answer changed (none left: forget it): the
+        wizard's answers, or the question asked before another activity is set up."""
         loaded = sys.modules.get("companion.ui.wizard")   # not loaded: no setup is on the screens
-        wizard = next((s for s in self.stack if isinstance(s, loaded.Wizard)), None) if loaded else None
-        draft = wizard.draft() if wizard is not None else None
+        kinds = (flow.OpenRace, loaded.Wizard) if loaded else (flow.OpenRace,)
+        screen = next((s for s in reversed(self.stack) if isinstance(s, kinds)), None)
+        draft = screen.draft() if screen is not None else None
         if draft != self._setup_kept:
             self.journal.save_setup(draft)
             self._setup_kept = draft
@@ -181,16 +231,74 @@ class App:
         if runner.finished():
             runner.finish()
             self.print_results()
+            self.back_up()
 
     def undo(self) -> None:
         if self.runner is None:
             return
         entry = self.runner.undo()
         self._has_program = None  # the program may have gone with the undone action
-        self.toast = f"Undone: {entry.label}" if entry else "Nothing to undo"
+        from companion.ui.render import undo_toast   # loaded with the screen already
+        self.toast = undo_toast(entry.label) if entry else "Nothing to undo"
         race = self.stack[-1]
         if isinstance(race, flow.Race):
             race.reset(self.runner.moves())
+
+    # -- one session at a time: the open one, the races aside ---------------------------
+
+    def ends_when_left(self, slug: str) -> bool:
+        """Whether a session of ``slug`` has no end of its own (a dice roller, a deck
+        shuffler: no "End" in its pause menu), and so ends when it is left."""
+        try:
+            return "end" not in self.activity(slug).pause
+        except LookupError:
+            return False
+
+    def aside_sessions(self) -> list[tuple[int, str]]:
+        """The races put aside, newest first: (session id, its menu line: game and when)."""
+        aside = self.journal.aside_sessions()
+        if not aside:            # (the first frame loads nothing more)
+            return []
+        from companion.kit.text import row
+        from companion.profile import MENU_CHARS
+        return [(s.id, row(self.title_of(s.activity), _started(s.started), MENU_CHARS)) for s in aside]
+
+    def switch(self, target: tuple[str, Any]) -> None:
+        """Go to ``target``: ("new", slug) sets that activity up, ("resume", session id)
+        takes up a race put aside. A race still open is asked about first (continue it,
+        end it as it stands, or put it aside); a dice or deck session open is ended."""
+        session = self.journal.open_session()
+        if session is not None and target != ("resume", session.id):
+            if not self.ends_when_left(session.activity):
+                self.push(flow.OpenRace(session.id, self.title_of(session.activity), target))
+                return
+            from companion.session import SessionRunner
+            SessionRunner.resume(self.journal, session).finish()
+        self.go_to(target)
+
+    def go_to(self, target: tuple[str, Any]) -> None:
+        """Do ``target`` (see :meth:`switch`), no race being open now."""
+        kind, what = target
+        if kind == "resume":
+            self.journal.take_up(int(what))
+            self.resume_open_session()
+            return
+        from companion.ui.wizard import Wizard  # loaded when an activity is chosen
+        self.stack = [flow.Home(), Wizard(str(what))]
+
+    def answer_open(self, question: flow.OpenRace, answer: str) -> None:
+        """What becomes of the open race, asked by ``question``: "continue" it, "end" it
+        as it stands (results kept and printed, then on to the target), or put it
+        "aside" (then on to the target). Each is in the journal before the next screen."""
+        if answer == "continue":
+            self.resume_open_session()
+        elif answer == "aside":
+            self.journal.put_aside()
+            self.runner = None
+            self.go_to(question.target)
+        elif answer == "end":
+            self.resume_open_session()
+            self.end_session(then=question.target)
 
     # -- what the screens ask of the running session (companion.ui.host.Host) ----------
 
@@ -220,20 +328,24 @@ class App:
     def history(self) -> list:
         return self.runner.history()
 
-    def end_session(self) -> None:
+    def end_session(self, then: tuple[str, Any] | None = None) -> None:
         """End the race early: the results as they stand are kept (the championship counts
-        them), printed, and shown until OK leaves for the main menu. A session without
-        standings (a dice or deck session) just closes."""
+        them), printed, and shown until OK leaves for the main menu (or for ``then``, the
+        activity chosen instead: see :meth:`switch`). A session without standings (a dice
+        or deck session) just closes."""
         runner = self.runner
         if runner is None:
             return
         if runner.session.finished is None:
             runner.finish(early=True)
             self.print_results()
+            self.back_up()
         if runner.session.results and runner.session.results.get("standings"):
-            self.stack = [flow.Home(), flow.Final()]
+            self.stack = [flow.Home(), flow.Final(then)]
         else:
             self.go_home()
+            if then is not None:
+                self.go_to(then)
 
     def final_view(self) -> View:
         """The ended session's standings as they stood, for the results screen."""
@@ -264,13 +376,10 @@ class App:
         return receipt is not None
 
     def _with_table_address(self, receipt):
-        """The program with the table screen's address at its foot (phones follow the race)."""
-        from dataclasses import replace
-        from companion.receipts.model import Feed, Line, Rule
-        url = self.table_address()
-        lines = [Line(url[i:i + 32]) for i in range(0, len(url), 32)]
-        return replace(receipt, items=(*receipt.items, Feed(), Rule(),
-                                       Line("The race live on a phone:"), *lines))
+        """The program with the table screen's address at its foot, as a QR code and as
+        text (phones follow the race)."""
+        from companion.receipts.layouts import with_address
+        return with_address(receipt, self.table_address())
 
     def print_results(self) -> bool:
         """Print the session's results (dated, numbered in its championship): the
@@ -284,6 +393,11 @@ class App:
             if final is not None:      # the season's last race: its final standings too
                 self.submit(final)
         return receipt is not None
+
+    def back_up(self) -> None:
+        """A race has finished: the automatic backup copies the journal, on its own worker."""
+        if self.backup is not None:
+            self.backup.request()
 
     def open_printer(self) -> None:
         """Open the printer (the printing stack is loaded only now, after the first frame)."""
@@ -315,6 +429,8 @@ class App:
     def close(self) -> None:
         if self.printer is not None:
             self.printer.close()
+        if self.backup is not None:
+            self.backup.close()
 
     def print_last_results(self) -> None:
         from companion import results as res
@@ -362,7 +478,9 @@ class App:
     # -- the loop ---------------------------------------------------------------------
 
     def handle(self, gesture) -> None:
-        self.toast = ""
+        if self.toast and self._on_alert(gesture):
+            return
+        self.toast = self._toast_shown = ""
         if getattr(gesture, "kind", None) == "stuck":
             self.toast = f"{gesture.button} button held down: check it"
             return
@@ -373,13 +491,36 @@ class App:
                 self._setup_kept is not None or not isinstance(self.screen, (flow.Race, flow.Home))):
             self._keep_setup()
 
+    def _on_alert(self, gesture) -> bool:
+        """A gesture on the alert: BACK closes it and does nothing else; OK or DOWN show a
+        long alert's next page. True when that was all the gesture did."""
+        from companion.ui.render import alert_pages
+        pressed = getattr(gesture, "kind", None) == "press"
+        if pressed and gesture.button == "BACK":
+            self.toast = self._toast_shown = ""
+            return True
+        more = self._toast_page + 1 < len(alert_pages(self.toast))
+        if more and getattr(gesture, "kind", None) in ("press", "repeat") and gesture.button in ("OK", "DOWN"):
+            self._toast_page += 1
+            return True
+        return False
+
     def frame(self) -> View:
         """The top screen's view, with the message of the moment over it and, while the
         printer has a problem, "P!" in the title bar (the Printer menu says what it is)."""
         view = self.screen.view(self)
         if self.printer_status():
             view = _with(view, status=f"P! {view.status}".strip())
-        return _with(view, alert=self.toast) if self.toast else view
+        if not self.toast:
+            return view
+        from companion.ui.render import alert_pages
+        if self.toast != self._toast_shown:          # a new message: from its first page
+            self._toast_shown, self._toast_page = self.toast, 0
+        pages = alert_pages(self.toast)
+        page = min(self._toast_page, len(pages) - 1)
+        if page + 1 < len(pages):                    # a long message: a page at a time
+            return _with(view, alert=pages[page], footer="OK: more  BACK: close")
+        return _with(view, alert=pages[page])
 
     def refresh(self) -> None:
         from companion.devices import DeviceError
@@ -407,6 +548,10 @@ class App:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
                 self.toast = f"{status}. Receipts wait."   # four lines of the alert box
+            changed = True
+        failed = self.backup.news() if self.backup is not None else None
+        if failed:      # said once: the race is kept, the next one is backed up again
+            self.toast = failed
             changed = True
         if changed:
             self.refresh()
@@ -456,6 +601,15 @@ class App:
             except InputEnded:
                 break
             self.step(gesture)
+
+
+def _started(ts: float) -> str:
+    """When a race put aside was started, short for a menu line: "21:05" today, "Thu 21:05"
+    this week, "19 Nov" before."""
+    import time
+    age = time.time() - ts
+    same_day = time.localtime(ts)[:3] == time.localtime()[:3]
+    return time.strftime("%H:%M" if same_day else "%a %H:%M" if age < 6 * 86400 else "%d %b", time.localtime(ts))
 
 
 def _with(view: View, **changes) -> View:

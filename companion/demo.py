@@ -202,6 +202,8 @@ class Driver:
             return
         self._walk(race.highlighted % len(moves), moves.index(move), len(moves))
         self.press("OK")
+        if move.confirm:          # the move's question (ending a race early): yes
+            self.press("OK")
 
     def _walk(self, start: int, target: int, n: int) -> None:
         down = (target - start) % n
@@ -249,7 +251,8 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     printer = ReceiptRecorder(open_printer(printer_config, "sim", out / "state" / "spool"))
     sim = printer.sim
     journal = Journal(out / "state")
-    app = App(journal=journal, display=display, printer=printer, rng=make_rng(seed), data_dir=out / "state")
+    app = App(journal=journal, display=display, printer=printer, rng=make_rng(seed), data_dir=out / "state",
+              table=pinout.get("table"))     # as on the box: the program prints the table screen's address
     try:
         driver = Driver(app, buttons, clock)
         app.boot()

@@ -2,7 +2,8 @@
 
 Every finished session stores its results (the ``results.json`` shape) in the journal;
 a championship is the sum of the finished sessions that share a championship key (the
-game's slug). A session is one race of it, or the races of a season it played itself
+game's slug; a tool's own, "laps:formula-de" for the lap counter scoring with Formula Dé's
+points: ``key_of``). A session put aside is unfinished: it counts nowhere. A session is one race of it, or the races of a season it played itself
 (Lacorsa's championship: ``core.scoring.session_races``).
 """
 
@@ -17,12 +18,30 @@ from companion.core.names import counted
 
 
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
-    """The finished sessions with standings, oldest first, without their data snapshot
-    (``Journal.finished_sessions``)."""
+    """The finished sessions with standings (of ``championship``), in the order they
+    finished (a race put aside and finished later counts after the races finished
+    meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
     out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings")]
     if championship is not None:
-        out = [s for s in out if s.championship == championship]
-    return out
+        out = [s for s in out if key_of(s) == championship]
+    return sorted(out, key=finish_order)
+
+
+def finish_order(session: Session) -> tuple[float, int]:
+    """Where a session stands in the order races finished (one still running: last)."""
+    return (session.finished if session.finished is not None else float("inf"), session.id)
+
+
+def key_of(session: Session) -> str | None:
+    """The championship ``session`` counts in: a game's as the journal keeps it; a tool's
+    from its activity and options (``session.championship_of``), so a lap-counter race
+    kept under a game's key by an older version counts in the lap counter's own."""
+    from companion.games.registry import GAMES
+    from companion.session import championship_of
+
+    if session.activity in GAMES or not isinstance(session.options, dict):
+        return session.championship
+    return championship_of(session.activity, session.options)
 
 
 def last_finished(journal: Journal) -> Session | None:
@@ -36,7 +55,7 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
     if championship is not None:
         return championship
     last = last_finished(journal)
-    return last.championship if last else None
+    return key_of(last) if last else None
 
 
 def standings(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
@@ -94,9 +113,11 @@ def championship_entries(session: Session) -> list[dict[str, Any]]:
 
 
 def title(key: str) -> str:
-    """A championship's name: its game's (or tool's) title."""
+    """A championship's name: its game's (or tool's) title; a tool scoring with a game's
+    points: "Lap counter, Formula Dé points"."""
     from companion.games.data import title as activity_title
-    return activity_title(key)
+    tool, _, game = key.partition(":")
+    return f"{activity_title(tool)}, {activity_title(game)} points" if game else activity_title(key)
 
 
 def championship_lines(journal: Journal) -> list[str]:
@@ -133,7 +154,11 @@ def championship_receipt_of(title_line: str, rows, header, counted, notes=(), li
     from companion.receipts import layouts
     from companion.receipts.model import stamped
 
-    receipt = layouts.championship(title_line, rows, lines, name_header=header)
+    heading = next((w for w in ("Final standings", "Championship") if title_line.startswith(f"{w} ")), "")
+    if len(title_line) <= PAPER_CHARS or not heading:
+        receipt = layouts.championship(title_line, rows, lines, name_header=header)
+    else:        # "Lap counter, Formula Dé points": said whole under the title
+        receipt = layouts.championship(heading, rows, [title_line[len(heading) + 1:], *lines], name_header=header)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
 
@@ -220,13 +245,15 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
     if session.results and session.results.get("ended_early"):
         lines.append("Ended early, as it stood")
     own = isinstance(session.options, dict) and session.options.get("championship") is True
-    if session.championship and not own:
+    key = key_of(session)
+    if key and not own:
         n = race_number(journal, session)
         if n > 1:
             from companion.kit.text import first_fitting
             from companion import seasons
             name = seasons.season_of(journal, session).name
-            lines.append(first_fitting(f"{title(session.championship)} {name}, race {n}",
+            lines.append(first_fitting(f"{title(key)} {name}, race {n}",
+                                       f"{title(key.partition(':')[0])} {name}, race {n}",
                                        f"Season {name}, race {n}", f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 

@@ -53,6 +53,16 @@ def _say_on_screen(exc: JournalError, hardware: str, pinout: str | None, out: st
             display.close()
 
 
+def _auto_backup(journal: Journal, pinout: dict):
+    """The backup after each finished race, when ``[backup] dir`` is set (else None, and
+    its module is not loaded)."""
+    settings = pinout.get("backup") or {}
+    if not settings.get("dir"):
+        return None
+    from companion.autobackup import AutoBackup
+    return AutoBackup(journal.path, Path(settings["dir"]).expanduser(), settings["keep"])
+
+
 @dataclass
 class Runtime:
     state_dir: Path
@@ -83,7 +93,7 @@ class Runtime:
             raise StartupError(str(exc)) from None
         app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
                   rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
-                  table=board.pinout.get("table"))
+                  table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout))
         if journal.notice:  # a damaged or shortened journal is said on the first frame
             app.toast = journal.notice
         return cls(state_dir, journal, board, app)

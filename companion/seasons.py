@@ -72,8 +72,9 @@ def _counted(n: int, noun: str) -> str:
 
 def key_of(session: Session) -> str | None:
     """The championship (the game) a session's races count in: the one kept with it. The
-    one place seasons, records and export ask it."""
-    return session.championship
+    one place seasons, records and export ask it (``results.key_of``: a lap-counter race
+    counts in the lap counter's own)."""
+    return results.key_of(session)
 
 
 def games(journal: Journal) -> list[str]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.core.journal import UNDO, Entry, Journal, Replay, Session
 from companion.games import registry
-from companion.games.api import Activity, Move
+from companion.games.api import Activity, Move, history_line
 
 
 def _warn(message: str, *args) -> None:
@@ -141,7 +141,7 @@ class SessionRunner:
               championship: str | None = None) -> "SessionRunner":
         act = registry.activity(slug)
         state = act.setup(options, data)  # fails before anything is written
-        sid = journal.start_session(slug, options, data, championship or game_of(slug, options))
+        sid = journal.start_session(slug, options, data, championship or championship_of(slug, options))
         return cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
 
     @classmethod
@@ -181,12 +181,23 @@ class SessionRunner:
         event = self._undone_outcome(move, key)
         if event is None:
             event = self.activity.resolve(self.state, move, rng)
-        label = move.label if not move.player or move.player in move.label else f"{move.player}: {move.label}"
-        outcome = self.activity.describe(event)
-        if outcome:
-            label = f"{label}: {outcome}"
-        self.record(event, label, key)
+        after = self.activity.apply(self.state, event)   # an event the rules refuse is not committed
+        self.record(event, self._label(move, event, after), key, after)
         return event
+
+    def _label(self, move: Move, event: dict, after: Any) -> str:
+        """The history's words for ``event`` (``after``: the state it leads to):
+        ``history_line`` of the move and its outcome ("Black: 5th gear, 15 spaces"), or where
+        the activity has words of its own for a choice made face down or its reveal
+        (``public_words``: "Ann: a card face down"), those, so the box's history never names
+        a card before it is turned."""
+        words = None
+        if self.activity.public_words is not None:
+            try:
+                words = self.activity.public_words(self.state, event, after)
+            except Exception as exc:   # a bug in the words must not lose the press
+                _warn("no public words for %s: %s", event.get("kind"), exc)
+        return words or history_line(move, self.activity.describe(event))
 
     def _undone_outcome(self, move: Move, key: str) -> dict | None:
         """The event of ``move`` undone at this state, when its outcome was random (a
@@ -197,11 +208,12 @@ class SessionRunner:
         fresh = resolve_without_dice(self.activity, self.state, move)
         return copy.deepcopy(found) if fresh is None else fresh
 
-    def record(self, event: dict, label: str, move: str | None = None) -> None:
+    def record(self, event: dict, label: str, move: str | None = None, after: Any = None) -> None:
         """Commit an event already resolved (``move``: the key of the move it came from),
-        then apply it (and keep a snapshot now and then)."""
+        then apply it, or take ``after``, the state it leads to when already worked out (and
+        keep a snapshot now and then)."""
         seq = self.journal.append(self.session.id, event, label, move)
-        self.state = self.activity.apply(self.state, event)
+        self.state = self.activity.apply(self.state, event) if after is None else after
         if self.undone:
             _forget_deeper(self.undone, self.depth, event)
         self.depth += 1
@@ -285,3 +297,11 @@ def game_of(slug: str, options: dict) -> str:
         return slug
     game = options.get("game")
     return game if game in registry.GAMES else slug
+
+
+def championship_of(slug: str, options: dict) -> str:
+    """The championship a session counts in: a game's own; a tool's own, and for a tool
+    scoring with a game's points table, one of its own named by that table
+    ("laps:formula-de", never the game's: a lap-counter race is no Formula Dé race)."""
+    game = game_of(slug, options)
+    return slug if game == slug else f"{slug}:{game}"

@@ -13,6 +13,10 @@ from companion.devices.display import HeadlessDisplay
 from companion.ui import flow
 from companion.ui.render import list_window
 from tests.table import make_app, press
+from companion.ui.nav import PAGING_HINTS
+
+OVER_FOOTERS = ("OK: main menu", PAGING_HINTS["OK: main menu"])
+"""The race over: OK goes to the main menu (saying OK held pages a long list)."""
 
 
 class RecordingDisplay(HeadlessDisplay):
@@ -85,13 +89,26 @@ def test_corrupt_journal_row_is_shown_and_the_rest_replayed(state_dir):
 
 def test_back_opens_pause_menu_and_main_menu_leaves_race_open(state_dir):
     app = make_app(state_dir)
-    # Pause menu: Continue, History, Undo last, Print program, End race, Main menu
-    app.run(ScriptedButtons.from_keys(f"{TO_3WIDE_DICE} GO BACK UP OK"))
+    app.run(ScriptedButtons.from_keys(""))
+    app.start_session("laps", {"players": 3, "length": 2, "timing": "off"})
+    # Pause menu: Continue, History, Undo last, Print program, Decisions, End race, Main menu
+    press(app, "GO BACK UP OK")
     assert isinstance(app.screen, flow.Home)
     assert app.journal.open_session() is not None
-    assert app.screen.items(app)[0] == ("continue", "Continue session")  # a dice session
-    app.run(ScriptedButtons.from_keys("OK"))
+    assert app.screen.items(app)[0] == ("continue", "Continue race")
+    press(app, "OK")
     assert isinstance(app.screen, flow.Race)
+
+
+def test_a_dice_session_ends_when_left(state_dir):
+    app = make_app(state_dir)
+    # Pause menu of the dice roller: Continue, History, Undo last, Main menu
+    app.run(ScriptedButtons.from_keys(f"{TO_3WIDE_DICE} GO BACK UP OK"))
+    assert isinstance(app.screen, flow.Home)
+    assert app.journal.open_session() is None and app.journal.aside_sessions() == []
+    assert app.screen.items(app)[0] == ("dice", "Dice roller")      # nothing to continue
+    [session] = app.journal.sessions(finished=True)
+    assert session.activity == "dice" and session.results["standings"] == []
 
 
 def test_no_printer_says_so(state_dir):
@@ -128,8 +145,9 @@ def test_missing_printer_is_said_once_and_the_receipt_waits(state_dir):
         while printer.fault is None and time.monotonic() < deadline:
             time.sleep(0.05)
         app.step(None)
-        assert "Printer not found" in app.frame().alert and "wait" in app.frame().alert
-        app.step(Gesture("DOWN", "press"))          # the message goes with the next press ...
+        assert "Printer not found" in app.toast and "wait" in app.toast   # said whole, a page at a time
+        assert app.frame().alert.startswith("Printer not found")
+        app.step(Gesture("BACK", "press"))          # BACK closes the message ...
         assert app.frame().alert == ""
         assert app.frame().status.startswith("P!")  # ... the title bar keeps the mark
         assert len(printer.pending()) == 1          # and the receipt is kept
@@ -179,7 +197,7 @@ def test_results_scroll_when_the_race_is_over(state_dir):
     start_laps_of(app, ("Red", "Blue", "Yellow", "Green", "Black", "White"))
     while not app.runner.finished():
         press(app, "GO")
-    assert app.runner.finished() and app.frame().footer == "OK: main menu"
+    assert app.runner.finished() and app.frame().footer in OVER_FOOTERS
     items = next(w for w in app.frame().body if isinstance(w, flow.Menu)).items
     assert items[-1] not in shown(app.frame())
     press(app, "DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN DOWN")
@@ -209,13 +227,13 @@ def test_undoing_the_last_move_of_a_race_reopens_it(state_dir):
     assert app.journal.session(sid).finished is not None
 
 
-def test_a_lap_counter_race_with_a_games_points_counts_for_that_game(state_dir):
+def test_a_lap_counter_race_with_a_games_points_counts_in_the_lap_counters_own(state_dir):
     app = make_app(state_dir)
     start_laps(app, game="formula-de")
     finish_laps(app)
     session = app.journal.session(app.runner.session.id)
-    assert session.championship == "formula-de" and session.results["game"] == "formula-de"
-    assert app.championship_lines()[0] == "Formula Dé: 1 race"
+    assert session.championship == "laps:formula-de" and session.results["game"] == "formula-de"
+    assert app.championship_lines()[0] == "Lap counter, Formula Dé points: 1 race"
 
 
 def test_a_lap_counter_race_without_points_is_the_lap_counters_own(state_dir):
@@ -253,12 +271,20 @@ def test_championship_list_scrolls_without_owing_presses(state_dir):
 
 
 def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):
-    """An older journal kept a lap-counter race without points under "none"."""
+    """A race of an activity this version does not have keeps its key as its name."""
+    journal = Journal(state_dir)
+    sid = journal.start_session("old-rally", {}, {}, "old-rally")
+    journal.finish_session(sid, {"game": "old-rally", "standings": [{"position": 1, "name": "Red", "points": 0}]})
+    app = make_app(state_dir)
+    assert app.championship_lines()[0] == "old-rally: 1 race"
+
+
+def test_an_older_lap_counter_race_kept_under_none_counts_in_the_lap_counters_own(state_dir):
     journal = Journal(state_dir)
     sid = journal.start_session("laps", {}, {}, "none")
     journal.finish_session(sid, {"game": "none", "standings": [{"position": 1, "name": "Red", "points": 0}]})
     app = make_app(state_dir)
-    assert app.championship_lines()[0] == "none: 1 race"
+    assert app.championship_lines()[0] == "Lap counter: 1 race"
 
 
 def test_the_app_is_the_host_the_screens_declare(state_dir):

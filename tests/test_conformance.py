@@ -6,7 +6,8 @@ defaults and the demo's answers, then seeded random legal play until the race is
 the event survives a JSON round trip, the view renders inside 128x64 with nothing cut,
 every move label fits; at the end: a replay from the journal equals the live state,
 undoing the last event gives the state before it and making the same move again gives
-the undone outcome back (never a re-roll), the standings have the results.json
+the undone outcome back (never a re-roll), every history line reads as words (who, what,
+the outcome: no part said twice, no bare button, no wrong plural), the standings have the results.json
 shape, every receipt fits the printer's 32 columns; a damaged event of each kind is
 refused with one of the companion's errors; and the demo runs through the whole stack.
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
 from companion.core.journal import Journal
+from companion.core.names import counted
 from companion.games import data as game_data
 from companion.games import registry
 from companion.games.api import Activity, event_json
@@ -29,8 +32,8 @@ from companion.session import SessionRunner, resolve_without_dice
 from companion.ui.wizard import finish_options
 from companion.devices.gestures import Gesture
 from companion.ui import flow
-from companion.ui.render import cut_texts, list_window, render
-from companion.ui.view import Menu
+from companion.ui.render import cut_texts, list_window, render, undo_toast
+from companion.ui.view import Big, Menu, Row, Text, View
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -62,6 +65,7 @@ def check_view(act: Activity, state) -> None:
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
     check_quiet(act, view)
+    check_words(act, state, view)
     check_scroll(act, state)
     if act.decisions is not None:
         decided = act.decisions(state)
@@ -69,16 +73,29 @@ def check_view(act: Activity, state) -> None:
             assert render(decided).size == (WIDTH, HEIGHT)
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
             check_quiet(act, decided)
+            faults = code_faults(decided, act.key)
+            assert not faults, f"{act.slug}: the decisions view shows a code with no key: {faults}"
 
 
 def check_quiet(act: Activity, view) -> None:
-    """No row of a race view (or of the decisions view) looks chosen: the race screen's
-    footer is a move and UP/DOWN choose the move, so an inverted row would be a choice
-    that is not one. (An inverted ``Text``/``Row`` is a heading, a card's name, not a row
-    of a list: it stays.)"""
+    """Nothing of a race view (or of the decisions view) looks chosen: the race screen's
+    footer is a move and UP/DOWN choose the move, so an inverted row, heading or line
+    would be a choice that is not one (docs/ui.md: an inverted row is a choice)."""
     chosen = [w.items[w.selected] for w in view.body
               if isinstance(w, Menu) and 0 <= w.selected < len(w.items)]
+    chosen += [getattr(w, "text", None) or getattr(w, "left", "") for w in view.body
+               if isinstance(w, (Text, Row)) and w.invert]
     assert not chosen, f"{act.slug}: {view.title!r} highlights {chosen[0]!r}, which no move acts on"
+
+
+def check_words(act: Activity, state, view) -> None:
+    """The footer's moves say their words in small letters (``Draw``, ``Pit stop``, never
+    ``DRAW``), and every code the view shows has its key (``code_faults``)."""
+    for move in act.moves(state):
+        shouting = capitals_faults(move.label)
+        assert not shouting, f"{act.slug}: the move {move.label!r} shouts {shouting}"
+    faults = code_faults(view, act.key)
+    assert not faults, f"{act.slug}: {view.title!r} shows a code with no key: {faults}"
 
 
 class AtTheTable:
@@ -113,6 +130,142 @@ def check_scroll(act: Activity, state) -> None:
         screen.handle(table, Gesture("OK", "long"))
         frame = screen.view(table)
     assert seen == set(range(len(items))), f"{act.slug}: {frame.title!r} cannot be read to its end"
+
+
+BUTTONS = {"ok", "go", "back", "up", "down", "next", "next round", "draw", "pass", "start",
+           "race start", "qualify", "drive", "no lap", "roll", "deal", "resolve", "not possible", "attack again",
+           "no card", "done", "show hand", "new hand"}
+"""The names of the box's buttons and of the footer's bare commands: never a history line's
+whole word for what was done (the history says ``Yellow: drew a card``, not ``DRAW``)."""
+COUNTED = ("card", "car", "lap", "space", "hand", "roll", "tie roll", "player", "chip", "round")
+"""Nouns the history counts: said with ``names.counted`` (``1 card``, ``2 cards``)."""
+SINGULAR_S = {"pts", "pass", "press"}
+
+
+def history_faults(line: str) -> list[str]:
+    """What is wrong with a history line: a part that says another part again (``R: R``,
+    ``Challenge: challenge``, ``extend Extend 2``), a part that is only a button's name
+    (``OK``, ``NEXT ROUND``, ``Yellow: DRAW``), a count with the wrong noun (``1 cards``)."""
+    faults = []
+    parts = [p.strip() for p in re.split(r": |, ", line) if p.strip()]
+    for i, part in enumerate(parts):
+        if part.casefold() in BUTTONS or re.fullmatch(r"card \d+", part.casefold()):
+            faults.append(f"{part!r} is a button's name")
+        for other in parts[i + 1:]:
+            if _says_again(part, other):
+                faults.append(f"{other!r} says {part!r} again")
+    for number, word in re.findall(r"(?<![\w.#+-])(\d+) ([A-Za-z]+)\b", line):
+        noun = word[:-1] if word.endswith("s") and word[:-1].lower() in COUNTED else word
+        if noun.lower() in COUNTED and word != counted(int(number), noun).split(" ", 1)[1]:
+            faults.append(f"{number} {word}: say {counted(int(number), noun)!r}")
+        elif int(number) == 1 and word.endswith("s") and word.lower() not in SINGULAR_S:
+            faults.append(f"1 {word}: one of a plural")
+    return faults
+
+
+def _says_again(one: str, two: str) -> bool:
+    """Whether one part's words are all said again, in order, in the other (case aside)."""
+    a, b = (" ".join(p.casefold().split()) for p in (one, two))
+    short, long = sorted((a, b), key=len)
+    return re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long) is not None
+
+
+ACRONYMS = {"KERS", "BBBB"}
+"""Capitals a footer may hold: a card's own name (KERS), the tire dice's fresh set (a code
+with its key)."""
+
+
+def capitals_faults(text: str) -> list[str]:
+    """The words of a footer or a move written in capitals (``DRAW``, ``PIT STOP``): a
+    button's name before its colon (``BACK: back``) is the button, not a word."""
+    words = re.findall(r"[A-Za-z]+(?::)?", text)
+    return [w for w in words if not w.endswith(":") and len(w) >= 3 and w.isupper() and w not in ACRONYMS]
+
+
+CODE = re.compile(r"(?<![\w#+\-/])([A-Z]{1,4})\d+(\*?)(?![a-z])|(?<![\w#+\-.])\d{1,2}([xs!]+)(?!\w)"
+                  r"|(?<!\w)([RBYG]{4})(?!\w)")
+"""A code on screen: letters and a number (``DT2``, ``C2*``, ``L0``, ``T6``), a tire die's
+face (``5xs``, ``3!``), a set of tire dice (``BBBB``)."""
+
+
+def view_lines(view) -> list[str]:
+    """Every text a view shows: the status, the body's lines and rows, a Big's caption."""
+    lines = [view.status or ""]
+    for w in view.body:
+        if isinstance(w, Menu):
+            lines += [str(i) for i in w.items]
+        elif isinstance(w, Row):
+            lines += [w.left, w.right]
+        elif isinstance(w, Big):
+            lines += [w.text, w.caption]
+        elif hasattr(w, "text"):
+            lines.append(w.text)
+    return lines
+
+
+def key_of(lines) -> set[str]:
+    """What a key explains: ``DT = Drive Through`` explains ``DT``, ``C2 = corner 2`` ``C``,
+    ``B G Y R = tire wear`` each letter."""
+    return {re.sub(r"[\d/]+$", "", part) for line in lines if " = " in line
+            for part in line.split(" = ", 1)[0].split()}
+
+
+def code_faults(view, key=()) -> list[str]:
+    """The codes ``view`` shows whose letters no key explains: neither a line of the view
+    (``DT = Drive Through`` under a list) nor the activity's ``key`` (pause menu > Key)."""
+    lines = view_lines(view)
+    known = key_of(lines) | key_of(key)
+    faults = []
+    for line in lines:
+        for letters, star, marks, chips in CODE.findall(line):
+            parts = [letters] if letters else list(dict.fromkeys(marks)) if marks else list(dict.fromkeys(chips))
+            parts += ["*"] if star else []
+            faults += [f"{part} in {line!r}" for part in parts if part not in known]
+    return faults
+
+
+def test_the_word_checks_know_a_shout_and_a_code():
+    """The checks fail what the screens used to show: a footer in capitals, a code with no
+    key; a code with its key under the list passes."""
+    assert capitals_faults("PIT STOP") and capitals_faults("DRAW") and capitals_faults("NEXT ROUND")
+    assert not capitals_faults("OK: yes  BACK: no") and not capitals_faults("KERS 2")
+    assert not capitals_faults("Pit stop") and not capitals_faults("Board: fix car")
+    for shown in ("left: DT2 ENG6 OFF2 SC1 TIRE6 YF1", "Tires BBBB", "6xx 8xxx 5xs", "C2*", "T6 B3 G3"):
+        assert code_faults(View("Race", (Text(shown),))), shown
+    assert code_faults(View("Race", (), status="1/4 L0"))
+    keyed = View("Race", (Menu(("left: DT2 SC1", "DT = Drive Through", "SC = Safety Car"), -1),))
+    assert code_faults(keyed) == []
+    assert code_faults(View("Race", (Text("Tires BBGY"),)), key=("B G Y R = tire chips",)) == []
+    for toast in ("Undone: Yellow: DRAW: Engine Trouble", "Undone: Red: R: R", "Undone: Ann: Challenge: challenge"):
+        assert history_faults(toast), toast           # a toast that repeats itself
+    assert not history_faults(undo_toast("Black: 5th gear, 15 spaces"))
+
+
+def check_history(act: Activity, runner: SessionRunner) -> None:
+    """Every line of the session's history reads as words (``history_faults``), and the
+    undo toast says it whole."""
+    for entry in runner.history():
+        faults = history_faults(entry.label)
+        assert not faults, f"{act.slug}: history line {entry.label!r}: {'; '.join(faults)}"
+        toast = View("Race", footer="< Roll >", alert=undo_toast(entry.label))
+        assert cut_texts(toast, footer=True) == [], f"{act.slug}: the undo toast cuts {entry.label!r}"
+        assert toast.alert != "Undone", f"{act.slug}: the undo toast cannot say {entry.label!r}"
+        said_twice = history_faults(toast.alert)
+        assert not said_twice, f"{act.slug}: the undo toast {toast.alert!r} repeats itself: {said_twice}"
+
+
+def test_the_history_check_knows_a_line_that_is_not_words():
+    """The lines the history used to write are refused; lines in words pass."""
+    for line in ("OK", "NEXT ROUND", "Red: R: R", "Yellow: 8: 8", "Yellow: Challenge: challenge",
+                 "Trigger card: 1 cards", "Black: DRIVE: gear 5: 15", "Yellow: DRAW: Engine Trouble",
+                 "Red: Extend 2: extend Extend 2", "START: decks shuffled", "Yellow: Next: Green", "Next",
+                 "Blue: 7xx go 7, 2 space", "Red: Resolve", "Red: Not possible", "Red: Card 40", "Blue: Attack again",
+                 "Red: Done", "Red: Show hand"):
+        assert history_faults(line), line
+    for line in ("Black: 5th gear, 15 spaces", "Trigger card: 1 card", "Tire dice: 5xs 7xx 5x 6xx",
+                 "Red: Board: 1 ahead", "Deal tactics: 15 cards", "Red crossed: lap 1", "Red: Pit stop",
+                 "Red: Draft for #11 resolved", "Red: soft tires", "Yellow: attacks again"):
+        assert not history_faults(line), line
 
 
 def assumptions(data) -> list[str]:
@@ -165,6 +318,7 @@ def play(act: Activity, journal: Journal, seed: int, last: list | None = None):
         check_view(act, runner.state)
         if act.finished(runner.state):
             break
+    check_history(act, runner)
     return runner, before
 
 
@@ -218,6 +372,7 @@ def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
             break
         runner.perform(move, rng)
         check_view(act, runner.state)
+    check_history(act, runner)
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)

@@ -16,6 +16,10 @@ from companion.ui import flow
 from companion.ui.render import cut_texts, list_window
 from companion.ui.view import Menu
 from tests.table import PaperTray, press
+from companion.ui.nav import PAGING_HINTS
+
+OVER_FOOTERS = ("OK: main menu", PAGING_HINTS["OK: main menu"])
+"""The race over: OK goes to the main menu (saying OK held pages a long list)."""
 
 
 def make_app(state_dir):
@@ -60,7 +64,7 @@ def test_a_race_ended_early_shows_prints_and_counts_its_results(state_dir, slug)
     # on screen: the results as they stood, scrollable, status END, OK: main menu
     assert isinstance(app.screen, flow.Final)
     frame = app.frame()
-    assert frame.title == "Results" and frame.status == "END" and frame.footer == "OK: main menu"
+    assert frame.title == "Results" and frame.status == "END" and frame.footer in OVER_FOOTERS
     menu = next(w for w in frame.body if isinstance(w, Menu))
     assert len(menu.items) == len(standing) and menu.items[0].startswith("1 ")
     assert menu.selected < 0                 # a list to read: OK goes to the main menu, no row looks chosen
@@ -100,10 +104,11 @@ def test_a_dice_session_has_no_end_and_no_program_and_is_a_session(state_dir):
         pause = flow.Pause()
         app.push(pause)
         labels = [label for _, label in pause.items(app)]
-        assert labels == ["Continue", "History", "Undo last", "Main menu"]
-        press(app, "UP OK")                                   # Main menu
-        assert app.screen.items(app)[0] == ("continue", "Continue session")
-        app.journal.finish_session(app.journal.open_session().id, None)
+        assert labels == ["Continue", "History", "Undo last", *(["Key"] if act.key else []), "Main menu"]
+        press(app, "UP OK")                                   # Main menu: the session ends
+        assert app.screen.items(app)[0] == ("dice", "Dice roller")     # nothing to continue
+        assert app.journal.open_session() is None and app.journal.aside_sessions() == []
+    assert [s.activity for s in app.journal.sessions(finished=True)] == ["dice", "deck"]
     assert tray.receipts == []
 
 
@@ -129,4 +134,4 @@ def test_a_finished_race_says_END_in_every_pack(state_dir, slug):
             break
         app.perform(move)
     assert app.runner.finished() and not app.moves()
-    assert app.frame().status == "END" and app.frame().footer == "OK: main menu"
+    assert app.frame().status == "END" and app.frame().footer in OVER_FOOTERS

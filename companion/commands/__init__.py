@@ -17,6 +17,8 @@ COMMANDS = {
     "import": "companion.commands.exchange",
     "print": "companion.commands.printing",
     "selftest": "companion.commands.selftest",
+    "backup": "companion.commands.backup",
+    "restore": "companion.commands.backup",
 }
 """Each sub-command and the module that registers it: a command line naming one builds
 only that module's parser (``companion run`` starts without the others)."""

@@ -55,9 +55,10 @@ def show(args) -> int:
         last = results.last_finished(journal)
         key, standings = results.standings(journal, args.championship)
         if args.championship and not standings:
-            keys = sorted({s.championship for s in results.finished(journal) if s.championship})
+            keys = sorted({k for k in map(results.key_of, results.finished(journal)) if k})
             raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
         open_session = journal.open_session()
+        aside = journal.aside_sessions()
         if args.json:
             from companion import exchange, seasons
             print(json.dumps({
@@ -67,11 +68,14 @@ def show(args) -> int:
                                  "season": seasons.current(journal, key).name if key else None,
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
+                "aside": [{"activity": s.activity, "started": s.started} for s in aside],
             }, indent=2, ensure_ascii=False))
             return 0
         if open_session:
             said = running(open_session)
             print(f"{said[0].upper()}{said[1:]} (started {_when(open_session.started)})")
+        for session in aside:     # unfinished, counted nowhere until taken up and finished
+            print(f"Put aside: {results.title(session.activity)} (started {_when(session.started)})")
         if last is None:
             print("No finished race yet.")
             return 0
@@ -81,7 +85,7 @@ def show(args) -> int:
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
             last_what = "Last season"
-        print(f"{last_what}: {results.title(last.results.get('game', last.activity))}{which} "
+        print(f"{last_what}: {results.activity_title(last.activity, last.options)}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")

@@ -19,6 +19,11 @@ reported (``Replay.problems``) and skipped; it stays in the file, nothing is del
 SQLite's write-ahead log makes each append atomic: a torn last write (power cut during
 the write) leaves the journal at the previous committed event.
 
+One session at a time is *open* (the one being played, resumed on boot): the newest
+unfinished one not put aside. A race put aside (``put_aside``) stays unfinished, counted
+nowhere, until it is taken up again (``take_up``) and finished or ended; starting a
+session puts any other unfinished one aside, so none is ever hidden behind another.
+
 Snapshots are a cache, never the truth: every few hundred events the session runner
 stores the state reached (``save_snapshot``) so a resume replays only the events after
 it. An undo that reaches behind a snapshot deletes it in the same transaction, and a
@@ -63,6 +68,9 @@ CREATE TABLE IF NOT EXISTS setup (
     body TEXT NOT NULL,
     crc INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS aside (
+    session INTEGER PRIMARY KEY REFERENCES sessions(id)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     session INTEGER NOT NULL REFERENCES sessions(id),
     seq INTEGER NOT NULL,
@@ -92,6 +100,11 @@ FINGERPRINTS = {
 }
 """What ``Journal.cached`` values are kept against: each query's row changes when its part
 of the journal does (a session finishes or reopens, a club event, a race id)."""
+
+LEFT_BEHIND = ("INSERT OR IGNORE INTO aside (session) SELECT id FROM sessions WHERE finished IS NULL "
+               "AND id < (SELECT MAX(id) FROM sessions)", ())
+"""A journal written before sessions could be put aside: the unfinished sessions a newer
+one was started after were left behind, and are aside from then on."""
 
 UNDO = "undo"
 MOVE_KEY = "_move"
@@ -269,7 +282,10 @@ class Journal:
             columns = [r[1] for r in self._db.execute("PRAGMA table_info(snapshots)")]
             if columns and "crc" not in columns:  # snapshots are a cache: an older form goes
                 self._db.execute("DROP TABLE snapshots")
+            before_aside = self._db.execute("SELECT 1 FROM sqlite_master WHERE name='aside'").fetchone() is None
             self._db.executescript(SCHEMA)
+            if before_aside:
+                self._write(*LEFT_BEHIND)
         except sqlite3.DatabaseError as exc:
             reason = read_only_reason(self.path)
             if reason is not None:
@@ -294,18 +310,19 @@ class Journal:
         events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
                               "session, seq")
         club = [_read_around(self._db, f"SELECT * FROM {table}", key) for table, key in (("races", "session"), ("club", "id"))]
+        aside = _read_around(self._db, "SELECT session FROM aside", "session")
         total = _count(self._db, "events")
         self._db.close()
         n = 1
         while self.path.with_name(f"{self.FILENAME}.damaged-{n}").exists():
             n += 1
-        aside = self.path.with_name(f"{self.FILENAME}.damaged-{n}")
+        moved = self.path.with_name(f"{self.FILENAME}.damaged-{n}")
         try:
             for suffix in ("-wal", "-shm"):
                 side = self.path.with_name(self.FILENAME + suffix)
                 if side.exists():
-                    os.replace(side, aside.with_name(aside.name + suffix))
-            os.replace(self.path, aside)
+                    os.replace(side, moved.with_name(moved.name + suffix))
+            os.replace(self.path, moved)
         except OSError as exc:
             raise JournalError(f"the journal {self.path} is damaged ({fault}) and cannot be moved aside: "
                                f"{exc.strerror or exc} (move it aside by hand)") from None
@@ -321,11 +338,13 @@ class Journal:
                                  "VALUES (?,?,?,?,?,?)", kept)
             self._db.executemany("INSERT OR IGNORE INTO races VALUES (?,?,?)", [r for r in club[0] if r[0] in known])
             self._db.executemany("INSERT OR IGNORE INTO club VALUES (?,?,?,?)", club[1])
+            self._db.executemany("INSERT OR IGNORE INTO aside (session) VALUES (?)",
+                                 [row for row in aside if row[0] in known])
         from companion.core.names import counted   # only on a damaged journal: not at every start
         lost = f"{counted(total - len(kept), 'event')} lost" if total is not None and total > len(kept) else \
             "some events may be lost"
         self._tell(f"Journal was damaged: {counted(len(kept), 'event')} kept, {lost}; "
-                   f"the damaged file is {aside.name}", fault)
+                   f"the damaged file is {moved.name}", fault)
 
     def _check_history(self) -> None:
         """Compare the journal with the last committed event noted beside it: a journal
@@ -397,9 +416,11 @@ class Journal:
 
     def start_session(self, activity: str, options: dict[str, Any], data: dict[str, Any],
                       championship: str | None = None) -> int:
-        """Open a session; its race id (a random UUID, kept in ``races``) is written in the
-        same transaction."""
+        """Open a session, the open one from now on (any other unfinished session goes
+        aside); its race id (a random UUID, kept in ``races``) is written in the same
+        transaction."""
         cur = self._transaction([
+            self._all_aside(),
             ("INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
              (activity, _dump(options), _dump(data), championship, time.time())),
             ("INSERT INTO races (session, race) VALUES (last_insert_rowid(), ?)", (random_uuid(),)),
@@ -415,10 +436,39 @@ class Journal:
         return self._session(row)
 
     def open_session(self) -> Session | None:
-        """The newest session that has not finished (the race to resume on boot)."""
+        """The session being played: the newest that has not finished and was not put
+        aside (the race to resume on boot)."""
         row = self._db.execute(
-            "SELECT * FROM sessions WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            f"SELECT * FROM sessions WHERE finished IS NULL {self._not_aside()} ORDER BY id DESC LIMIT 1").fetchone()
         return self._session(row) if row else None
+
+    def aside_sessions(self) -> list[Session]:
+        """The sessions put aside, newest first: every unfinished session but the open
+        one (a journal written before races could be put aside: the older unfinished
+        ones, left when another race began)."""
+        current = self.open_session()
+        return [s for s in reversed(self.sessions(finished=False)) if current is None or s.id != current.id]
+
+    def put_aside(self) -> None:
+        """Put the open session aside (unfinished, counted nowhere, resumable): every
+        unfinished session is marked aside, so none becomes the open one by itself."""
+        self._write(*self._all_aside())
+
+    def take_up(self, session_id: int) -> None:
+        """Make a session put aside the open one again (any other open session goes aside)."""
+        self._transaction([self._all_aside(), ("DELETE FROM aside WHERE session=?", (session_id,))])
+
+    @staticmethod
+    def _all_aside() -> tuple[str, tuple]:
+        return "INSERT OR IGNORE INTO aside (session) SELECT id FROM sessions WHERE finished IS NULL", ()
+
+    def _not_aside(self) -> str:
+        """The condition that leaves out the sessions aside (in a journal read read-only
+        that was written before it had them: those left behind by a newer session)."""
+        if self.read_only and self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='aside'").fetchone() is None:
+            return "AND id = (SELECT MAX(id) FROM sessions)"
+        return "AND id NOT IN (SELECT session FROM aside)"
 
     def save_setup(self, setup: dict[str, Any] | None) -> None:
         """Keep the setup in progress (the wizard's answers so far; None: there is none),

@@ -3,6 +3,7 @@ keeps a team car's number; a count says its noun in the singular or the plural."
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 
@@ -93,3 +94,8 @@ def _all_codes(size: int):
     for ch in _CODE_CHARS:
         for tail in _all_codes(size - 1):
             yield ch + tail
+
+
+def names_word(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as a word of its own ("Red crossed", not "Redline")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None

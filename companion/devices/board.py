@@ -47,6 +47,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     # the table screen (companion/table): on or off, and the port it serves on
     "table": {"enabled": True, "port": 8080},
+    # the backup after each finished race (companion/autobackup.py): "" is off
+    "backup": {"dir": "", "keep": 5},
 }
 # (low, high) for the integer settings
 _RANGES = {
@@ -72,10 +74,10 @@ def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None 
     for name, value in raw.items():
         if not isinstance(value, dict):
             raise ConfigError(where, name, "is not in a table",
-                              "put it under [buttons], [display], [printer] or [table]")
+                              "put it under [buttons], [display], [printer], [table] or [backup]")
         if name not in DEFAULTS:
             raise ConfigError(where, name, "unknown table",
-                              "the tables are [buttons], [display], [printer] and [table]")
+                              "the tables are [buttons], [display], [printer], [table] and [backup]")
     pinout = {name: dict(value) for name, value in raw.items()}
     pinout.setdefault("printer", {})
     for table, defaults in DEFAULTS.items():
@@ -89,7 +91,18 @@ def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None 
     _check_display(pinout["display"], where)
     _check_printer_model(pinout["printer"], where)
     _check_table(pinout["table"], where)
+    _check_backup(pinout["backup"], where)
     return pinout
+
+
+def _check_backup(backup: dict, where) -> None:
+    if not isinstance(backup["dir"], str):
+        raise ConfigError(where, "backup.dir", f"must be a directory's path in quotes, not {backup['dir']!r}",
+                          'for example `dir = "/media/usb/race-companion"`; "" turns the backup off')
+    keep = backup["keep"]
+    if isinstance(keep, bool) or not isinstance(keep, int) or not 1 <= keep <= 1000:
+        raise ConfigError(where, "backup.keep", f"must be a whole number from 1 to 1000, not {keep!r}",
+                          "the default is 5")
 
 
 def _check_table(table: dict, where) -> None:

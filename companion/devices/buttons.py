@@ -310,8 +310,32 @@ def decode_terminal(data: bytes, final: bool) -> tuple[list[Gesture | None], byt
     return out, data[i:]
 
 
+TERMINAL_REPEAT_MS = 100
+"""A terminal's key repeat sends the same key every 30 to 50 ms while it is held; two taps
+of a finger are 150 ms apart or more. So a press of UP or DOWN within this of the one
+before is a repeat: a held key, as the buttons' ``repeat`` (a number speeds up)."""
+
+
+class KeyRepeat:
+    """Presses of one key in quick succession -> the first a press, the rest ``repeat``
+    (a terminal reports no release, so its key repeat is the only sign of a held key)."""
+
+    def __init__(self, interval_ms: int = TERMINAL_REPEAT_MS):
+        self.interval_ms = interval_ms
+        self._last: tuple[str, float] | None = None
+
+    def seen(self, gesture: Gesture, t_ms: float) -> Gesture:
+        if gesture.kind != "press" or gesture.button not in REPEATING:
+            self._last = None
+            return gesture
+        held = self._last is not None and self._last[0] == gesture.button and t_ms - self._last[1] <= self.interval_ms
+        self._last = (gesture.button, t_ms)
+        return Gesture(gesture.button, "repeat") if held else gesture
+
+
 class TerminalKeys:
-    """Keys from a terminal in cbreak mode (Ctrl-C still interrupts). ``fd``: stdin by default."""
+    """Keys from a terminal in cbreak mode (Ctrl-C still interrupts). ``fd``: stdin by default.
+    UP or DOWN held down (the terminal's key repeat) comes as repeats (``KeyRepeat``)."""
 
     def __init__(self, fd: int | None = None):
         import termios
@@ -325,6 +349,7 @@ class TerminalKeys:
         tty.setcbreak(self._fd)
         self._buffer = b""
         self._ready: deque[Gesture | None] = deque()
+        self._repeat = KeyRepeat()
 
     def get(self, timeout: float | None = None) -> Gesture | None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -347,7 +372,7 @@ class TerminalKeys:
         gesture = self._ready.popleft()
         if gesture is None:
             raise InputEnded("quit")
-        return gesture
+        return self._repeat.seen(gesture, 1000 * time.monotonic())
 
     def close(self) -> None:
         if self._saved is not None:

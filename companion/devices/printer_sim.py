@@ -11,6 +11,8 @@ simulator models what makes a real printer lose data or stall:
 - raster images: ``GS v 0`` bands printed a dot row at a time as their data arrives (each
   row holds the engine ``line_ms``, darker rows longer), ``ESC *`` 24-dot stripes printed at
   their line feed, each only on the models that know it (``Hardware.raster``);
+- QR codes: ``GS ( k`` (model, module size, error correction level, store, print) on the
+  models that draw them (``Hardware.qr``), printed as a picture drawn at the alignment;
 - real-time status (``DLE EOT n``), answered on arrival; in-order status (``GS r 1``,
   ``ESC v 0``), answered when the engine reaches it; ``silent`` ignores every query;
 - the model's quirks (``model``, see ``HARDWARE``): which status commands it answers,
@@ -80,7 +82,7 @@ def pictures(lines: list[PrintedLine]) -> list:
 # ESC/GS/FS commands this printer knows, by their second byte, with their parameter count.
 _ESC_ARGS = {b"@": 0, b"7": 3, b"t": 1, b"3": 1, b"2": 0, b"a": 1, b"E": 1, b"d": 1, b"!": 1, b"-": 1, b"J": 1,
              b"v": 1, b"*": 3}
-_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1, b"r": 1, b"v": 6}
+_GS_ARGS = {b"!": 1, b"B": 1, b"V": 1, b"r": 1, b"v": 6, b"(": 3}
 _FS_ARGS = {b".": 0, b"&": 0}
 _ALIGNS = {0: "left", 1: "center", 2: "right", 48: "left", 49: "center", 50: "right"}
 
@@ -94,12 +96,13 @@ class Hardware:
     heat: bool = True              # knows ESC 7
     kanji_at_start: bool = False   # starts (and resets to) Kanji mode
     raster: tuple[str, ...] = ("gs-v-0", "esc-star")   # the image commands it knows
+    qr: bool = False               # draws QR codes (GS ( k)
 
 
 # The printers the profiles in companion/receipts/printers.py are written for.
 HARDWARE = {
     "generic-58mm": Hardware(),
-    "epson": Hardware(heat=False),
+    "epson": Hardware(heat=False, qr=True),
     "csn-a2": Hardware(realtime=False, esc_v=True),
     "csn-a2-kanji": Hardware(realtime=False, esc_v=True, kanji_at_start=True),
     "esc-v": Hardware(realtime=False, gs_r=False, esc_v=True, raster=("esc-star",)),
@@ -126,6 +129,7 @@ class Decoder:
         self._cmd = b""
         self._lead = b""               # the first byte of a Kanji character
         self._image: list | None = None   # a raster command's data: [kind, width bytes, rows, data, m]
+        self.qr_commands: list[bytes] = []  # each GS ( k's data (cn fn parameters), in order
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -134,6 +138,7 @@ class Decoder:
         self.kanji = self.hardware.kanji_at_start
         self._lead = b""
         self._stripe: bytes = b""      # an ESC * stripe waiting for its line feed
+        self._qr = {"size": 3, "level": "L", "data": b""}   # GS ( k's settings and stored data
 
     def _knows(self, prefix: bytes, name: bytes) -> bool:
         hw = self.hardware
@@ -141,7 +146,8 @@ class Decoder:
             return (name in _ESC_ARGS and (name != b"7" or hw.heat) and (name != b"v" or hw.esc_v)
                     and (name != b"*" or "esc-star" in hw.raster))
         if prefix == b"\x1d":
-            return name in _GS_ARGS and (name != b"r" or hw.gs_r) and (name != b"v" or "gs-v-0" in hw.raster)
+            return (name in _GS_ARGS and (name != b"r" or hw.gs_r) and (name != b"v" or "gs-v-0" in hw.raster)
+                    and (name != b"(" or hw.qr))
         return name in _FS_ARGS
 
     def feed(self, data: bytes) -> int:
@@ -212,6 +218,12 @@ class Decoder:
         if prefix == b"\x1d":
             if name == b"!":
                 self._wide, self._tall = (arg >> 4) + 1, (arg & 15) + 1
+            elif name == b"(":                        # GS ( k pL pH: pL + 256 pH bytes follow
+                length = cmd[3] | cmd[4] << 8
+                if cmd[2:3] != b"k" or not length:
+                    self.unknown.append(cmd)
+                else:
+                    self._image = ["gs-k", length, 1, bytearray(), 0]
             elif name == b"v" and cmd[2:3] in (b"0", b"\x00"):   # GS v 0 m xL xH yL yH
                 width, rows = cmd[4] | cmd[5] << 8, cmd[6] | cmd[7] << 8
                 if width and rows:
@@ -250,6 +262,11 @@ class Decoder:
         """One byte of a raster command's data; a GS v 0 row completed prints (1 dot)."""
         kind, width, rows, data, _mode = self._image
         data.append(b)
+        if kind == "gs-k":
+            if len(data) < width:
+                return 0
+            self._image = None
+            return self._two_dimensional_code(bytes(data))
         if kind == "gs-v-0":
             if len(data) % width:
                 return 0
@@ -264,6 +281,38 @@ class Decoder:
             self._stripe = bytes(data) if rows == 3 else b""
             self._stripe_cols = width
         return 0
+
+    def _two_dimensional_code(self, data: bytes) -> int:
+        """One GS ( k function (``data``: cn fn parameters); QR codes only (cn 49)."""
+        self.qr_commands.append(data)
+        fn, arg = data[1:2], data[2] if len(data) > 2 else None
+        if data[:1] != b"1" or fn not in b"ACEPQ" or not fn:
+            self.unknown.append(b"\x1d(k" + data)
+        elif fn == b"C" and arg is not None and 1 <= arg <= 16:
+            self._qr["size"] = arg
+        elif fn == b"E" and arg is not None and 48 <= arg <= 51:
+            self._qr["level"] = "LMQH"[arg - 48]
+        elif fn == b"P" and arg == 48:
+            self._qr["data"] = data[3:]
+        elif fn == b"Q" and arg == 48 and self._qr["data"]:
+            return self._print_qr()
+        return 0
+
+    def _print_qr(self) -> int:
+        """The stored data printed as a QR code (drawn by the companion's encoder) at the
+        alignment, its modules ``size`` dots square; the level is the one selected (M when
+        the companion's encoder has no such level)."""
+        from companion.table import qr
+        if self._text:
+            self._print_line()
+        level = self._qr["level"] if self._qr["level"] in qr.LEVEL_BITS else "M"
+        paper = self.width * 12
+        x = {"left": 0, "center": None, "right": paper}[self._align]
+        img = qr.image(self._qr["data"].decode("utf-8", "replace"), level, self._qr["size"], paper, x)
+        ink = img.tobytes().translate(bytes(255 - b for b in range(256)))
+        self.ink = min(1.0, sum(bin(b).count("1") for b in ink) / len(ink) * 2)
+        self.lines.append(PrintedLine("", dots=img.height, raster=ink, raster_width=paper))
+        return img.height
 
     def _print_line(self) -> int:
         if self._stripe:

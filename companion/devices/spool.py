@@ -16,9 +16,9 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from companion.receipts.model import Columns, Feed, Line, Picture, Receipt, Rule
+from companion.receipts.model import Columns, Feed, Line, Picture, QRCode, Receipt, Rule
 
-_ITEM_TYPES = {"line": Line, "columns": Columns, "rule": Rule, "feed": Feed, "picture": Picture}
+_ITEM_TYPES = {"line": Line, "columns": Columns, "rule": Rule, "feed": Feed, "picture": Picture, "qr-code": QRCode}
 _TYPE_NAMES = {cls: name for name, cls in _ITEM_TYPES.items()}
 _ENTRY = re.compile(r"^(\d{8})-[a-z0-9-]*\.json$")
 LAST_PRINTED = "last-printed.json"

@@ -25,6 +25,10 @@ The screens turn a state into words and pictures:
         # "results" when the race is over
     public(state) -> dict              # optional: the table screen's public dashboard
         # (companion.table.public): never a hand's cards or a deck's order
+    describe(event) -> str             # optional: the event's outcome for the history;
+        # the line is history_line(move, outcome): "Black: 5th gear, 15 spaces"
+    public_words(before, event, after) -> str | None   # optional: the history's words for
+        # an event that holds a face-down choice or its reveal; None: history_line's
 
 States are frozen dataclasses; events are plain dicts so the journal stores them as JSON.
 """
@@ -35,14 +39,21 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from companion.core.names import names_word
+
 
 @dataclass(frozen=True)
 class Move:
-    """Something a player may do now. ``label`` is what the footer and the history show
-    (``kit.text.label`` fits it to the display profile).
+    """Something a player may do now. ``label`` is what the footer shows (``kit.text.label``
+    fits it to the display profile) and, unless ``history`` says it in other words, what
+    the history says was done.
 
     ``primary`` marks the move the big GO button performs (roll, draw). ``args`` holds
     the move's parameters as a tuple of (key, value) pairs so a Move stays hashable.
+    ``history``: the move in the history's words when the footer has no room for them or
+    names a button (footer ``DRIVE``, history ``5th gear``); see :func:`history_line`.
+    ``confirm`` is a question the screen asks before the move is made (ending a race
+    early: one press too many must not end it); empty: made at once.
     """
 
     kind: str
@@ -50,6 +61,8 @@ class Move:
     player: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
     primary: bool = False
+    history: str = ""
+    confirm: str = ""
 
     def arg(self, key: str, default: Any = None) -> Any:
         for k, v in self.args:
@@ -59,18 +72,40 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "player": self.player,
-                "args": [list(a) for a in self.args], "primary": self.primary}
+                "args": [list(a) for a in self.args], "primary": self.primary, "history": self.history,
+                "confirm": self.confirm}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "Move":
         return cls(kind=d["kind"], label=d["label"], player=d.get("player"),
                    args=tuple((k, _freeze(v)) for k, v in d.get("args", ())),
-                   primary=bool(d.get("primary", False)))
+                   primary=bool(d.get("primary", False)), history=str(d.get("history") or ""),
+                   confirm=str(d.get("confirm") or ""))
 
 
-def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False, **args: Any) -> Move:
+def make_move(kind: str, label: str, *, player: str | None = None, primary: bool = False,
+              history: str = "", confirm: str = "", **args: Any) -> Move:
     """A Move with keyword args: ``make_move("roll", "Roll gear 5", die="gear-5", primary=True)``."""
-    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary)
+    return Move(kind, label, player, tuple(sorted((k, _freeze(v)) for k, v in args.items())), primary, history,
+                confirm)
+
+
+def history_line(move: Move, outcome: str = "") -> str:
+    """The history's line for ``move`` done with ``outcome`` (the activity's ``describe`` of
+    its event): who, what, and the outcome, in one grammar.
+
+    ``Black: 5th gear, 15 spaces`` -- the player, a colon, what they did (``move.history``,
+    else the label), and the outcome after a comma; the player is not said again when what
+    they did names them (``Red crossed``). A move nobody in particular makes has no player:
+    what was done, a colon, the outcome (``Trigger card: 1 card``). An outcome that only
+    repeats what was done is left out."""
+    what = move.history or move.label
+    who = move.player if move.player and not names_word(what, move.player) else None
+    if outcome.strip().casefold() == what.strip().casefold():
+        outcome = ""
+    if who:
+        return f"{who}: {what}" + (f", {outcome}" if outcome else "")
+    return what + (f": {outcome}" if outcome else "")
 
 
 def _freeze(v: Any) -> Any:
@@ -121,14 +156,36 @@ DESCRIBE = "+describe"
 
 @dataclass(frozen=True)
 class Group:
-    """Questions asked of each of ``count`` items in turn (each corner of a circuit): the
-    wizard titles them ``<label><n>: <question>`` (``C2: starts at``). ``count`` is a
-    number, or the key of an earlier number question of the same description."""
+    """Questions asked together on one screen of each of ``count`` items in turn (each
+    corner of a circuit): the wizard titles the screen ``<label><n> of <count>`` (``Corner
+    2 of 8``). ``count`` is a number, or the key of an earlier number question of the same
+    description; a ``count`` of 1 is one screen of questions titled ``label`` (``Lap``),
+    its answers given to ``build`` with the description's other answers."""
 
     key: str
     label: str
     count: int | str
     options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """What a description's hooks are told about the question being asked: the answers
+    so far (``answers``: the single questions and the one-screen groups; ``items``: group
+    key -> one dict of answers per item, in order), the question (``group``, its item
+    ``index``, its ``key``) and the cars of the race being set up (10 when not known)."""
+
+    answers: Mapping[str, Any]
+    items: Mapping[str, list]
+    group: str | None
+    index: int
+    key: str
+    cars: int = 10
+
+    def item(self, index: int) -> Mapping[str, Any]:
+        """The answers of item ``index`` of this question's group ({} when not given)."""
+        rows = self.items.get(self.group or "", [])
+        return rows[index] if 0 <= index < len(rows) else {}
 
 
 @dataclass(frozen=True)
@@ -138,15 +195,29 @@ class Describe:
     ``build(answers, items)`` makes the table's entry (``items``: group key -> one dict of
     answers per item; raises kit.errors.DataError for answers that do not fit). The entry
     is checked by the pack (``Activity.check_data``) with the data it joins, saved as
-    ``<state>/games/<slug>/<table>/<id>.toml`` and offered from then on, named
-    ``<name> <n>``. ``suggest(answers, items, group, index, key)`` may give a question's
-    starting value from the answers before it (None: the option's default)."""
+    ``<state>/games/<slug>/<table>/<id>.toml`` and offered from then on, named as the
+    owner names it at the end (``<name> <n>`` when they keep the name blank). ``noun``
+    says what one entry is ("circuit": "Edit my circuits").
+
+    Every answer is checked as it is given: ``limits(asking)`` gives a number question's
+    (low, high) from the answers before it (None: the option's own), ``suggest(asking)``
+    its starting value (None: the option's default), ``note(asking)`` a few words the
+    screen shows under the questions (what bounds them: "grid 79-89"). ``parse(entry)``
+    gives back (answers, items) of a saved entry, to change it on the box."""
 
     table: str
     name: str
     questions: tuple[Option | Group, ...]
     build: Callable[[Mapping[str, Any], Mapping[str, list]], dict]
-    suggest: Callable[..., Any] | None = None
+    suggest: Callable[[Asking], Any] | None = None
+    limits: Callable[[Asking], "tuple[int, int] | None"] | None = None
+    note: Callable[[Asking], str] | None = None
+    parse: Callable[[Mapping[str, Any]], "tuple[dict, dict]"] | None = None
+    noun: str = "entry"
+
+
+EDIT = "+edit"
+"""The value of the choice that lists the owner's described entries to change or delete them."""
 
 
 def event_json(event: Mapping[str, Any]) -> str:
@@ -262,13 +333,16 @@ class Activity:
     check_data: Callable[[Mapping[str, Any]], None] = _no_check   # the pack's own tables
     # (circuits, decks, charts) checked: raises kit.errors.DataError naming the key path
     describe: Callable[[Mapping[str, Any]], str] = _no_description  # an event's outcome
-    # in a few words for the history ("5xs 7xx"): the history shows "<move>: <outcome>"
+    # in a few words for the history ("5xs 7xx", "15 spaces"), never words the move's
+    # label or ``history`` already says: the history line is ``history_line(move, outcome)``
     championship_entries: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _standings_of
     # a finished race's results as championship rows (Street Illegal's Old Pros: one team);
     # rows of a season played in the session carry ``season`` (core.scoring.session_races)
     decisions: Callable[[Any], Any] | None = None        # a View of what the companion
     # decided (grid, track, cards), shown from the pause menu; None: nothing to show
     session: str = "race"                                # what a session is called
+    key: tuple[str, ...] = ()                            # the codes its screens show, in
+    # words, a line each (``DT = Drive Through``): pause menu > Key (docs/ui.md, Glossary)
     championship_of: str = "cars"                        # what championship_entries'
     # rows are: "cars", or "players" (3-Wide: a player wins, by their cars' points)
     pause: tuple[str, ...] = PAUSE_ITEMS                  # the pause menu's items
@@ -278,8 +352,15 @@ class Activity:
     # hidden (a hand's cards, a deck's order) may be in it. None: the standings and the
     # OLED view's words
     secret: Callable[[Any], bool] | None = None          # a face-down choice is being
-    # made (tactics picked in turn, cards played face down before the reveal): the table
-    # screen withholds the history's entries from the moment it began until it ends
+    # made (tactics picked in turn, cards played face down before the reveal); an activity
+    # that has one gives ``public_words`` too
+    public_words: Callable[[Any, Mapping[str, Any], Any], str | None] | None = None
+    # the table screen's words for an event, given the state before it and the state
+    # after it (companion/table/public.py): a face-down choice in words ("Ann: a card
+    # face down"), the reveal with what it revealed ("Ann played 10, Bob played 7");
+    # "" when the table lists nothing for it (a step of a face-down entry); None when the
+    # history's own words (the move and its outcome) hide nothing. None (no hook): every
+    # history entry is public. Required where ``secret`` is set
     data: str = "own"                                    # whose data.toml it is set up
     # with: "own" (a game), "game-option" (the game chosen in its "game" option), "none"
 
@@ -295,3 +376,6 @@ class Activity:
                      "receipts", "summary", "check_data", "describe", "championship_entries"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"activity {self.slug}: {name} must be callable")
+        if self.secret is not None and self.public_words is None:
+            raise TypeError(f"activity {self.slug}: a face-down choice (secret) needs public_words, "
+                            "the table screen's words for it")

@@ -109,32 +109,39 @@ def _check_by_pack(slug: str, data: dict[str, Any], over: Path | None, files=Non
                           exc.problem, exc.fix) from None
 
 
-def add_entry(slug: str, override_dir: str | Path, table: str, name: str, entry: dict[str, Any]) -> tuple[str, str]:
-    """A new entry of game ``slug``'s table ``table`` (a circuit described on the box):
-    called ``<name> <n>`` (the first n free), checked by the pack with the data it joins
-    and written to ``<state>/games/<slug>/<table>/<id>.toml``. Returns (id, label). An
-    entry the pack refuses is a RuleError saying why; nothing is written then."""
-    import os
-    import re
-
+def add_entry(slug: str, override_dir: str | Path, table: str, name: str, entry: dict[str, Any],
+              label: str = "", entry_id: str | None = None) -> tuple[str, str]:
+    """An entry of game ``slug``'s table ``table`` described on the box (a circuit),
+    called ``label`` (blank: ``<name> <n>``, the first n free), checked by the pack with the
+    data it joins and written to ``<state>/games/<slug>/<table>/<id>.toml``; with
+    ``entry_id``, the owner's entry file of that id changed in place. Returns (id, label).
+    An entry the pack refuses, or a label another entry has, is a RuleError saying why;
+    nothing is written then."""
     from companion.core.config import dump_toml
+    from companion.kit import entries
     from companion.kit.errors import DataError, RuleError
 
     data = load(slug, override_dir)
     folder = entries_dir(slug, override_dir) / table
-    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "entry"
-    taken = set(data.get(table) or {}) | {p.stem for p in folder.glob("*.toml")}
-    n = 1
-    while f"{stem}-{n}" in taken:
-        n += 1
-    entry_id, label = f"{stem}-{n}", f"{name} {n}"
+    rows = dict(data.get(table) or {})
+    if entry_id is not None:
+        if (table, entry_id) not in pieces(slug, override_dir):
+            raise RuleError(f"no {entry_id} among the entries described on the box")
+        label = label or entries.labels(rows).get(entry_id, entry_id)
+    else:
+        rows.update({p.stem: {} for p in folder.glob("*.toml") if p.stem not in rows})
+        entry_id, label = entries.new_name(rows, name, label)
+    other = entries.taken_by(rows, label, but=entry_id)
+    if other is not None:
+        raise RuleError(f"{label} is the name of another one already: choose another name")
     entry = {"label": label, **entry}
     data[table] = {**(data.get(table) or {}), entry_id: entry}
     try:
         registry.entry(slug).load().check_data(data)
     except DataError as exc:
         raise RuleError(exc.problem + (f" ({exc.fix})" if exc.fix else "")) from None
-    text = dump_toml(entry, f"{label}: described on the box. Edit it here, or delete the file to forget it.")
+    text = dump_toml(entry, f"{label}: described on the box. Change it here or on the box; delete the file "
+                            "to forget it.")
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{entry_id}.toml"
     part = path.with_suffix(".toml.part")
@@ -144,6 +151,26 @@ def add_entry(slug: str, override_dir: str | Path, table: str, name: str, entry:
         os.fsync(f.fileno())
     os.replace(part, path)
     return entry_id, label
+
+
+def owned_entries(slug: str, override_dir: str | Path | None, table: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """(id, label, entry) of each entry file the owner has in game ``slug``'s ``table``
+    (described on the box or written by hand), as the data has them."""
+    ids = [entry_id for (t, entry_id) in pieces(slug, override_dir) if t == table]
+    if not ids:
+        return []
+    rows = load(slug, override_dir).get(table) or {}
+    return [(i, str(rows[i].get("label", i)), dict(rows[i])) for i in ids if isinstance(rows.get(i), dict)]
+
+
+def remove_entry(slug: str, override_dir: str | Path, table: str, entry_id: str) -> None:
+    """Delete the owner's entry file ``entry_id`` of ``table`` (a race already run keeps
+    the data it started with)."""
+    path = pieces(slug, override_dir).get((table, entry_id))
+    if path is None:
+        from companion.kit.errors import RuleError
+        raise RuleError(f"no {entry_id} among the entries described on the box")
+    path.unlink()
 
 
 def clear_cache() -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from companion.core.names import names_word
 from companion.kit.turns import primary_index
 
 
@@ -67,10 +68,11 @@ def _cell(text: str) -> str:
 
 def waiting(moves: Sequence, player: str = "") -> tuple[str, str]:
     """(whose turn, what the box waits for) from the move GO performs: ``player`` (else the
-    move's) and its label, "Red: Roll gear 4". For moves that name nothing hidden only: a
+    move's) and its label, "Red: Roll gear 4" (the label alone when it names them: "Red
+    crossed"). For moves that name nothing hidden only: a
     list of a hand's cards says only whose turn it is (the pack's words)."""
     if not moves:
         return player, ""
     move = moves[primary_index(moves)]
     who = player or move.player or ""
-    return who, (f"{who}: {move.label}" if who else move.label)
+    return who, (f"{who}: {move.label}" if who and not names_word(move.label, who) else move.label)

@@ -4,7 +4,10 @@ Only the small subset the receipts need: initialise, heat settings, code page 43
 spacing, alignment, bold, character size, text, line feeds and a feed at the end; and a
 picture (``model.Picture``, a chart) as a raster image: ``GS v 0`` in bands that fit half
 the printer's buffer, or ``ESC *`` 24-dot stripes, as the profile says (``raster_mode``);
-a printer without either gets the picture's text version.
+a printer without either gets the picture's text version. A QR code (``model.QRCode``, the
+table screen's address) is drawn by the printer itself (``GS ( k``) where its profile says
+it can, else sent as a raster image like a picture, else left out (``code_mode``); its
+text prints under it in every case.
 
 ``layout()`` turns a receipt into the lines the paper will carry; ``encode_lines()`` turns
 those into byte chunks, one per printed line, each with the dot lines it feeds (the driver
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from companion.core.config import ConfigError, require
-from companion.receipts.model import Columns, Feed, Line, Picture, Receipt, Rule, flat, format_columns
+from companion.receipts.model import Columns, Feed, Line, Picture, QRCode, Receipt, Rule, flat, format_columns
 
 ESC, GS, DLE, EOT, FS, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\x1c", b"\n"
 
@@ -40,6 +43,8 @@ STRIPE_DOTS = 24      # ESC * 33: a stripe of 24-dot columns
 LINE_DOTS = 24        # font A is 24 dots tall; line spacing is set to match (ESC 3 24)
 END_FEED = 4          # lines fed after a receipt so it clears the tear bar
 ALIGN = {"left": 0, "center": 1, "right": 2}
+QR_MODULE_DOTS = 5    # a QR code's module: 5 dots square (0.6 mm at 203 dpi)
+QR_LEVEL = "M"        # its error correction level (15% of the code may be lost)
 
 # Characters CP437 lacks, mapped to what a reader expects; everything else outside CP437
 # loses its accent (NFKD) or becomes "?".
@@ -98,24 +103,54 @@ class PrintImage:
         self.picture, self.mode = picture, mode
         self._image = None
 
+    def drawn(self):
+        from companion import charts
+        return charts.draw(self.picture.chart())
+
     @property
     def image(self):
         if self._image is None:
             from PIL import Image
-
-            from companion import charts
-            drawn = charts.draw(self.picture.chart())
+            drawn = self.drawn()
             height = drawn.height
             if self.mode == "esc-star":
                 height = -(-height // STRIPE_DOTS) * STRIPE_DOTS
             img = Image.new("1", (WIDTH_DOTS, height), 1)
             img.paste(drawn.crop((0, 0, min(WIDTH_DOTS, drawn.width), drawn.height)), (0, 0))
-            self._image = without_realtime(img, self.mode)
+            self._image = without_realtime(img, self.mode) if self.mode in ("gs-v-0", "esc-star") else img
         return self._image
 
     @property
     def dots(self) -> int:
         return self.image.height
+
+
+class PrintCode(PrintImage):
+    """A QR code on paper (``picture`` is the ``model.QRCode``), centred, its modules
+    ``QR_MODULE_DOTS`` square, no quiet zone (the blank lines around it are that). ``mode``
+    is ``"gs-k"`` (the printer draws it: ``image`` is then what the preview shows, drawn by
+    the companion's encoder at the same size and level) or a raster kind (``image`` is sent)."""
+
+    def drawn(self):
+        from companion.table import qr
+        return qr.image(self.picture.text, QR_LEVEL, QR_MODULE_DOTS, WIDTH_DOTS)
+
+
+def _fits(text: str) -> bool:
+    """Whether ``text`` fits the QR codes the companion draws (an address always does)."""
+    from companion.table import qr
+    return len(text.encode("utf-8")) <= max(qr.capacity(6, level) for level in qr.LEVEL_BITS)
+
+
+def qr_commands(text: str) -> bytes:
+    """``GS ( k`` for a QR code of ``text``: model 2 (function 165), module size (167),
+    error correction level (169), store the data (180), print it (181)."""
+    def fn(f: int, body: bytes) -> bytes:
+        n = len(body) + 2
+        return GS + b"(k" + bytes([n & 255, n >> 8, 49, f]) + body
+    level = b"LMQH".index(QR_LEVEL.encode()) + 48
+    return (fn(65, b"\x32\x00") + fn(67, bytes([QR_MODULE_DOTS])) + fn(69, bytes([level]))
+            + fn(80, b"0" + text.encode("utf-8")) + fn(81, b"0"))
 
 
 # A printer reads DLE EOT n, DLE ENQ n and DLE DC4 as real-time commands wherever they
@@ -158,6 +193,13 @@ def raster_mode(printer_config: Mapping) -> str | None:
     return mode
 
 
+def code_mode(printer_config: Mapping) -> str | None:
+    """How a QR code prints on the ``[printer]`` of ``printer_config``: ``"gs-k"`` where
+    the printer draws it, else as a picture does (``raster_mode``), else None (its text alone)."""
+    from companion.receipts.printers import of_config
+    return "gs-k" if of_config(printer_config).qr else raster_mode(printer_config)
+
+
 def band_rows(printer_config: Mapping) -> int:
     """Dot rows a ``GS v 0`` band holds: the profile's ``raster_rows`` at most, and no more
     than half the printer's buffer takes."""
@@ -166,13 +208,17 @@ def band_rows(printer_config: Mapping) -> int:
     return max(1, min(of_config(printer_config).raster_rows, (half - RASTER_HEAD) // ROW_BYTES))
 
 
-def layout(receipt: Receipt, chars: int = 32, raster: str | None = None) -> list:
+def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: str | None = None) -> list:
     """The paper lines of ``receipt``: a bold double-height centred title, then its items;
-    a picture is a :class:`PrintImage` when ``raster`` names how it prints, else its text."""
+    a picture is a :class:`PrintImage` when ``raster`` names how it prints, else its text;
+    a QR code is a :class:`PrintCode` between two blank lines when ``code`` names how it
+    prints (``code_mode``), and its text under it in any case."""
     lines: list = [PrintLine(to_cp437(receipt.title)[:chars], bold=True, height=2, align="center")]
-    for item in flat(receipt.items, raster=raster is not None):
+    for item in flat(receipt.items, raster=raster is not None, code=code is not None):
         if isinstance(item, Picture):
             lines.append(PrintImage(item, raster))
+        elif isinstance(item, QRCode) and _fits(item.text):   # else its text alone
+            lines.extend((PrintLine(), PrintCode(item, code), PrintLine()))
         elif isinstance(item, Line):
             size = 2 if item.size == 2 else 1
             align = item.align if item.align in ALIGN else "left"
@@ -221,13 +267,17 @@ def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes,
     chunks = [(setup(printer_config), 0)]
     align, bold, size = "left", False, 0          # the state ESC @ leaves
     mode = raster_mode(printer_config)
-    for line in layout(receipt, chars, mode):
+    for line in layout(receipt, chars, mode, code_mode(printer_config)):
         if isinstance(line, PrintImage):
-            bands = raster_chunks(line.image, mode, band_rows(printer_config))
             if size:                  # a stripe's line feed would feed a tall line's height
                 size = 0
                 chunks.append((GS + b"!\x00", 0))
-            chunks.extend(bands)
+            if line.mode == "gs-k":   # the printer draws it where the alignment says
+                centre = b"" if align == "center" else ESC + b"a" + bytes([ALIGN["center"]])
+                align = "center"
+                chunks.append((centre + qr_commands(line.picture.text), line.dots))
+            else:
+                chunks.extend(raster_chunks(line.image, line.mode, band_rows(printer_config)))
             continue
         out = b""
         want = (line.width - 1) << 4 | (line.height - 1)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from companion.core import race as racing
 from companion.core.names import car_name, counted
 from companion.core.scoring import BONUSES, player_totals
-from companion.receipts.model import Columns, Feed, Item, Line, Receipt, Rule
+from companion.receipts.model import Columns, Feed, Item, Line, QRCode, Receipt, Rule
 
 WIDTH = 32
 POS_WIDTH = 3
@@ -135,6 +135,20 @@ def race_program(title: str, lines: Sequence[str] = (), grid: Sequence[Mapping[s
     ``columns`` show (e.g. ``COLOUR``)."""
     columns = shown_columns(grid, columns)
     return Receipt("program", title, (*_head(lines), *table(grid, columns), *legend(columns), Rule(), Feed(2)))
+
+
+def with_address(program: Receipt, url: str) -> Receipt:
+    """``program`` with the table screen's address at its foot, as a QR code a phone at the
+    table scans and as text: right under the program's last rule, before its end feed."""
+    items = list(program.items)
+    end = len(items)
+    while end and isinstance(items[end - 1], Feed):
+        end -= 1
+    if not (end and isinstance(items[end - 1], Rule)):
+        items.insert(end, Rule())
+        end += 1
+    address = (Line("The race live on a phone:", align="center"), QRCode(url))
+    return Receipt(program.kind, program.title, (*items[:end], *address, *items[end:]))
 
 
 def bonus_lines(rows: Sequence[Mapping[str, Any]]) -> list[Line]:

@@ -55,7 +55,19 @@ class Picture:
         return json.loads(self.spec)
 
 
-Item = Line | Columns | Rule | Feed | Picture
+@dataclass(frozen=True)
+class QRCode:
+    """A QR code of ``text`` (the table screen's address), centred, with ``text`` under it.
+    The printer draws it with its own ``GS ( k`` commands or is sent it as a raster image,
+    as its profile says (``escpos.code_mode``); a printer with neither prints the text
+    alone. The text is printed in every case and is all ``text_lines()`` shows."""
+    text: str
+
+    def lines(self, width: int = 32) -> list[Line]:
+        return [Line(self.text[i:i + width], align="center") for i in range(0, len(self.text), width)]
+
+
+Item = Line | Columns | Rule | Feed | Picture | QRCode
 
 
 def picture(spec: dict, text=(), head=()) -> Picture:
@@ -64,12 +76,15 @@ def picture(spec: dict, text=(), head=()) -> Picture:
     return Picture(json.dumps(spec, separators=(",", ":")), tuple(text), tuple(head))
 
 
-def flat(items, raster: bool = False) -> list:
-    """``items`` with every Picture replaced by its text version (kept when ``raster``)."""
+def flat(items, raster: bool = False, code: bool = False) -> list:
+    """``items`` with every Picture replaced by its text version (kept when ``raster``)
+    and every QRCode by its text (kept before it when ``code``)."""
     out = []
     for item in items:
         if isinstance(item, Picture):
             out.extend([*item.head, item] if raster else flat(item.text))
+        elif isinstance(item, QRCode):
+            out.extend([item, *item.lines()] if code else item.lines())
         else:
             out.append(item)
     return out

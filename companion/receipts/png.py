@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from companion.receipts.escpos import END_FEED, LINE_DOTS, PrintImage, PrintLine, layout, raster_mode
+from companion.receipts.escpos import END_FEED, LINE_DOTS, PrintImage, PrintLine, code_mode, layout, raster_mode
 from companion.receipts.model import Receipt
 
 WIDTH = 384
@@ -126,9 +126,10 @@ def render(receipt: Receipt, printer_config=None) -> Image.Image:
     """``receipt`` as a mode "1" image 384 dots wide (white paper, black ink), as the
     printer of ``printer_config`` (the ``[printer]`` table; default: a printer with
     ``GS v 0``) prints it: a picture is the very raster image it is sent, dot for dot, or
-    its text version where the printer has no raster images."""
-    mode = raster_mode(printer_config if printer_config is not None else {})
-    lines = layout(receipt, WIDTH // (CELL_W * SCALE), mode)
+    its text version where the printer has no raster images; a QR code is the image sent,
+    or drawn as the printer draws it from ``GS ( k``."""
+    config = printer_config if printer_config is not None else {}
+    lines = layout(receipt, WIDTH // (CELL_W * SCALE), raster_mode(config), code_mode(config))
     height = TOP_MARGIN + sum(line.dots for line in lines) + END_FEED * LINE_DOTS
     ink = Image.new("1", (WIDTH, height), 0)
     y = end = TOP_MARGIN

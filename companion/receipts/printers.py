@@ -24,6 +24,16 @@ most ``raster_rows`` rows that fit half the printer's buffer), ``"esc-star"`` (`
 only with a buffer that holds two), or ``None``: the printer gets the text version of a
 picture (``raster = "none"`` in ``[printer]`` chooses this for any model).
 
+QR codes (``qr``): ``True`` where the printer draws a QR code itself from ``GS ( k``
+(Epson's 2D-code command, function 165-181: model 2, module size, error correction level,
+store, print); ``False``: the code is sent as a raster image the companion draws
+(``companion.table.qr``), or, without raster, only its text prints. Which models know
+``GS ( k`` (docs/printer.md): Epson's TM printers document it (the TM-T20, TM-T82, TM-m30 and
+TM-T88 from the IV on); that the printers sold as Epson-compatible do too is an assumption,
+as is that the CSN-A2 family lacks it (its manuals list ``GS k`` 1D barcodes only) and that a
+printer of unknown make may lack it. ``qr = "gs-k"`` or ``"raster"`` in ``[printer]``
+chooses for any model.
+
 ``sync`` is the in-order query the driver uses to know how far the printer has got (so a
 printer slower than ``line_ms`` never overflows); ``None`` means pace by the model of the
 printer with ``pace_margin`` extra time per line.
@@ -35,6 +45,7 @@ from dataclasses import dataclass
 
 STATUS_KINDS = ("dle-eot", "gs-r", "esc-v", "none")
 RASTER_KINDS = ("gs-v-0", "esc-star")
+QR_KINDS = ("gs-k", "raster")
 
 
 @dataclass(frozen=True)
@@ -50,13 +61,14 @@ class Profile:
     pace_margin: float = 0.5       # extra time per line when pacing by model (no sync)
     raster: str | None = "gs-v-0"  # see RASTER_KINDS: how a picture is printed; None: as text
     raster_rows: int = 24          # dot rows a GS v 0 band holds at most
+    qr: bool = False               # draws QR codes itself (GS ( k); False: sent as a raster image
 
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("generic-58mm", "an ESC/POS 58 mm printer that answers DLE EOT and knows ESC 7",
             status="dle-eot", sync=None, heat=True, cancel_kanji=False),
     Profile("epson", "a strictly Epson-compatible printer (TM series and true clones): no ESC 7",
-            status="dle-eot", sync="gs-r", heat=False, cancel_kanji=False),
+            status="dle-eot", sync="gs-r", heat=False, cancel_kanji=False, qr=True),
     Profile("csn-a2", "the cheap TTL printers (CSN-A2, Adafruit mini, QR204...): GS r, no DLE EOT",
             status="gs-r", sync="gs-r", heat=True, cancel_kanji=False),
     Profile("csn-a2-kanji", "CSN-A2 with firmware 2.69, which starts in Kanji mode (prints accents as "
@@ -68,9 +80,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
 DEFAULT_MODEL = "generic-58mm"
 
 
-def profile(model: object, status: object = "auto", raster: object = "auto") -> Profile:
+def profile(model: object, status: object = "auto", raster: object = "auto", qr: object = "auto") -> Profile:
     """The profile of ``model``; ``status="none"`` makes it a printer without status,
-    ``raster`` (``"none"``, ``"gs-v-0"``, ``"esc-star"``) overrides how it prints pictures.
+    ``raster`` (``"none"``, ``"gs-v-0"``, ``"esc-star"``) overrides how it prints pictures
+    and ``qr`` (``"gs-k"``, ``"raster"``) how it prints QR codes.
     Raises ConfigError naming the key and the known models."""
     from companion.core.config import ConfigError
     if not isinstance(model, str) or model not in PROFILES:
@@ -82,16 +95,21 @@ def profile(model: object, status: object = "auto", raster: object = "auto") -> 
     if raster not in ("auto", "none", *RASTER_KINDS):
         raise ConfigError(None, "printer.raster", f"must be \"auto\", \"none\", \"gs-v-0\" or \"esc-star\", "
                           f"not {raster!r}", "\"none\" prints charts as text on a printer without raster images")
+    if qr not in ("auto", *QR_KINDS):
+        raise ConfigError(None, "printer.qr", f"must be \"auto\", \"gs-k\" or \"raster\", not {qr!r}",
+                          "\"gs-k\": the printer draws QR codes itself; \"raster\": they are sent as images")
     from dataclasses import replace
     found = PROFILES[model]
     if status == "none":
         found = replace(found, status="none", sync=None)
     if raster != "auto":
         found = replace(found, raster=None if raster == "none" else raster)
+    if qr != "auto":
+        found = replace(found, qr=qr == "gs-k")
     return found
 
 
 def of_config(printer_config) -> Profile:
-    """The profile for a ``[printer]`` table (``model`` and ``status`` keys)."""
+    """The profile for a ``[printer]`` table (``model``, ``status``, ``raster``, ``qr`` keys)."""
     return profile(printer_config.get("model", DEFAULT_MODEL), printer_config.get("status", "auto"),
-                   printer_config.get("raster", "auto"))
+                   printer_config.get("raster", "auto"), printer_config.get("qr", "auto"))

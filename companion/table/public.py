@@ -13,23 +13,36 @@ The payload's keys (every one JSON):
     axis       str: what ``lap`` counts, the lap chart's x-axis in the game's own word,
                singular ("lap", "round", "track card"); "lap" by default
     turn       str: whose turn it is ("" when nobody's)
+    turn_cars  [str ...]: the names of the cars whose turn it is, the tower's rows marked
+               (by default the car named ``turn``; 3-Wide's turn is a player's, of many cars)
     waiting    str: what the box waits for
     cars       [kit.dashboard.car ...]: each with its dashboard's widgets and, for the
                timing tower, its "row" (up to 3 short numbers) and its "state"
     notes      [str ...]: facts of the moment (the gear advisor's odds, the weather)
     screen     [str ...]: the OLED view's words (the default for a pack without a hook)
-    standings  [{"position", "name", "points", ...}]
+    standings  [{"position", "name", "points", "colour"}]: a standings row's other fields
+               (Lacorsa's cards left) are left out: they may move with a card entered face down
     order_note str: what orders the standings when it is not the points ("" when it is)
+
+A pack's ``public`` may also give ``order`` (the race order, names, front first) and
+``race_no`` (which race of a championship session): the lap chart's own (source.chart_point),
+for a pack whose standings are a championship's; they are not sent.
+
+``history_line`` (below) gives the words of each journal row the page lists: the table
+never shows a journal entry's label unless the activity says its history hides nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Mapping
 
 from companion.games.api import Activity
 from companion.kit.dashboard import waiting
 
-KEYS = ("finished", "laps", "lap", "axis", "turn", "waiting", "cars", "notes", "screen", "standings",
+log = logging.getLogger(__name__)
+
+KEYS = ("finished", "laps", "lap", "axis", "turn", "turn_cars", "waiting", "cars", "notes", "screen", "standings",
         "order_note")
 
 
@@ -38,13 +51,15 @@ def public_view(activity: Activity, state: Any) -> dict[str, Any]:
     finished = bool(activity.finished(state))
     out: dict[str, Any] = {"finished": finished, "laps": "", "lap": 0, "axis": "lap", "turn": "",
                            "waiting": "", "cars": [], "notes": [], "screen": [],
-                           "standings": [dict(r) for r in activity.standings(state)], "order_note": ""}
+                           "standings": [public_standing(r) for r in activity.standings(state)], "order_note": ""}
     if activity.public is not None:
         out.update({k: v for k, v in activity.public(state).items() if k in KEYS})
     else:
         out.update(_from_view(activity, state))
+    if "turn_cars" not in out:
+        out["turn_cars"] = [c["name"] for c in out["cars"] if out["turn"] and c["name"] == out["turn"]]
     if finished:
-        out["turn"], out["waiting"] = "", "The race is over"
+        out["turn"], out["waiting"], out["turn_cars"] = "", "The race is over", []
     return out
 
 
@@ -66,3 +81,62 @@ def _words(widget: Any) -> list[str]:
     if hasattr(widget, "caption"):
         return [x for x in (widget.text, widget.caption) if x]
     return [str(getattr(widget, "text", ""))]
+
+
+# -- what the table says of the journal ---------------------------------------------------
+
+STANDING_KEYS = ("position", "name", "points", "colour")
+"""The fields of a standings row the page is sent (the order table and the lap chart's colours)."""
+
+UNREADABLE = "(an entry the journal could not read)"
+"""The history's words for a damaged journal row: its label may name what it hid."""
+NOT_APPLIED = "(an action that does not fit the race)"
+"""The history's words for an event the rules refused."""
+UNSAID = "(an action)"
+"""The history's words for an event whose public words could not be made."""
+
+
+def public_standing(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A standings row as the page is sent it (:data:`STANDING_KEYS`)."""
+    return {k: row[k] for k in STANDING_KEYS if k in row}
+
+
+def history_line(activity: Activity, label: str, before: Any, event: Mapping[str, Any], after: Any) -> str:
+    """The table's words for one journal row: the event applied to ``before`` gave
+    ``after``; ``label`` is the box's history entry. An activity without face-down
+    choices (no ``public_words``) has a history that hides nothing: its label is shown.
+    Otherwise the pack says the words of a face-down choice and of its reveal, and ""
+    (nothing listed) for a step of a face-down entry."""
+    if activity.public_words is None:
+        return label
+    try:
+        words = activity.public_words(before, event, after)
+    except Exception as exc:   # a pack's words that fail: nothing of the row, never its label
+        log.warning("no public words for a %s event: %s", event.get("kind"), exc)
+        return UNSAID
+    return label if words is None else str(words)
+
+
+def undo_line(undone: str | None) -> str:
+    """The words of an undo: the undone row's own public words (computed from the state
+    before it, so an undone face-down choice is never named); nothing when those were
+    nothing."""
+    if undone is None:
+        return "Undo"
+    return f"Undo: {undone}" if undone else ""
+
+
+def no_journal() -> str:
+    return "no journal yet: the box has not started (or the table screen reads another --state)"
+
+
+def cannot_show(slug: str) -> str:
+    return f"cannot show this session ({slug}): this companion cannot set it up (is it the box's version?)"
+
+
+def unreadable(seq: int) -> str:
+    return f"journal entry {seq} could not be read and was skipped"
+
+
+def not_applied(seq: int) -> str:
+    return f"journal entry {seq} does not fit the race and was skipped"

@@ -37,6 +37,23 @@ def matrix(text: str, level: str = "M") -> list[list[bool]]:
     raise TooLong(f"{len(data)} bytes do not fit a version 6 QR code")
 
 
+def image(text: str, level: str = "M", module: int = 1, width: int = 0, x: int | None = None):
+    """The code of ``text`` as a Pillow image (mode "1", 0 dark), each module ``module``
+    dots square, no quiet zone; on a strip ``width`` dots wide at ``x`` (centred when None)
+    when ``width`` is given. For paper: the receipt encoder and the printer simulator."""
+    from PIL import Image
+    modules = matrix(text, level)
+    n, side = len(modules), len(modules) * module
+    small = Image.new("1", (n, n), 1)
+    small.putdata([0 if dark else 1 for row in modules for dark in row])
+    code = small.resize((side, side), Image.NEAREST)
+    if width <= side:
+        return code
+    strip = Image.new("1", (width, side), 1)
+    strip.paste(code, ((width - side) // 2 if x is None else max(0, min(x, width - side)), 0))
+    return strip
+
+
 def _symbol(data: bytes, version: int, level: str, mask: int | None = None) -> list[list[bool]]:
     codewords = _codewords(data, version, level)
     size = 17 + 4 * version

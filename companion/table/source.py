@@ -3,9 +3,15 @@
 :class:`Follower` opens the journal read-only (``Journal(state, read_only=True)``: SQLite ``mode=ro``,
 every query a short read transaction, so the box's writer is never blocked), replays the
 newest session with its activity's pure rules, and on ``poll()`` applies the events the
-box has committed since (an undo, or a new session, replays it again). ``payload`` is
-everything the page shows, as JSON: the public view (``companion.table.public``), the
-last actions in the history's words, the lap chart and the championship.
+box has committed since (an undo replays the line of play again, a new session starts
+over). ``payload`` is everything the page shows, as JSON: the public view, the last
+actions and the problems in ``companion.table.public``'s words (never a journal entry's
+label as it is, never an exception's text), the lap chart and the championship.
+
+The rows are followed in the order the box wrote them, as the box lived them: each event
+meets the state it was made in (an undo goes back to the state before its target), so the
+words of every row, undone or not, are those of the moment it was made and the same for
+a follower started at any time.
 """
 
 from __future__ import annotations
@@ -18,30 +24,37 @@ from typing import Any
 from companion import results
 from companion.core.journal import UNDO, Journal, JournalError, Session
 from companion.games import registry
+from companion.table import public
 from companion.table.public import public_view
 
 log = logging.getLogger(__name__)
 
 HISTORY = 10
 """How many of the last actions the page lists."""
-WITHHELD = "(a choice made face down)"
-"""An action the page does not say yet: a tactic picked, a card played face down."""
+KEPT = 64
+"""How many of the newest events keep the state before them: an undo of one goes back at
+once; an older one replays the line of play from the setup."""
 
 
-def chart_point(activity, state) -> tuple[int, list[str]] | None:
-    """(leader's lap, the order) of ``state`` for the lap chart; None: the activity has no
-    order (the dice roller). The lap is the standings' ``laps`` when they have it, else
-    the public view's ``lap``."""
+def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
+    """((race, leader's lap), the order) of ``state`` for the lap chart; None: the activity
+    has no order (the dice roller). A pack's public view may give the race order itself
+    (``order``, and ``race_no``: which race of a championship session, whose laps start
+    again at each race); else the order is the standings', the lap their ``laps`` when they
+    have it, else the public view's ``lap``, and the race 0."""
+    view = activity.public(state) if activity.public is not None else {}
+    if "order" in view:
+        return (int(view.get("race_no") or 0), int(view.get("lap") or 0)), [str(n) for n in view["order"]]
     rows = activity.standings(state)
     if not rows:
         return None
     if "laps" in rows[0]:
         lap = max(int(r.get("laps") or 0) for r in rows)
     elif activity.public is not None:
-        lap = int(activity.public(state).get("lap") or 0)
+        lap = int(view.get("lap") or 0)
     else:
         return None
-    return lap, [str(r["name"]) for r in rows]
+    return (0, lap), [str(r["name"]) for r in rows]
 
 
 class Follower:
@@ -54,10 +67,11 @@ class Follower:
         self.session: Session | None = None
         self.activity = None
         self.state: Any = None
-        self.seq = 0                       # the last journal row applied
-        self.labels: list[str] = []        # the history's words, oldest first
-        self.chart: dict[int, list[str]] = {}
-        self.secret_from: int | None = None  # labels from here on are face-down choices
+        self.seq = 0                       # the last journal row followed
+        self.words: dict[int, str] = {}    # seq -> the table's words for that row
+        self.history: list[str] = []       # the words listed, oldest first ("" rows left out)
+        self.kept: list[tuple[int, Any, tuple | None]] = []   # (seq, state before, chart change)
+        self.chart: dict[tuple[int, int], list[str]] = {}     # (race, lap) -> the order
         self.problems: list[str] = []
         self.payload: dict[str, Any] = {}
         self.text = ""                     # the payload as JSON
@@ -76,7 +90,8 @@ class Follower:
             try:
                 self.journal = Journal(self.state_dir, read_only=True)
             except JournalError as exc:     # the box has not made its journal yet
-                self.problems = [str(exc)]
+                log.info("no journal to follow: %s", exc)
+                self.problems = [public.no_journal()]
                 return self._publish()
             self.problems = []
         try:
@@ -91,63 +106,118 @@ class Follower:
         if newest is None:
             self.session, self.state = None, None
         elif self.session is None or newest.id != self.session.id:
-            self._rebuild(newest)
+            self._start(newest)
         else:
             self.session = newest
             self._catch_up()
         return self._publish()
 
     def _newest(self) -> Session | None:
+        """The race being played; none (the main menu, a race put aside): the one that
+        finished last (never a race put aside, which is not being played)."""
         found = self.journal.open_session()
         if found is None:
-            sessions = self.journal.sessions()
-            found = sessions[-1] if sessions else None
+            ended = self.journal.sessions(finished=True)
+            found = max(ended, key=lambda s: (s.finished, s.id)) if ended else None
         return found
 
-    def _rebuild(self, session: Session) -> None:
-        self.session, self.seq, self.labels, self.chart, self.problems = session, 0, [], {}, []
-        self.secret_from = None
+    def _start(self, session: Session) -> None:
+        self.session, self.seq, self.words, self.history, self.problems = session, 0, {}, [], []
+        self.activity = self._setup()
+        if self.activity is not None:
+            self._catch_up()
+
+    def _setup(self):
+        """The activity of the session, its state set up and the chart started; None
+        (and a problem said) when this version cannot set it up."""
+        session = self.session
         try:
-            self.activity = registry.activity(session.activity)
-            self.state = self.activity.setup(session.options, session.data)
+            activity = registry.activity(session.activity)
+            self.state = activity.setup(session.options, session.data)
         except Exception as exc:  # an activity this version cannot set up: say so
-            self.activity, self.state = None, None
-            self.problems.append(f"cannot show {session.activity}: {exc}")
-            return
+            log.warning("cannot set up %s: %s", session.activity, exc)
+            self.state = None
+            self._problem(public.cannot_show(session.activity))
+            return None
+        self.activity, self.chart, self.kept = activity, {}, []
         self._sample()
-        self._catch_up()
+        return activity
 
     def _catch_up(self) -> None:
         if self.activity is None:
             return
-        replay = self.journal.replay(self.session.id, after=self.seq)
-        rows = replay.rows
-        if self.seq and any(event is not None and event.get("kind") == UNDO for _, _, event, _ in rows):
-            self._rebuild(self.session)   # an undo reaches back: replay from the setup
-            return
-        for seq, label, event, _ in rows:
+        for seq, label, event, _ in self.journal.replay(self.session.id, after=self.seq).rows:
             self.seq = seq
-            self.labels.append(label)
-            if event is None or seq in replay.undone or event.get("kind") == UNDO:
+            if event is None:
+                self._say(seq, public.UNREADABLE)
+                self._problem(public.unreadable(seq))
+            elif event.get("kind") == UNDO:
+                target = event.get("target")
+                self._say(seq, public.undo_line(self.words.get(target)))
+                self._undo(seq, target)
+            else:
+                self._follow(seq, label, event)
+
+    def _follow(self, seq: int, label: str, event: dict) -> None:
+        before = self.state
+        try:
+            after = self.activity.apply(before, event)
+        except Exception as exc:  # the box reports it too; keep going
+            log.warning("journal event %s not applied: %s", seq, exc)
+            self._say(seq, public.NOT_APPLIED)
+            self._problem(public.not_applied(seq))
+            return
+        self._say(seq, public.history_line(self.activity, label, before, event, after))
+        self.state = after
+        self.kept.append((seq, before, self._sample()))
+        del self.kept[:-KEPT]
+
+    def _undo(self, seq: int, target: Any) -> None:
+        """Back to the state before ``target``, undone in row ``seq``: at once when it is
+        the newest event kept, else the line of play as the journal held it then, replayed
+        from the setup (the lap chart with it)."""
+        if self.kept and self.kept[-1][0] == target:
+            _, self.state, change = self.kept.pop()
+            if change is not None:
+                lap, old = change
+                if old is None:
+                    del self.chart[lap]
+                else:
+                    self.chart[lap] = old
+            return
+        rows = [(s, event) for s, _, event, _ in self.journal.replay(self.session.id).rows
+                if s <= seq and event is not None]
+        undone = {event.get("target") for _, event in rows if event.get("kind") == UNDO}
+        if self._setup() is None:
+            return
+        for s, event in rows:
+            if s in undone or event.get("kind") == UNDO:
                 continue
             try:
                 self.state = self.activity.apply(self.state, event)
-            except Exception as exc:  # the box reports it too; keep going
-                self.problems.append(f"journal event {seq} could not be applied ({exc})")
+            except Exception:  # said when it was first followed
                 continue
             self._sample()
-        self.problems += [p for p in replay.problems if p not in self.problems]
 
-    def _sample(self) -> None:
-        secret = self.activity.secret
-        if secret is not None and secret(self.state):
-            if self.secret_from is None:
-                self.secret_from = len(self.labels)
-        else:
-            self.secret_from = None
+    def _say(self, seq: int, words: str) -> None:
+        self.words[seq] = words
+        if words:
+            self.history.append(words)
+
+    def _problem(self, problem: str) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)
+
+    def _sample(self) -> tuple[tuple[int, int], list[str] | None] | None:
+        """The lap chart's point of the state now; the change it made (the race and lap,
+        the order it held before: None when none) for an undo to take back."""
         point = chart_point(self.activity, self.state)
-        if point is not None:
-            self.chart[point[0]] = point[1]
+        if point is None:
+            return None
+        lap, order = point
+        old = self.chart.get(lap)
+        self.chart[lap] = order
+        return lap, old
 
     def _publish(self) -> bool:
         payload = self._make_payload()
@@ -169,12 +239,12 @@ class Follower:
             return out
         out["title"] = results.activity_title(self.session.activity, self.session.options)
         out["activity"] = self.session.activity
-        shown = len(self.labels) if self.secret_from is None else self.secret_from
-        labels = self.labels[:shown] + [WITHHELD] * (len(self.labels) - shown)
-        out["history"] = labels[-HISTORY:][::-1]
+        out["history"] = self.history[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
-            out["chart"] = [[lap, order] for lap, order in sorted(self.chart.items())]
+            point = chart_point(self.activity, self.state)
+            race = point[0][0] if point else 0        # a championship's race now: its laps alone
+            out["chart"] = [[lap, order] for (r, lap), order in sorted(self.chart.items()) if r == race]
         return out
 
     def _championship(self) -> dict[str, Any]:

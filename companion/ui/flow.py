@@ -31,6 +31,9 @@ class Home(Screen):
         noun = app.open_session_noun()
         if noun:
             items.append(("continue", f"Continue {noun}"))
+        aside = len(app.aside_sessions())
+        if aside:
+            items.append(("aside", f"Races aside ({aside})"))
         items += [(slug, title) for slug, title in app.catalogue()]
         items += [("results", "Results"), ("printer", "Printer")]
         return items
@@ -48,13 +51,74 @@ class Home(Screen):
             key = items[self.selected][0]
             if key == "continue":
                 app.resume_open_session()
+            elif key == "aside":
+                app.push(Aside())
             elif key == "results":
                 app.push(Results())
             elif key == "printer":
                 app.push(PrinterMenu())
-            else:
-                from companion.ui.wizard import Wizard  # loaded when an activity is chosen
-                app.push(Wizard(key))
+            else:                 # (a race still open is asked about first)
+                app.switch(("new", key))
+
+
+@dataclass
+class Aside(Screen):
+    """The races put aside, newest first, by game and when: OK takes one up again."""
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        lines = [line for _, line in app.aside_sessions()]
+        if not lines:
+            return replace(ui.message("Races aside", "No race is put aside."), footer="BACK: back")
+        self.selected = min(self.selected, len(lines) - 1)
+        return replace(ui.main_menu(lines, self.selected, title="Races aside"), footer="OK: resume")
+
+    def handle(self, app: Host, gesture) -> None:
+        races = app.aside_sessions()
+        if _step(gesture) and races:
+            self.selected = (self.selected + _step(gesture)) % len(races)
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK, GO) and races:
+            app.switch(("resume", races[min(self.selected, len(races) - 1)][0]))
+
+
+@dataclass
+class OpenRace(Screen):
+    """Another activity (or a race put aside) was chosen while a race is open: continue
+    it, end it as it stands, or put it aside. Kept in the journal like a setup
+    (:meth:`draft`), so a power cut comes back to the question."""
+    session: int
+    title: str                    # the open race's game
+    target: tuple                 # what was chosen instead: ("new", slug) | ("resume", id)
+    selected: int = 0
+
+    ASK = "open-race"
+    ANSWERS = (("continue", "Continue it"), ("end", "End it as it stands"), ("aside", "Put it aside"))
+
+    def draft(self) -> dict:
+        return {self.ASK: self.session, "title": self.title, "then": list(self.target), "selected": self.selected}
+
+    @classmethod
+    def from_draft(cls, draft: dict) -> "OpenRace":
+        kind, what = draft["then"]
+        if kind not in ("new", "resume"):
+            raise ValueError(f"unknown choice {kind!r}")
+        return cls(int(draft[cls.ASK]), str(draft["title"]), (kind, what), int(draft.get("selected", 0)))
+
+    def view(self, app: Host) -> View:
+        from companion.kit.text import first_fitting
+        title = first_fitting(f"{self.title} race open", f"{self.title} open", "Race open")
+        return replace(ui.main_menu([label for _, label in self.ANSWERS], self.selected, title=title),
+                       footer="OK: choose")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(self.ANSWERS)
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK, GO):
+            app.answer_open(self, self.ANSWERS[self.selected][0])
 
 
 # -- the race -----------------------------------------------------------------------
@@ -112,14 +176,21 @@ class Race(Screen):
         elif gesture.button in (OK, GO):
             # Both do what the footer shows; after each action the highlight
             # returns to the game's main move, so GO alone always rolls/draws.
-            app.perform(moves[self.highlighted % len(moves)])
-            self.reset(app.moves())
-            self.scroll.reset()
+            move = moves[self.highlighted % len(moves)]
+            if move.confirm:   # (ending a race early) asked first: BACK keeps racing
+                app.push(Confirm(move.confirm, lambda: self.make(app, move)))
+            else:
+                self.make(app, move)
+
+    def make(self, app: Host, move) -> None:
+        app.perform(move)
+        self.reset(app.moves())
+        self.scroll.reset()
 
 
 PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last",
                 "program": "Print program", "grid": "Decisions", "end": "End {}",
-                "home": "Main menu", "table": "Table screen"}
+                "home": "Main menu", "table": "Table screen", "key": "Key"}
 """The pause menu's words for the items an activity declares (``Activity.pause``)."""
 
 
@@ -130,6 +201,8 @@ class Pause(Screen):
     def items(self, app: Host) -> list[tuple[str, str]]:
         act = app.current()
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
+        if act.key:          # the codes its screens show, in words, before "Main menu"
+            keys.insert(len(keys) - (keys[-1:] == ["home"]), "key")
         if app.table_on():   # the table screen's address and QR code, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
         return [(k, PAUSE_LABELS[k].format(act.session)) for k in keys]
@@ -161,6 +234,8 @@ class Pause(Screen):
             app.print_receipt("program")
         elif key == "grid":
             app.push(Decisions())
+        elif key == "key":
+            app.push(Key())
         elif key == "end":
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
         elif key == "table":
@@ -172,11 +247,13 @@ class Pause(Screen):
 
 @dataclass
 class Final(Screen):
-    """A race ended early: its results as they stood, scrollable; OK goes to the main menu."""
+    """A race ended early: its results as they stood, scrollable; OK goes to the main menu
+    (or, when it was ended to play something else, to that: ``then``)."""
+    then: tuple | None = None
     scroll: Scroll = field(default_factory=Scroll)
 
     def view(self, app: Host) -> View:
-        return self.scroll.show(replace(app.final_view(), footer="OK: main menu"))
+        return self.scroll.show(replace(app.final_view(), footer="OK: main menu" if self.then is None else "OK: go on"))
 
     def handle(self, app: Host, gesture) -> None:
         if paging(gesture):
@@ -185,6 +262,8 @@ class Final(Screen):
             self.scroll.line(_step(gesture))
         elif pressed(gesture, OK, GO, BACK):
             app.close_session()
+            if self.then is not None:
+                app.go_to(self.then)
 
 
 @dataclass
@@ -204,6 +283,15 @@ class Decisions(Screen):
             self.scroll.line(_step(gesture))
         elif pressed(gesture, BACK, OK, GO):
             app.pop()
+
+
+@dataclass
+class Key(Decisions):
+    """The codes the activity's screens show, in words (``Activity.key``), scrollable."""
+
+    def view(self, app: Host) -> View:
+        view = View("Key", (Menu(app.current().key, -1),))
+        return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
 
 @dataclass

@@ -34,6 +34,12 @@ def paging(gesture) -> bool:
     return gesture.button == OK and gesture.kind == "long"
 
 
+PAGING_HINTS = {"\u2191\u2193: more  BACK: back": "\u2191\u2193, hold OK: more",
+                "OK: main menu": "OK: menu  hold: more", "OK: go on": "OK: go on  hold: more"}
+"""A screen's hint and the same hint saying that OK held pages the list, for when the list
+is longer than the screen (BACK is always back: it makes room)."""
+
+
 class Scroll:
     """How far a screen's list (the view's first ``Menu``) is scrolled: one way to read a
     list longer than the screen, on every screen. OK held shows the next page (after the
@@ -64,6 +70,9 @@ class Scroll:
         self.window = list_window(view)
         if self.top is not None and self.window is not None:
             self.top = self.window[0]      # clamped: a press past either end is not owed back
+        if self.window is not None and self.window[1] < self.window[2] and view.footer in PAGING_HINTS:
+            view = replace(view, footer=PAGING_HINTS[view.footer])
+            self.window = list_window(view)
         return view
 
     def line(self, delta: int) -> None:

@@ -16,15 +16,17 @@ from companion.ui.nav import BACK, GO, OK, Screen, step as _step
 from companion.ui.view import Text, View
 
 MAX_NAME = 6
+BIG_LETTERS = 10
+"""Letters a line of double-size letters holds: a longer name is typed in small ones."""
 FIRST = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
 LATER = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-'"
 """The letter wheel: blank first; capitals come first for the first letter, small letters
 after it, so UP from a blank gives the usual letter."""
 
 
-def clean(name: str) -> str:
+def clean(name: str, most: int = MAX_NAME) -> str:
     """A name as it is kept: blanks at either end dropped, inner runs made one."""
-    return " ".join(name.split())[:MAX_NAME]
+    return " ".join(name.split())[:most]
 
 
 def clash(names: dict[str, str], colours: tuple[str, ...], colour: str, name: str) -> str | None:
@@ -63,32 +65,40 @@ class Players(Screen):
             app.pop()
 
 
-@dataclass
-class NameEntry(Screen):
-    """One car's name: UP/DOWN turn the letter at the cursor, OK moves on (a new letter
-    at the end; on the last letter a name can have, OK keeps it), BACK moves back (at the
-    first letter: leave unchanged), GO keeps it. An empty name gives the car its colour back."""
-    colour: str
-    names: dict[str, str]
-    colours: tuple[str, ...]
-    chars: list[str] = field(default_factory=list)
-    cursor: int = 0
+class Typing(Screen):
+    """A name typed with five buttons: UP/DOWN turn the letter at the cursor, OK moves on
+    (a new letter at the end; on the last letter a name can have, OK keeps it), BACK moves
+    back (at the first letter: leave unchanged), GO keeps it. A subclass gives ``chars``,
+    ``cursor``, ``most`` (letters at most), :meth:`heading`, :meth:`blank` (what an empty
+    name gives) and :meth:`save`."""
+    chars: list[str]
+    cursor: int
+    most: int = MAX_NAME
 
-    def __post_init__(self) -> None:
-        if not self.chars:
-            self.chars = list(self.names.get(self.colour, "")) or [" "]
+    def heading(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def blank(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def save(self, app) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def typed(self) -> str:
+        return clean("".join(self.chars), self.most)
 
     def view(self, app) -> View:
         typed = "".join(self.chars)
-        shown = typed if typed.strip() else f"({self.colour})"   # what a blank name gives
-        caret = " " * (2 * self.cursor) + "\u25b2\u25b2"
-        return View(title=f"Name of {self.colour}", status=f"{self.cursor + 1}/{MAX_NAME}",
-                    body=(Text(shown, size=2), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
+        shown = typed if typed.strip() else f"({self.blank()})"   # what a blank name gives
+        size = 2 if len(shown) <= BIG_LETTERS else 1     # a long name in small letters
+        caret = " " * (size * self.cursor) + "\u25b2" * size
+        return View(title=self.heading(), status=f"{self.cursor + 1}/{self.most}",
+                    body=(Text(shown, size=size), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
                     footer="OK: keep" if self._last() else "OK: next  GO: keep")
 
     def _last(self) -> bool:
         """Whether the cursor is on the last letter a name can have (OK has no next one)."""
-        return self.cursor == MAX_NAME - 1
+        return self.cursor == self.most - 1
 
     def handle(self, app, gesture) -> None:
         step = _step(gesture)
@@ -103,7 +113,7 @@ class NameEntry(Screen):
         if gesture.button == OK and self._last():
             self.save(app)
         elif gesture.button == OK:
-            if self.cursor == len(self.chars) - 1 and len(self.chars) < MAX_NAME:
+            if self.cursor == len(self.chars) - 1 and len(self.chars) < self.most:
                 self.chars.append(" ")
             self.cursor = min(self.cursor + 1, len(self.chars) - 1)
         elif gesture.button == BACK:
@@ -114,8 +124,28 @@ class NameEntry(Screen):
         elif gesture.button == GO:
             self.save(app)
 
+
+@dataclass
+class NameEntry(Typing):
+    """One car's name. An empty name gives the car its colour back."""
+    colour: str
+    names: dict[str, str]
+    colours: tuple[str, ...]
+    chars: list[str] = field(default_factory=list)
+    cursor: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.chars:
+            self.chars = list(self.names.get(self.colour, "")) or [" "]
+
+    def heading(self) -> str:
+        return f"Name of {self.colour}"
+
+    def blank(self) -> str:
+        return self.colour
+
     def save(self, app) -> None:
-        name = clean("".join(self.chars))
+        name = self.typed()
         if not name or name == self.colour:
             self.names.pop(self.colour, None)
             app.pop()
@@ -126,3 +156,34 @@ class NameEntry(Screen):
             return
         self.names[self.colour] = name
         app.pop()
+
+
+ENTRY_NAME = 14
+"""Letters of a described entry's name (a circuit): what a menu line shows beside a
+history number ("My circuit 12")."""
+
+
+@dataclass
+class EntryName(Typing):
+    """The name of an entry described on the box (a circuit): kept blank, ``default``.
+    ``keep(app, name)`` saves it (name "" for the default); a refusal leaves the name on
+    the screen to change (the alert says why)."""
+    noun: str
+    default: str
+    keep: Callable[..., bool]
+    chars: list[str] = field(default_factory=list)
+    cursor: int = 0
+    most: int = ENTRY_NAME
+
+    def __post_init__(self) -> None:
+        if not self.chars:
+            self.chars = [" "]
+
+    def heading(self) -> str:
+        return f"Name the {self.noun}"
+
+    def blank(self) -> str:
+        return self.default
+
+    def save(self, app) -> None:
+        self.keep(app, self.typed())

@@ -341,6 +341,20 @@ _DRAW = {Text: _draw_text, Row: _draw_row, Bar: _draw_bar, Menu: _draw_menu, Big
 ALERT_PAD = 3
 
 
+def alert_lines(footer: bool = True) -> int:
+    """Lines of text the alert box holds (4 above a footer)."""
+    bottom = FOOTER_RULE - 1 if footer else HEIGHT
+    return (bottom - BODY_TOP - 2 * ALERT_PAD + 2) // fonts.CELL
+
+
+def alert_pages(text: str, footer: bool = True) -> list[str]:
+    """``text`` as the alert box shows it whole: one page, or pages of as many lines as
+    the box holds (the app shows them one after the other)."""
+    lines = fonts.wrap(text, 1, WIDTH - 4 - 2 * ALERT_PAD)
+    room = alert_lines(footer)
+    return [" ".join(lines[i:i + room]) for i in range(0, len(lines), room)] or [""]
+
+
 def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
     x0, x1 = 2, WIDTH - 2
     inner = x1 - x0 - 2 * ALERT_PAD
@@ -353,6 +367,15 @@ def _alert(im: Image.Image, text: str, top: int, bottom: int) -> None:
     for line in lines:
         _text(im, _aligned_x(fonts.text_width(line), "center", x0, x1), ty, line)
         ty += fonts.CELL
+
+
+def undo_toast(label: str) -> str:
+    """The toast after an undo: ``Undone:`` and the history line, or where the alert cannot
+    hold it whole (a reveal of many cards), the line's head (``Undone: Tactics turned``)."""
+    for text in (f"Undone: {label}", f"Undone: {label.split(': ', 1)[0]}"):
+        if not cut_texts(View("", footer="< >", alert=text), footer=True):
+            return text
+    return "Undone"
 
 
 # --- what a view would lose ---------------------------------------------------------------

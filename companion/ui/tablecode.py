@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion.profile import ADVANCE, WIDTH
-from companion.ui.nav import BACK, GO, OK, Screen, pressed
+from companion.ui.nav import Screen
 from companion.ui.picture import Picture
 from companion.ui.view import View
 
@@ -48,5 +48,4 @@ class TableCode(Screen):
         return self.shown
 
     def handle(self, app: "Host", gesture) -> None:
-        if pressed(gesture, BACK, OK, GO):
-            app.pop()
+        app.pop()           # any button returns: UP and DOWN too, pressed or held

@@ -74,7 +74,20 @@ class Wizard(Screen):
         """``option`` with the choices its ``source`` reads from the data and the answers."""
         if getattr(option, "source", None) is None:
             return option
-        return replace(option, choices=tuple(option.source(self.data(app), self.values)) or option.choices)
+        choices = tuple(option.source(self.data(app), self.values)) or option.choices
+        from companion.games.api import DESCRIBE, EDIT
+        at = next((i for i, (v, _) in enumerate(choices) if v == DESCRIBE), None)
+        if at is not None and getattr(option, "describe", None) is not None and self.owned(app, option.describe):
+            # "Edit my circuits", before "Describe a circuit"
+            choices = choices[:at] + ((EDIT, f"Edit my {option.describe.noun}s"),) + choices[at:]
+        return replace(option, choices=choices)
+
+    def owned(self, app: Host, describe) -> bool:
+        """Whether the owner has entry files of the table ``describe`` adds to."""
+        try:
+            return bool(app.entries(self.slug, describe.table))
+        except (ValueError, OSError):       # broken data: said by the question's data
+            return False
 
     def car_options(self, app: Host) -> tuple[CarOption, ...]:
         return app.activity(self.slug).car_options
@@ -164,7 +177,11 @@ class Wizard(Screen):
                 app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
                                     lambda answer: (self.set(q, answer), self.next(app))))
             elif getattr(q.option, "describe", None) is not None and self.describing(q):
-                app.push(Describing(self.slug, describe=q.option.describe, on_saved=lambda key: self.saved(q, key)))
+                app.push(Describing(self.slug, describe=q.option.describe, on_saved=lambda key: self.saved(q, key),
+                                    cars=self.car_count(app) or 10))
+            elif getattr(q.option, "describe", None) is not None and self.editing(q):
+                app.push(OwnEntries(self.slug, q.option.describe, self.car_count(app) or 10,
+                                    lambda key: self.saved(q, key)))
             else:
                 self.next(app)
         elif pressed(gesture, BACK):
@@ -178,10 +195,19 @@ class Wizard(Screen):
         from companion.games.api import DESCRIBE
         return self.value(question.option, question.car) == DESCRIBE
 
-    def saved(self, question: Question, key: str) -> None:
-        """A new entry was described and saved: it is offered, and chosen."""
+    def editing(self, question: Question) -> bool:
+        """Whether the answer is "edit my entries"."""
+        from companion.games.api import EDIT
+        return self.value(question.option, question.car) == EDIT
+
+    def saved(self, question: Question, key: str | None) -> None:
+        """An entry was described (or changed) and saved: it is offered, and chosen (None:
+        one was deleted; the question starts from its default)."""
         self._data = self._options = None
-        self.set(question, key)
+        if key is None:
+            self.values.pop(question.option.key, None)
+        else:
+            self.set(question, key)
 
     def next(self, app: Host) -> None:
         done = self.current(app)
@@ -334,43 +360,102 @@ class SplitEntry(Screen):
             self.on_done(dict(self.answer))
 
 
+@dataclass(frozen=True)
+class Page:
+    """One screen of a description: a question on its own, or the questions of one item
+    of a group (``group``: its key, ``index``: the item) asked together."""
+    group: str | None
+    index: int
+    options: tuple
+    title: str
+
+
 @dataclass
 class Describing(Wizard):
     """A new entry of the game's data (a circuit) described with the board in front of
-    you: the questions the pack declares (``Option.describe``), a group of them asked of
-    each item in turn (``C1: starts at``, ``C1: length``...), each starting from what the
-    answers before it suggest. At the end the entry is checked by the pack and saved in
-    the owner's data (a refusal says why and keeps every answer); then it is chosen."""
+    you: the questions the pack declares (``Option.describe``), a group of them on one
+    screen for each item in turn (``Corner 2 of 8``: starts at, length, stops). UP/DOWN
+    change the highlighted answer (held: faster), OK goes to the next one, GO keeps the
+    screen as it shows; BACK returns. Every answer stays within the range the answers
+    before it leave (the pack's ``limits``), starts from what they suggest and is shown
+    with what bounds it (``note``: the grid's spaces). Then the entry is named, checked
+    by the pack and saved in the owner's data (a refusal says why and keeps every
+    answer), and chosen. ``entry_id``: an entry of the owner's being changed."""
     describe: Any = None
     on_saved: Callable[[str], None] | None = None
     items: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    cars: int = 10                     # the race's cars (the grid's room follows them)
+    at: int = 0                        # the highlighted answer of the screen
+    entry_id: str | None = None
+    label: str = ""
+    suggested: set = field(default_factory=set)   # (item, key) of the answers still as suggested
 
-    def questions(self, app: Host) -> list[Question]:
+    def pages(self, app: Host) -> list[Page]:
         out = []
         for q in self.describe.questions:
             if hasattr(q, "options"):    # a Group: its questions for each item
-                for i in range(self.count(q)):
-                    out += [Question(o, (q.key, i)) for o in q.options]
+                n = self.count(q)
+                for i in range(n):
+                    title = q.label.strip() if q.count == 1 else f"{q.label}{i + 1} of {n}"
+                    out.append(Page(q.key, i, q.options, title))
             else:
-                out.append(Question(self.resolved(app, q)))
+                out.append(Page(None, 0, (self.resolved(app, q),), q.label))
         return out
+
+    def questions(self, app: Host) -> list[Question]:
+        return [Question(o, None if p.group is None else (p.group, p.index)) for p in self.pages(app) for o in p.options]
 
     def count(self, group) -> int:
         if isinstance(group.count, int):
             return group.count
-        option = next(o for o in self.describe.questions if getattr(o, "key", None) == group.count)
-        return int(self.value(option))
+        return int(self.answer(group.count))
+
+    def answer(self, key: str) -> Any:
+        """The answer to the single question (or one-screen group's question) ``key``."""
+        for q in self.describe.questions:
+            if hasattr(q, "options") and q.count == 1:
+                option = next((o for o in q.options if o.key == key), None)
+                if option is not None:
+                    return self.value(option, (q.key, 0))
+            elif getattr(q, "key", None) == key:
+                return self.value(q)
+        raise KeyError(key)
+
+    def answers(self) -> dict[str, Any]:
+        """The answers given so far to single questions and one-screen groups."""
+        out = dict(self.values)
+        singles = {q.key for q in self.describe.questions if hasattr(q, "options") and q.count == 1}
+        for (group, _), answers in self.items.items():
+            if group in singles:
+                out.update(answers)
+        return out
+
+    def asking(self, option, car) -> Any:
+        from companion.games.api import Asking
+        group, index = car if car is not None else (None, 0)
+        return Asking(self.answers(), self.grouped(), group, index, option.key, self.cars)
+
+    def bounded(self, option, car=None) -> Any:
+        """``option`` with the range the answers before it leave."""
+        if option.kind != "number" or self.describe.limits is None:
+            return option
+        limits = self.describe.limits(self.asking(option, car))
+        if limits is None:
+            return option
+        low, high = max(option.low, int(limits[0])), min(option.high, int(limits[1]))
+        return replace(option, low=low, high=max(low, high))
 
     def value(self, option, car=None) -> Any:
         store = self.values if car is None else self.items.setdefault(car, {})
         if option.key not in store:
             start = None
             if self.describe.suggest is not None:
-                group, index = car if car is not None else (None, 0)
-                start = self.describe.suggest(self.values, self.grouped(), group, index, option.key)
-            if start is not None and option.kind == "number":
-                start = max(option.low, min(option.high, int(start)))
+                start = self.describe.suggest(self.asking(option, car))
             store[option.key] = option.initial() if start is None else start
+            self.suggested.add((car, option.key))
+        if option.kind == "number":      # within what the answers before it leave
+            bounded = self.bounded(option, car)
+            store[option.key] = max(bounded.low, min(bounded.high, int(store[option.key])))
         return store[option.key]
 
     def set(self, question: Question, value: Any) -> None:
@@ -384,38 +469,216 @@ class Describing(Wizard):
             out.setdefault(group, []).append(answers)
         return out
 
-    def view(self, app: Host) -> View:
-        qs = self.questions(app)
-        q = qs[min(self.step, len(qs) - 1)]
-        title = q.option.label
-        if q.car is not None:
-            group = next(g for g in self.describe.questions if getattr(g, "key", None) == q.car[0])
-            title = f"{group.label}{q.car[1] + 1}: {q.option.label}"
-        last = self.step >= len(qs) - 1
-        return replace(ui.options_wizard(q.option, self.value(q.option, q.car), self.step, len(qs), title=title),
-                       footer="OK: save  BACK: back" if last else "OK: next  BACK: back")
+    def page(self, app: Host) -> tuple[Page, list[Page]]:
+        pages = self.pages(app)
+        self.step = max(0, min(self.step, len(pages) - 1))
+        page = pages[self.step]
+        self.at = max(0, min(self.at, len(page.options) - 1))
+        return page, pages
 
-    def next(self, app: Host) -> None:
-        qs = self.questions(app)
-        if self.step + 1 < len(qs):
-            self.step += 1
-            return
-        answers = {q.option.key: self.value(q.option) for q in qs if q.car is None}
+    def car_of(self, page: Page):
+        return None if page.group is None else (page.group, page.index)
+
+    def note(self, page: Page, option) -> str:
+        if self.describe.note is None:
+            return ""
+        return self.describe.note(self.asking(option, self.car_of(page)))
+
+    def view(self, app: Host) -> View:
+        page, pages = self.page(app)
+        car = self.car_of(page)
+        option = page.options[self.at]
+        values = [self.value(o, car) for o in page.options]   # each within its range, in order
+        bounded = self.bounded(option, car)
+        status = f"{self.step + 1}/{len(pages)}"
+        note = self.note(page, option)
+        if len(page.options) == 1 and option.kind != "number":   # a choice: its list
+            view = ui.options_wizard(option, values[0], self.step, len(pages), title=page.title)
+            return replace(view, footer="OK: next  BACK: back")
+        from companion.ui.view import Row, Text
+        rows = tuple(Row(o.label, str(v), invert=i == self.at) for i, (o, v) in enumerate(zip(page.options, values)))
+        span = f"{bounded.low}-{bounded.high}"
+        lines = [f"{span}, {note}"] if note else [span]
+        if note and len(lines[0]) > LINE_CHARS:
+            lines = [span, note]
+        from companion.profile import BODY_LINES
+        lines = lines[:max(1, BODY_LINES - len(rows))]
+        footer = "OK: next  GO: keep" if len(page.options) > 1 else "OK: next  BACK: back"
+        return View(title=page.title, status=status, body=rows + tuple(Text(line) for line in lines), footer=footer)
+
+    def handle(self, app: Host, gesture) -> None:
+        page, pages = self.page(app)
+        car = self.car_of(page)
+        option = page.options[self.at]
+        step = _step(gesture)
+        self.held = self.held + 1 if step and gesture.kind == "repeat" else 0
+        if step:
+            option = self.bounded(option, car)
+            by = hold_step(self.held) if option.kind == "number" else 1
+            self.set(Question(option, car), adjust(option, self.value(option, car), step, by))
+            self.suggested.discard((car, option.key))
+            store = self.values if car is None else self.items.setdefault(car, {})
+            for later in page.options[self.at + 1:]:    # suggested from this answer: suggested again
+                if (car, later.key) in self.suggested:
+                    store.pop(later.key, None)
+        elif pressed(gesture, OK) and self.at < len(page.options) - 1:
+            self.at += 1
+        elif pressed(gesture, OK, GO):
+            for o in page.options:          # the screen as it shows, kept
+                self.set(Question(o, car), self.value(o, car))
+            if self.step + 1 < len(pages):
+                self.step, self.at = self.step + 1, 0
+            else:
+                self.name_it(app)
+        elif pressed(gesture, BACK):
+            if self.at > 0:
+                self.at -= 1
+            elif self.step > 0:
+                self.step, self.at = self.step - 1, 0
+            else:
+                app.pop()
+
+    def entry(self, app: Host) -> dict[str, Any]:
+        """The entry the answers make (the pack's ``build``; a DataError when they do not fit)."""
+        answers: dict[str, Any] = {}
         items: dict[str, list[dict[str, Any]]] = {}
-        for q in qs:
-            if q.car is not None:
-                group, i = q.car
-                rows = items.setdefault(group, [])
-                while len(rows) <= i:
-                    rows.append({})
-                rows[i][q.option.key] = self.value(q.option, q.car)
+        singles = {q.key for q in self.describe.questions if hasattr(q, "options") and q.count == 1}
+        for page in self.pages(app):
+            car = self.car_of(page)
+            given = {o.key: self.value(o, car) for o in page.options}
+            if page.group is None or page.group in singles:
+                answers.update(given)
+            else:
+                items.setdefault(page.group, []).append(given)
+        return self.describe.build(answers, items)
+
+    def default_label(self, app: Host) -> str:
+        from companion.kit.entries import new_name
+        if self.entry_id is not None:
+            return self.label
+        table = dict((self.data(app) or {}).get(self.describe.table) or {})
+        return new_name(table, self.describe.name)[1]
+
+    def name_it(self, app: Host) -> None:
+        """The last screen: the entry's name (blank keeps the one offered), then saved."""
+        from companion.ui.players import EntryName
+        app.push(EntryName(self.describe.noun, self.default_label(app), self.save,
+                           list(self.label) if self.entry_id is not None and self.label else []))
+
+    def save(self, app: Host, name: str) -> bool:
         try:
-            entry = self.describe.build(answers, items)
-            key, label = app.add_entry(self.slug, self.describe.table, self.describe.name, entry)
+            entry = self.entry(app)
+            key, label = app.add_entry(self.slug, self.describe.table, self.describe.name, entry,
+                                       name if name != self.default_label(app) else "", self.entry_id)
         except (ValueError, OSError) as exc:   # refused or not written: every answer stays
             app.toast = getattr(exc, "problem", None) or str(exc)
-            return
-        app.pop()
+            return False
+        app.pop()                                # the name
+        app.pop()                                # the description
         app.toast = f"Saved: {label}"
         if self.on_saved is not None:
             self.on_saved(key)
+        return True
+
+
+def prefilled(describing: Describing, entry: dict[str, Any]) -> Describing:
+    """``describing`` with the answers of a saved ``entry`` (the pack's ``parse``)."""
+    answers, items = describing.describe.parse(entry)
+    for q in describing.describe.questions:
+        if hasattr(q, "options") and q.count == 1:
+            describing.items[(q.key, 0)] = {o.key: answers[o.key] for o in q.options if o.key in answers}
+        elif hasattr(q, "options"):
+            for i, row in enumerate(items.get(q.key, [])):
+                describing.items[(q.key, i)] = dict(row)
+        elif q.key in answers:
+            describing.values[q.key] = answers[q.key]
+    return describing
+
+
+@dataclass
+class OwnEntries(Screen):
+    """The owner's entries of a table (their circuits): OK on one offers to change,
+    rename or delete it. ``on_done(id)``: one was saved (None: one was deleted)."""
+    slug: str
+    describe: Any
+    cars: int
+    on_done: Callable[[str | None], None]
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        labels = [label for _, label, _ in app.entries(self.slug, self.describe.table)]
+        if not labels:
+            return replace(ui.message(f"My {self.describe.noun}s", "None left."), footer="BACK: back")
+        self.selected = min(self.selected, len(labels) - 1)
+        return replace(ui.main_menu(labels, self.selected, title=f"My {self.describe.noun}s"),
+                       footer="OK: choose  BACK: back")
+
+    def handle(self, app: Host, gesture) -> None:
+        entries = app.entries(self.slug, self.describe.table)
+        if _step(gesture) and entries:
+            self.selected = (self.selected + _step(gesture)) % len(entries)
+        elif pressed(gesture, OK, GO) and entries:
+            app.push(EntryActions(self, *entries[min(self.selected, len(entries) - 1)]))
+        elif pressed(gesture, BACK):
+            app.pop()
+
+
+ENTRY_ACTIONS = ("Change it", "Rename it", "Delete it")
+
+
+@dataclass
+class EntryActions(Screen):
+    """What to do with one of the owner's entries: change its numbers (the description
+    again, from its answers), rename it, or delete it (after a yes)."""
+    owner: OwnEntries
+    entry_id: str
+    label: str
+    entry: dict[str, Any]
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        return replace(ui.main_menu(ENTRY_ACTIONS, self.selected, title=self.label), footer="OK: choose  BACK: back")
+
+    def done(self, app: Host, key: str | None) -> None:
+        """Back to the question the entries were opened from."""
+        while app.screen is not self.owner:      # (this screen, and what it opened)
+            app.pop()
+        app.pop()
+        self.owner.on_done(key)
+
+    def handle(self, app: Host, gesture) -> None:
+        owner = self.owner
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(ENTRY_ACTIONS)
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK, GO) and self.selected == 0 and owner.describe.parse is not None:
+            app.push(prefilled(Describing(owner.slug, describe=owner.describe, cars=owner.cars, entry_id=self.entry_id,
+                                          label=self.label, on_saved=lambda key: self.done(app, key)), self.entry))
+        elif pressed(gesture, OK, GO) and self.selected == 1:
+            from companion.ui.players import EntryName
+            app.push(EntryName(owner.describe.noun, self.label, self.rename, list(self.label)))
+        elif pressed(gesture, OK, GO) and self.selected == 2:
+            from companion.ui.flow import Confirm
+            app.push(Confirm(f"Delete {self.label}? Races run on it keep it.", lambda: self.delete(app)))
+
+    def rename(self, app: Host, name: str) -> bool:
+        entry = {k: v for k, v in self.entry.items() if k != "label"}
+        try:
+            key, label = app.add_entry(self.owner.slug, self.owner.describe.table, self.owner.describe.name,
+                                       entry, name or self.label, self.entry_id)
+        except (ValueError, OSError) as exc:
+            app.toast = getattr(exc, "problem", None) or str(exc)
+            return False
+        self.done(app, key)
+        app.toast = f"Saved: {label}"
+        return True
+
+    def delete(self, app: Host) -> None:
+        try:
+            app.remove_entry(self.owner.slug, self.owner.describe.table, self.entry_id)
+        except (ValueError, OSError) as exc:
+            app.toast = str(exc)
+            return
+        self.done(app, None)
+        app.toast = f"Deleted: {self.label}"

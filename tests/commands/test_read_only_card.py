@@ -61,7 +61,7 @@ def test_a_read_only_journal_is_said_to_be_read_only_and_left_as_it_is(state_dir
 
         assert main(["results", "--state", str(view)]) == 0
         captured = capsys.readouterr()
-        assert "Last race: Formula Dé" in captured.out and "read-only" in captured.err
+        assert "Last race: Lap counter, Formula Dé" in captured.out and "read-only" in captured.err
 
         out_dir = tmp_path / "png"
         assert main(["print", "results", "--state", str(view), "--to", "png", "--out", str(out_dir)]) == 0

@@ -31,8 +31,8 @@ def test_results_name_the_game_as_the_screens_do(state_dir, capsys):
     race(state_dir)
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
-    assert "Last race: Formula Dé, race 2 of its championship" in out
-    assert "Championship Formula Dé: 2 races" in out and "formula-de" not in out
+    assert "Last race: Lap counter, Formula Dé, race 2 of its championship" in out
+    assert "Championship Lap counter, Formula Dé points: 2 races" in out and "formula-de" not in out
     assert "race(s)" not in out
 
 
@@ -54,3 +54,19 @@ def test_results_read_by_a_reader_that_stops_early_end_quietly(state_dir):
         done = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True, timeout=60)
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
     assert done.returncode == 141
+
+
+def test_results_say_which_races_are_put_aside_and_count_them_nowhere(state_dir, capsys):
+    race(state_dir)
+    with Journal(state_dir) as journal:
+        app = App(journal=journal, display=HeadlessDisplay(), rng=random.Random(1), printer_factory=lambda: None)
+        app.start_session("3-wide", {"players": 3})
+        journal.put_aside()
+    assert main(["results", "--state", str(state_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "Put aside: 3-Wide (started " in out and "running" not in out
+    assert "Championship Lap counter, Formula Dé points: 1 race" in out
+    assert main(["results", "--state", str(state_dir), "--json"]) == 0
+    import json
+    said = json.loads(capsys.readouterr().out)
+    assert [s["activity"] for s in said["aside"]] == ["3-wide"] and said["running"] is None

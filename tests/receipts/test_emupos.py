@@ -138,3 +138,40 @@ def test_a_chart_prints_as_the_preview_draws_it(raster, buffer):
 
     assert chart_at(paper_image, above) is None
     assert chart_at(preview, png.TOP_MARGIN + above) is None
+
+
+@needs_emupos
+@pytest.mark.parametrize("chart", ["order", "wear"])
+def test_formula_de_charts_read_on_the_interpreters_paper(chart):
+    """Formula Dé's order chart and wear chart, sent as GS v 0 bands and rendered by emupos:
+    the paper holds them dot for dot, axis numbers and laps at least 7 dots tall there."""
+    import base64
+    import io
+
+    from PIL import Image, ImageChops
+
+    from companion import charts
+    from companion.receipts.escpos import PrintImage
+    from companion.receipts.model import picture
+    from tests.receipts.bitmap import components, digits_in_black_boxes, height
+    from tests.receipts.pictures import ZONE_NAMES, ZONES, rounds_results, wear_cars
+
+    spec = charts.lap_chart_spec(rounds_results(8, 45)) if chart == "order" else \
+        charts.wear_spec(wear_cars(8), ZONES, ZONE_NAMES)
+    item = picture(spec, (Line("text"),))
+    receipt = Receipt("results", "Results", (Line("Chart"), item))
+    result = interpret(encode(receipt, {**CONFIG, "model": "epson", "raster": "gs-v-0", "buffer_bytes": 256}))
+    assert result["unknown"] == []
+    drawn = PrintImage(item, "gs-v-0").image
+    above = 48 + 24
+    paper_image = Image.open(io.BytesIO(base64.b64decode(result["pngs"][0]))).convert("1")
+    on_paper = paper_image.crop((0, above, 384, above + drawn.height))
+    assert ImageChops.difference(on_paper.convert("L"), drawn.convert("L")).getbbox() is None
+    chart_image = charts.draw(spec)
+    if chart == "order":
+        glyphs = [g for box in chart_image.info["axes"] for g in components(on_paper, box)]
+        assert len(glyphs) > 45 and min(map(height, glyphs)) >= 7
+    else:       # the laps: paper glyphs inside the black boxes
+        digits = digits_in_black_boxes(on_paper, (0, 0, 384, chart_image.info["key"][1]), charts.BOX_H)
+        spent = sum(n for car in spec["cars"] for _, _, n in car["log"] if n > 0)
+        assert len(digits) >= spent and min(map(height, digits)) >= 7

@@ -28,6 +28,16 @@ def play(app, slug: str, moves: int, until=None):
     return app
 
 
+def last_action(state_dir) -> str:
+    """The newest action the page lists for the race in ``state_dir`` (in the table's
+    words, ``companion.table.public``)."""
+    follower = Follower(state_dir)
+    try:
+        return follower.payload["history"][0]
+    finally:
+        follower.close()
+
+
 def race(state_dir, slug: str, moves: int, until=None):
     """An app that has played ``moves`` of ``slug``'s demo race into ``state_dir``."""
     return play(make_app(state_dir), slug, moves, until)

@@ -19,8 +19,9 @@ from companion.table.public import public_view
 
 from tests.browser import Browser, chromium
 from tests.table import make_app
-from tests.tablescreen.conftest import play, race
+from tests.tablescreen.conftest import last_action, play, race
 from tests.tablescreen.test_server import get
+from tests.tablescreen.test_tower import FINAL
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed (apt-get install chromium; "
                                                            ".ci/run installs it when run as root)")
@@ -125,11 +126,14 @@ def assert_legible(page) -> None:
 
 
 def assert_whole_field(page, view, size) -> None:
-    """Every car has its row, in the standings' order, inside the first screen."""
+    """Every car has its row, in the standings' order, inside the first screen; the cars on
+    turn have theirs marked."""
     drawn = rows(page)
     order = [r["name"] for r in view["standings"]]
     assert [r["name"] for r in drawn] == order + [c["name"] for c in view["cars"] if c["name"] not in order]
     assert all(r["pos"] == str(s["position"]) for r, s in zip(drawn, view["standings"]))
+    marked = page.eval("[...document.querySelectorAll('#tower > details.turn')].map(d => d.dataset.name)")
+    assert sorted(marked) == sorted(view["turn_cars"]), "the rows of the cars on turn are marked, no other"
     late = [(r["name"], round(r["bottom"])) for r in drawn if r["bottom"] > size[1] or r["right"] > size[0]]
     assert not late, f"rows outside the first {size[0]}x{size[1]} screen: {late}"
 
@@ -151,7 +155,7 @@ def test_the_page_shows_the_race_and_a_press_arrives(browser, state_dir, serving
         assert seen["title"] == json.loads(get(srv.port, "/state.json")[2])["title"]   # as served
         assert seen["laps"] == view["laps"] and seen["turn"] == view["waiting"]
         assert seen["order"] == [r["name"] for r in view["standings"]]
-        assert seen["history"][0] == app.runner.history()[-1].label
+        assert seen["history"][0] == last_action(state_dir)
         assert seen["bars"] == sum(w["kind"] == "bar" for c in view["cars"] for w in c["widgets"])
         assert seen["width"] <= PHONE[0], "nothing wider than a phone"
         assert_whole_field(page, view, PHONE)
@@ -168,7 +172,7 @@ def test_the_page_shows_the_race_and_a_press_arrives(browser, state_dir, serving
 
         page.eval("window.stillHere = true")             # a reload would lose it
         play(app, slug, 1)
-        label = app.runner.history()[-1].label
+        label = last_action(state_dir)
         # without a reload; how soon is counted in polls in test_server.py, not in a browser's seconds
         page.wait(f"document.querySelector('#history li').textContent === {json.dumps(label)}")
         assert page.eval("window.stillHere === true")
@@ -208,6 +212,27 @@ def test_every_car_is_in_the_first_screen(browser, state_dir, serving, tmp_path,
         assert_legible(page)
         if size == LANDSCAPE and slug == "3-wide":
             page.screenshot(shots(tmp_path) / "3-wide-landscape.png")
+        if size == PHONE and slug == "formula-de":
+            page.screenshot(shots(tmp_path) / "formula-de-phone-10-cars.png")
+        assert page.errors() == []
+
+
+@pytest.mark.parametrize("slug", ["formula-de", "3-wide", "lacorsa"])
+def test_a_finished_race_reads_finished(browser, state_dir, serving, tmp_path, slug):
+    """Once the race is over the header and the line above the tower say so, nobody's row is marked on
+    turn, and every row says how its car ended (finished, out, demolished...), its place
+    the final one."""
+    app = race(state_dir, slug, 20000)
+    assert app.runner.session.finished is not None or registry.activity(slug).finished(app.runner.state)
+    srv = serving(state_dir)
+    with opened(browser, srv.url) as page:
+        view = public_view(registry.activity(slug), app.runner.state)
+        assert shown(page)["turn"] == "The race is over" and shown(page)["laps"].startswith("finished")
+        assert_whole_field(page, view, PHONE)
+        drawn = rows(page)
+        assert all(r["state"] in FINAL for r in drawn), [(r["name"], r["state"]) for r in drawn]
+        assert [r["pos"] for r in drawn] == [str(i + 1) for i in range(len(drawn))]
+        page.screenshot(shots(tmp_path) / f"{slug}-phone-finished.png")
         assert page.errors() == []
 
 
@@ -237,7 +262,7 @@ def test_a_tap_on_a_row_opens_that_cars_dashboard(browser, state_dir, serving, t
         sixth = rows(page)[5]["name"]
 
         play(app, "formula-de", 1)                      # a press on the box: both stay open
-        label = app.runner.history()[-1].label
+        label = last_action(state_dir)
         page.wait(f"document.querySelector('#history li').textContent === {json.dumps(label)}")
         assert {r["name"] for r in rows(page) if r["open"]} == {third["name"], sixth}
         page.click((third["left"] + third["right"]) / 2, (third["top"] + third["bottom"]) / 2)
@@ -346,7 +371,7 @@ def test_the_race_is_drawn_before_the_page_goes_live(browser, state_dir, serving
         seen = shown(page)
         assert seen["live"] != "live", "the live stream was blocked"
         assert seen["laps"] == view["laps"] and seen["turn"] == view["waiting"]
-        assert seen["history"][0] == app.runner.history()[-1].label
+        assert seen["history"][0] == last_action(state_dir)
         assert seen["chart"] == len(app.runner.state.cars)
         assert_whole_field(page, view, PHONE)
         assert errors(page) == []

@@ -13,7 +13,7 @@ import pytest
 from companion.core.journal import Journal, JournalError
 from companion.table.server import Limits, page_with
 
-from tests.tablescreen.conftest import CountingFollower, play, race
+from tests.tablescreen.conftest import CountingFollower, last_action, play, race
 
 WAIT_S = 30.0
 """How long a socket of a test waits for the server: only a server that never answers
@@ -166,7 +166,7 @@ def test_a_page_that_does_not_read_does_not_hold_up_the_others(state_dir, lacors
         play(lacorsa, "lacorsa", 1)
         committed = srv.follower.polls                  # an int the server's thread counts up
         got = next_race()
-        assert got["history"][0] == lacorsa.runner.history()[-1].label
+        assert got["history"][0] == last_action(state_dir)
         pressed.append((committed, got))
     s.close()
     sleeper.close()
@@ -311,7 +311,7 @@ def test_a_press_reaches_twelve_pages_within_a_second(state_dir, lacorsa, servin
     firsts = [next_race() for _, next_race in pages]
     play(lacorsa, "lacorsa", 1)
     committed = srv.follower.polls                      # an int the server's thread counts up
-    label = lacorsa.runner.history()[-1].label
+    label = last_action(state_dir)
     got = [next_race() for _, next_race in pages]
     assert all(g["history"][0] == label for g in got) and all(g == got[0] for g in got)
     assert all(f == firsts[0] for f in firsts)
@@ -330,7 +330,7 @@ def test_a_page_that_reconnects_gets_the_whole_race_at_once(state_dir, lacorsa, 
     s.close()                                            # the phone sleeps
     play(lacorsa, "lacorsa", 5)
     s, next_race = events(srv.port)                      # and wakes
-    now = lacorsa.runner.history()[-1].label
+    now = last_action(state_dir)
     # at once: what the server holds on connecting, and if that poll came before the last
     # press, the next poll's state; never the five presses one by one
     assert next_race()["history"][0] == now or next_race()["history"][0] == now
@@ -387,7 +387,7 @@ def test_a_read_only_file_system_is_read_with_the_box_on_or_off(state_dir):
             ["unshare", "-m", "true"], capture_output=True).returncode != 0:
         pytest.skip("cannot make a private read-only mount here (needs unshare -m)")
     app = race(state_dir, "lacorsa", 10)
-    want = app.runner.history()[-1].label
+    want = last_action(state_dir)
     script = (f"mount --bind {state_dir} {state_dir} && mount -o remount,bind,ro {state_dir} && "
               f"{sys.executable} -c 'from companion.table.source import Follower; "
               f"f = Follower(\"{state_dir}\"); f.poll(); print(f.payload[\"history\"][0]); "

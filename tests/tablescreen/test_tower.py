@@ -9,6 +9,7 @@ import pytest
 
 from companion.core.names import counted
 from companion.games import registry
+from companion.games.lacorsa import rules as LR
 from companion.kit.cars import COLOURS
 from companion.kit.dashboard import CELL_CHARS, FINISHED, ROW_CELLS
 from companion.table.public import public_view
@@ -151,4 +152,38 @@ def test_a_lap_count_ended_early_classifies_every_car_where_it_stands(state_dir)
     view = public_view(registry.activity("laps"), app.runner.state)
     assert view["finished"] and {c["state"] for c in view["cars"]} == {FINISHED}
     assert view["order_note"].startswith("Race order"), "no points: the order says what it is by"
-    assert [c["row"][0] for c in view["cars"]] == [counted(r["laps"], "lap") for r in view["standings"]]
+    assert [c["row"][0] for c in view["cars"]] == [counted(r["laps"], "lap")
+                                                  for r in registry.activity("laps").standings(app.runner.state)]
+
+
+def test_the_cars_on_turn_are_those_of_the_player_on_turn(state_dir):
+    """3-Wide's turn is a player's, of several cars: the tower marks the player's cars while
+    they pick tactics, the car the next press is for otherwise; Lacorsa's two cars of a
+    challenge while both have still to play; a game whose turn is a car's marks that car; a
+    finished race marks none."""
+    act = registry.activity("3-wide")
+    app = race(state_dir, "3-wide", 400, until=lambda s: s.phase == "tactics")
+    view = public_view(act, app.runner.state)
+    state = app.runner.state
+    assert view["turn_cars"] == [state.name(i) for i, c in enumerate(state.cars) if c.owner == state.actor]
+    assert all(n.endswith(view["turn"]) for n in view["turn_cars"]) and len(view["turn_cars"]) >= 2
+    rolling = race(state_dir / "roll", "3-wide", 120).runner.state
+    view = public_view(act, rolling)
+    assert view["waiting"].endswith(view["turn_cars"][0].split()[0]) and len(view["turn_cars"]) == 1
+    top = race(state_dir / "top", "top-speed", 200).runner.state
+    view = public_view(registry.activity("top-speed"), top)
+    assert view["turn"] and view["turn_cars"] == [view["turn"]]
+    both = race(state_dir / "lacorsa", "lacorsa", 400, until=lambda s: len(LR.waiting(s)) == 2).runner.state
+    view = public_view(registry.activity("lacorsa"), both)
+    assert view["waiting"].endswith("play face down") and view["turn"] == ""
+    assert view["turn_cars"] == [both.name(c) for c in LR.waiting(both)], "both cars that play face down"
+    over = race(state_dir / "over", "3-wide", 5000).runner.state
+    assert public_view(act, over)["turn_cars"] == []
+
+
+def test_what_the_box_waits_for_names_nobody_twice(state_dir):
+    """The lap counter's next press names its car (``Red crossed``): the line above the
+    tower says it once, never ``Red: Red crossed``."""
+    app = race(state_dir, "laps", 10)
+    view = public_view(registry.activity("laps"), app.runner.state)
+    assert view["turn"] and view["waiting"].startswith(view["turn"] + " ") and ": " not in view["waiting"]

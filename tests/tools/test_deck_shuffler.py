@@ -13,6 +13,10 @@ from companion.games.api import event_json
 from companion.session import SessionRunner
 from companion.tools.deck_shuffler import rules, screens
 from companion.ui.view import Big
+from companion.ui.nav import PAGING_HINTS
+
+OVER_FOOTERS = ("OK: main menu", PAGING_HINTS["OK: main menu"])
+"""The race over: OK goes to the main menu (saying OK held pages a long list)."""
 
 OWNER_DECK = """
 [decks.my-deck]
@@ -170,7 +174,7 @@ def test_through_the_journal_resume_and_undo(tmp_path):
         runner = SessionRunner.start(journal, "deck", {"game": "lacorsa"}, data)
         first = runner.perform(next(m for m in runner.moves() if m.primary), rng)
         runner.perform(next(m for m in runner.moves() if m.primary), rng)
-        assert runner.history()[0].label == f"Draw: {first['cards'][0]['name']}"
+        assert runner.history()[0].label == f"Drew: {first['cards'][0]['name']}"
         state = runner.state
     with Journal(tmp_path) as journal:
         resumed = SessionRunner.resume(journal, journal.open_session())
@@ -224,7 +228,7 @@ def test_the_history_names_the_cards_drawn_and_discarded(tmp_path):
         runner.perform(move(runner.state, "discard"), rng)
         runner.perform(move(runner.state, "shuffle"), rng)
         assert [e.label for e in runner.history()] == [
-            f"Draw: {first}", f"Draw: {second}", f"Discard all 2: {first}, {second}", "Shuffle all"]
+            f"Drew: {first}", f"Drew: {second}", f"Discarded: {first} + {second}", "Whole deck shuffled"]
 
 
 def test_only_games_with_decks_are_offered():
@@ -247,7 +251,7 @@ def test_leaving_a_session_with_no_deck_leaves_nothing_behind(state_dir):
 
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
     app.start_session("deck", {"game": "formula-de"})
-    assert app.frame().footer == "OK: main menu"
+    assert app.frame().footer in OVER_FOOTERS
     app.step(Gesture("OK", "press"))
     assert isinstance(app.screen, flow.Home) and app.journal.open_session() is None
     assert app.screen.items(app)[0][0] != "continue" and app.championship_lines() == []

@@ -231,7 +231,7 @@ def test_the_history_names_the_die_a_swap_put_in(tmp_path):
         runner.perform(move(runner.state, "reset"), rng)
         rolled = runner.perform(next(m for m in runner.moves() if m.primary), rng)
         assert [e.label for e in runner.history()] == [
-            "Die 2 > Green", "Reset to BBBB", "Tire dice: " + " ".join(rolled["faces"])]
+            "Tire dice: die 2 to Green tire", "Tire dice: reset to BBBB", "Tire dice: " + " ".join(rolled["faces"])]
 
 
 def test_an_owner_defined_die_and_set_are_rolled_like_the_games_own(state_dir):

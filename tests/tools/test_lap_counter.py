@@ -182,9 +182,9 @@ def test_before_the_start_the_screen_sums_up_the_race():
     state = rules.setup(options(3, game="3-wide", length=5), game_data.load("3-wide"))
     v = screens.view(state)
     assert (v.title, v.status) == ("Lap counter", "5L")
-    assert [w.text for w in v.body] == ["3 cars, 5 laps", "3-Wide points", "Lap times on", "GO starts the race"]
+    assert [w.text for w in v.body] == ["3 players, 5 laps", "3-Wide points", "Lap times on", "GO starts the race"]
     v = screens.view(rules.setup(options(8, length=66, count="down", timing="off"), {}))
-    assert [w.text for w in v.body][:3] == ["8 cars, countdown 66", "No points", "Lap times off"]
+    assert [w.text for w in v.body][:3] == ["8 players, countdown 66", "No points", "Lap times off"]
 
 
 def test_view_shows_the_race_order_with_the_last_crossing_highlighted():
@@ -234,7 +234,7 @@ def test_the_history_says_which_lap_each_crossing_completed(tmp_path):
         for label in ["Start race", "Red crossed", "Red crossed", "Blue crossed"]:
             runner.perform(next(m for m in runner.moves() if m.label == label), make_rng(1))
         assert [e.label for e in runner.history()] == [
-            "Start race", "Red crossed: L1", "Red crossed: L2", "Blue crossed: L1"]
+            "Start race", "Red crossed: lap 1", "Red crossed: lap 2", "Blue crossed: lap 1"]
 
 
 def test_receipts_program_results_and_lap_chart():

@@ -2,6 +2,7 @@
 
 from companion.kit.cars import COLOURS
 from companion.ui import flow
+from companion.ui.render import alert_pages
 from companion.ui.players import FIRST, LATER, MAX_NAME, NameEntry, Players, clash, clean
 from tests.table import make_app, press
 
@@ -88,16 +89,20 @@ def test_a_name_another_car_has_is_refused_with_a_message(state_dir):
     press(app, TO_CARS + " OK " + type_name("Blue"))   # the Blue car is called Blue
     assert isinstance(app.screen, NameEntry)
     assert app.frame().alert == "Blue is called Blue already"
-    press(app, "BACK BACK BACK BACK")                   # the message goes; leave unchanged
+    press(app, "BACK")                                  # BACK on the message only closes it
+    assert isinstance(app.screen, NameEntry) and app.frame().alert == ""
+    press(app, "BACK BACK BACK BACK")                   # to the first letter, and out unchanged
     assert app.frame().body[0].items[0] == "Red"
 
 
 def test_the_last_races_names_are_offered_again(state_dir):
     app = make_app(state_dir)
     press(app, TO_CARS + " DOWN DOWN OK " + type_name("Cy") + " GO " + AFTER_CARS)
+    press(app, "BACK" if app.toast else "")            # the printer's message closed
     press(app, "BACK UP OK")                            # pause menu > Main menu
     assert isinstance(app.screen, flow.Home)
-    press(app, "DOWN DOWN DOWN OK OK OK")               # the lap counter again (Continue is first)
+    # the lap counter again (Continue is first); the race still open is put aside
+    press(app, "DOWN DOWN DOWN OK DOWN DOWN OK OK OK")
     assert isinstance(app.screen, Players)
     assert app.frame().body[0].items[2] == "Yellow: Cy"
 
@@ -138,5 +143,5 @@ def test_a_setup_the_game_refuses_is_a_message_and_the_answers_stay(state_dir):
     wizard = app.screen
     press(app, "DOWN DOWN DOWN OK OK GO OK OK OK")         # Points: Formula Dé (owner's file)
     assert app.screen is wizard and app.runner is None
-    assert "formula-de.toml" in app.frame().alert
+    assert "formula-de.toml" in app.toast and len(alert_pages(app.toast)) > 1   # said a page at a time
     assert wizard.values["game"] == "formula-de" and wizard.current(app).option.key == "timing"

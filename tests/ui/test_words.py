@@ -64,8 +64,8 @@ def test_no_screen_of_a_setup_and_a_race_is_cut(slug, state_dir):
     checked(app, seen)
     pause = app.screen
     for key, _ in pause.items(app):
-        if key in ("history", "grid"):
-            app.push(flow.History() if key == "history" else flow.Decisions())
+        if key in ("history", "grid", "key"):
+            app.push({"history": flow.History, "grid": flow.Decisions, "key": flow.Key}[key]())
             checked(app, seen)
             app.pop()
     app.push(flow.Confirm(f"End this {app.current().session} now?", lambda: None))
@@ -172,3 +172,29 @@ def test_cut_texts_sees_an_alert_cut_after_its_last_line():
     from companion.ui.view import View
     long = "Printer port busy: /dev/serial0. Receipts wait for it and for nothing else at all."
     assert cut_texts(View("Race", footer="< Roll >", alert=long), footer=True) == [f"(alert) {long}"]
+
+
+def test_a_list_longer_than_the_screen_says_that_ok_held_pages_it(state_dir):
+    """The Key of the tire dice is longer than the screen: its footer says OK held pages it,
+    and once OK held has shown its last line the footer still fits whole."""
+    from companion.devices.gestures import Gesture
+    from companion.ui.render import list_window
+    app = make_app(state_dir)
+    app.boot()
+    app.start_session("dice", {"game": "3-wide"})
+    press(app, "BACK")
+    items = [k for k, _ in app.screen.items(app)]
+    press(app, "DOWN " * items.index("key") + "OK")
+    view = app.frame()
+    first, shown, n = list_window(view)
+    assert shown < n and view.footer == "\u2191\u2193, hold OK: more"
+    assert cut_texts(view, footer=True) == []
+    app.handle(Gesture("OK", "long"))
+    assert list_window(app.frame())[0] > 0
+    short = make_app(state_dir / "short")
+    short.boot()
+    short.start_session("laps", {"players": 2, "length": 3})
+    press(short, "BACK")
+    keys = [k for k, _ in short.screen.items(short)]
+    press(short, "DOWN " * keys.index("key") + "OK")
+    assert short.frame().footer == "\u2191\u2193: more  BACK: back"     # it all shows: nothing to page

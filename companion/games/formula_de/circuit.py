@@ -16,8 +16,29 @@ from typing import Any, Mapping
 
 from companion.kit.errors import DataError
 
-GRID_ROOM = 10
-"""Spaces behind the line the grid takes (10 cars): no corner may reach into them."""
+MOST_CARS = 10
+"""The most cars a race has: a circuit described without knowing the race keeps their grid's room."""
+
+
+def grid_room(cars: int = MOST_CARS) -> int:
+    """Spaces before the line kept free of corners for a grid of ``cars``: the cars stand
+    on the line and the spaces behind it, one a space, with a space to spare on each side
+    (11 for 10 cars: spaces 79-89 of a 90-space lap)."""
+    return max(2, int(cars)) + 1
+
+
+def last_corner_space(length: int, cars: int = MOST_CARS) -> int:
+    """The last space of a ``length``-space lap a corner may reach with ``cars`` on the grid."""
+    return length - grid_room(cars) - 1
+
+
+FEWEST_CARS = 2
+GRID_ROOM = grid_room()
+"""Spaces behind the line the grid of the most cars takes."""
+
+
+SHORTEST_LAP = 2 * GRID_ROOM + 2
+"""The fewest spaces a lap may have (24)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +107,16 @@ class Circuit:
         return (max(0, distance) // self.length) * self.length + self.pit
 
 
+def check_grid(circuit: Circuit, cars: int) -> None:
+    """Refuse a race of ``cars`` whose grid would stand in the circuit's last corner."""
+    end = circuit.corners[-1].end if circuit.corners else 0
+    last = last_corner_space(circuit.length, cars)
+    if end > last:
+        from companion.kit.errors import RuleError
+        raise RuleError(f"{circuit.label} ends its last corner at {end}: {cars} cars need spaces "
+                        f"{last + 1}-{circuit.length - 1} for the grid. Race fewer cars or change it.")
+
+
 WEATHER_RESULTS = ("rain", "changeable", "good")
 
 
@@ -110,7 +141,7 @@ def load(data: Mapping[str, Any], key: str) -> Circuit:
     if not isinstance(entry, Mapping):
         raise DataError(("circuits", key), "unknown circuit", f"use one of: {', '.join(circuits)}")
     keys = ("circuits", key)
-    length = _int(entry, keys, "length", 2 * GRID_ROOM + 4, 400)
+    length = _int(entry, keys, "length", SHORTEST_LAP, 400)
     raw = entry.get("corners")
     if not isinstance(raw, list) or not raw:
         raise DataError(keys + ("corners",), "must be a list of corners",
@@ -135,9 +166,10 @@ def load(data: Mapping[str, Any], key: str) -> Circuit:
             raise DataError(ck, f"{what}: {stops} stops do not fit in {size} spaces")
         corners.append(Corner(i + 1, at, size, stops))
         last_end = at + size - 1
-    if last_end >= length - GRID_ROOM - 1:
+    if last_end > last_corner_space(length, FEWEST_CARS):
         raise DataError(keys + ("corners",), f"the last corner ends at {last_end}, in the grid's room",
-                        f"end the last corner before space {length - GRID_ROOM - 1} of {length}")
+                        f"end it by space {last_corner_space(length, FEWEST_CARS)}: the grid needs "
+                        f"{grid_room(FEWEST_CARS)} spaces before the line")
     pit = _int(entry, keys, "pit", 1, length - 1)
     if pit <= last_end:
         raise DataError(keys + ("pit",), f"the pit entry ({pit}) must come after the last corner ({last_end})")
@@ -221,38 +253,119 @@ def described(answers: Mapping[str, Any], items: Mapping[str, list]) -> dict[str
             "weather": {"rain": [1, rain], "changeable": [rain + 1, changeable], "good": [changeable + 1, 20]}}
 
 
-def _suggest(answers: Mapping[str, Any], items: Mapping[str, list], group: str | None, index: int,
-             key: str) -> int | None:
-    """Where the next answer probably is: a corner a few spaces after the one before, the
-    pit entry after the last corner."""
-    corners = [c for c in items.get("corners", []) if "at" in c and "length" in c]
-    if group == "corners" and key == "at" and 0 < index <= len(corners):
-        before = corners[index - 1]
-        return int(before["at"]) + int(before["length"]) + 8
-    if group is None and key == "pit" and corners:
-        last = corners[-1]
-        return min(int(answers.get("length", 0)) - GRID_ROOM - 1, int(last["at"]) + int(last["length"]) + 2)
+def parsed(entry: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list]]:
+    """A saved circuit's answers, to change it on the box (the inverse of :func:`described`)."""
+    corners = [dict(c) for c in entry.get("corners", [])]
+    weather = entry.get("weather", {})
+    answers = {"length": entry["length"], "count": len(corners), "pit": entry["pit"],
+               "rain": weather["rain"][1], "changeable": weather["changeable"][1]}
+    return answers, {"corners": corners}
+
+
+TYPICAL_LENGTH = 3
+"""A corner's length offered first: the commonest."""
+
+
+def stops_for(length: int) -> int:
+    """The stops a corner of ``length`` spaces usually asks: one for every two spaces,
+    1 to 3 (a longer corner holds more stops)."""
+    return max(1, min(3, int(length) // 2))
+
+
+def _room(asking) -> tuple[int, int]:
+    """(the last space a corner may reach, the corners to fit) of the lap described."""
+    length = int(asking.answers.get("length", 84))
+    return last_corner_space(length, asking.cars), int(asking.answers.get("count", 1))
+
+
+def _before(asking) -> tuple[int, Mapping[str, Any]]:
+    """The last space of the corner before this one (0: the line) and its answers."""
+    before = asking.item(asking.index - 1) if asking.group == "corners" else {}
+    if asking.group != "corners":       # the pit entry: after the last corner
+        corners = asking.items.get("corners", [])[:_room(asking)[1]]
+        before = corners[-1] if corners else {}
+    if "at" not in before:
+        return 0, {}
+    return int(before["at"]) + int(before.get("length", 1)) - 1, before
+
+
+def _limits(asking) -> tuple[int, int] | None:
+    """Each answer's range from the answers before it: a corner on the lap after the one
+    before it, leaving a space for each corner after it and the grid's room before the line."""
+    last, count = _room(asking)
+    if asking.key == "count":
+        return 1, max(1, min(20, last))
+    if asking.group == "corners":
+        after = count - 1 - asking.index          # corners still to come, a space each at least
+        end, _ = _before(asking)
+        here = asking.item(asking.index)
+        if asking.key == "at":
+            return end + 1, last - after
+        if asking.key == "length":
+            return 1, min(12, last - after - int(here.get("at", end + 1)) + 1)
+        if asking.key == "stops":
+            return 1, min(3, int(here.get("length", 3)))
+    if asking.key == "pit":
+        return _before(asking)[0] + 1, int(asking.answers.get("length", 84)) - 1
+    if asking.key == "changeable":
+        return int(asking.answers.get("rain", 8)) + 1, 19
     return None
+
+
+def _suggest(asking) -> int | None:
+    """Where the next answer probably is: a corner after the one before, the lap's room
+    left shared evenly among the corners still to come, 3 spaces long with a stop for
+    every two spaces; the pit entry just after the last corner."""
+    end, before = _before(asking)
+    if asking.group == "corners":
+        if asking.key == "length":
+            return TYPICAL_LENGTH
+        if asking.key == "stops":
+            return stops_for(asking.item(asking.index).get("length", TYPICAL_LENGTH))
+        if asking.key == "at":
+            last, count = _room(asking)
+            left = count - asking.index
+            gap = max(0, last - end - left * TYPICAL_LENGTH) // (left + 1)
+            return end + 1 + gap
+    if asking.key == "pit":
+        return end + 2
+    return None
+
+
+def _note(asking) -> str:
+    """What bounds the answers of the screen: the grid's spaces before the line."""
+    if asking.key in ("rain", "changeable"):
+        return f"good {int(asking.answers.get('changeable', 14)) + 1}-20"
+    length = int(asking.answers.get("length", 84))
+    last = last_corner_space(length, asking.cars)
+    if asking.group == "lap":
+        return f"grid {last + 1}-{length - 1}, {asking.cars} cars"
+    if asking.key == "pit":
+        return f"corner ends {_before(asking)[0]}"
+    return f"grid {last + 1}-{length - 1}"
 
 
 def _describe():
     from companion.games.api import Describe, Group, Option
     return Describe(
-        table="circuits", name="My circuit",
+        table="circuits", name="My circuit", noun="circuit",
         questions=(
-            Option("length", "Spaces a lap", kind="number", low=2 * GRID_ROOM + 4, high=400, default=84),
-            Option("count", "Corners", kind="number", low=1, high=20, default=5),
-            Group("corners", "C", "count", (
-                Option("at", "starts at", kind="number", low=1, high=399, default=10),
-                Option("length", "length", kind="number", low=1, high=12, default=3),
-                Option("stops", "stops", kind="number", low=1, high=3, default=1))),
-            Option("pit", "Pit entry", kind="number", low=1, high=399, default=76),
-            Option("rain", "Rain: 1 to", kind="number", low=1, high=18, default=8),
-            Option("changeable", "Changeable to", kind="number", low=2, high=19, default=14),
+            Group("lap", "Lap", 1, (
+                Option("length", "Spaces a lap", kind="number", low=SHORTEST_LAP, high=400, default=84),
+                Option("count", "Corners", kind="number", low=1, high=20, default=5))),
+            Group("corners", "Corner ", "count", (
+                Option("at", "Starts at", kind="number", low=1, high=399, default=10),
+                Option("length", "Length", kind="number", low=1, high=12, default=3),
+                Option("stops", "Stops", kind="number", low=1, high=3, default=1))),
+            Group("pit", "Pit, weather", 1, (
+                Option("pit", "Pit entry", kind="number", low=1, high=399, default=76),
+                Option("rain", "Rain: 1 to", kind="number", low=1, high=18, default=8),
+                Option("changeable", "Changeable to", kind="number", low=2, high=19, default=14))),
         ),
-        build=described, suggest=_suggest)
+        build=described, suggest=_suggest, limits=_limits, note=_note, parse=parsed)
 
 
 DESCRIBE = _describe()
-"""Setup's "Describe a circuit": the lap's length along a lane, then each corner (its first
-space from the line, its length, its stops), the pit entry and the weather chart."""
+"""Setup's "Describe a circuit": one screen for the lap (its spaces along a lane, its
+corners), one for each corner (its first space from the line, its length, its stops), one
+for the pit entry and the weather chart; each answer within what the ones before leave."""

@@ -10,5 +10,6 @@ ACTIVITY = Activity(
     describe=rules.describe, view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=circuit.check,
     public=public.public,
+    key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

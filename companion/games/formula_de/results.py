@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
-from companion.kit.standings import standing
+from companion.core.names import counted
+from companion.kit.standings import ordinal, standing
 
 
 def classification(state: R.State) -> list[int]:
@@ -89,22 +90,22 @@ def wear_chart(state: R.State) -> dict[str, Any]:
 
 
 def describe(event: Mapping[str, Any]) -> str:
+    """The outcome for the history: the spaces a gear's roll gives (with the gear an
+    automated car chose: ``Black drives: 5th gear, 15 spaces``), the black die's checks,
+    the weather rolled at the start (the grid's and the starts' rolls, car by car, are
+    the Decisions' to show). A human car's gear and a board correction say it all in
+    their move."""
     kind = event.get("kind")
+    rolls = event.get("rolls") or {}
+    black = f"black die {_rolls_text(rolls)}" if rolls else ""
     if kind in ("gear", "auto"):
-        text = f"gear {event.get('gear')}: {event.get('roll')}"
-        rolls = event.get("rolls") or {}
-        return text + (f", black {_rolls_text(rolls)}" if rolls else "")
+        spaces = counted(event.get("roll") if isinstance(event.get("roll"), int) else 0, "space")
+        gear = f"{ordinal(event.get('gear'))} gear" if kind == "auto" and isinstance(event.get("gear"), int) else ""
+        return ", ".join(filter(None, (gear, spaces, black)))
     if kind == "done":
-        rolls = event.get("rolls") or {}
-        return f"black {_rolls_text(rolls)}" if rolls else ""
+        return black
     if kind == "start":
-        if event.get("qualifying"):
-            return f"weather {event.get('weather')}" if event.get("weather") else ""
-        grid = event.get("grid") or ()
-        return " ".join(filter(None, (f"grid {' '.join(str(r[0]) for r in grid)}" if grid else "",
-                                      f"start {' '.join(str(r) for r in event.get('starts', ()))}")))
-    if kind == "correct":
-        return f"corrected {int(event.get('value', 0)):+d} sp"
+        return f"weather {event.get('weather')}" if event.get("weather") else ""
     if kind == "adjust" and event.get("what") == "ace":
         return f"rolled again: {event.get('value')}"
     return ""

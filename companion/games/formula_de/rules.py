@@ -29,9 +29,10 @@ A race goes:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from companion.core.names import counted
 from companion.games.api import CarOption, Move, Option, make_move
 from companion.games.formula_de import circuit as board
 from companion.games.formula_de import driving
@@ -194,6 +195,7 @@ def setup(options: Mapping[str, Any], data: Mapping[str, Any]) -> State:
     per_car = options.get("cars") if isinstance(options.get("cars"), list) else []
     defaults = {o.key: o.initial() for o in CAR_OPTIONS}
     entries = kitcars.entries(options, low=2, high=10, game="Formula Dé", default=4)
+    board.check_grid(settings.circuit, len(entries))
     cars = []
     for i, e in enumerate(entries):
         extra = per_car[i] if i < len(per_car) and isinstance(per_car[i], Mapping) else {}
@@ -301,30 +303,32 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         first = state.settings.grid == "stopwatch" and not state.qualified
-        return [make_move("start", "QUALIFY" if first else "START", primary=True)]
+        return [make_move("start", "Qualify" if first else "Start", primary=True,
+                          history="Qualifying" if first else "Grid and starts rolled")]
     if phase == QDONE:
-        return [make_move("start", "RACE START", primary=True)]
+        return [make_move("start", "Race start", primary=True, history="Starts rolled")]
     if phase == GRID:
-        return [make_move("ok", "OK", primary=True), *tire_moves(state)]
+        return [make_move("ok", "Go on", primary=True, history="Race started"), *tire_moves(state)]
     if phase == SHOW:
-        return [make_move("ok", "OK", primary=True)]
+        return [make_move("ok", "Go on", primary=True, history="Outcome seen")]
     if phase == ROUND:
-        return [make_move("next", "NEXT ROUND", primary=True)]
+        return [make_move("next", "Next round", primary=True, history=f"Round {state.round + 1}")]
     if phase == GEAR:
         c = state.car_on
         car = state.cars[c]
         who = car.name
         fixes = [] if state.qualifying else [make_move("fix", "Board: 1 ahead", player=who, car=c, by=1),
                                               make_move("fix", "Board: 1 back", player=who, car=c, by=-1)]
+        advice = make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c,
+                           history="looks at the odds" if not state.advice else "looks at the dashboard")
         if car.driver == kitcars.AUTO:
-            return [make_move("auto", "DRIVE", player=who, car=c, primary=True),
-                    make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c), *fixes]
+            return [make_move("auto", "Drive", player=who, car=c, primary=True, history=f"{who} drives"), advice, *fixes]
         keep = car.gear if car.gear else 1
-        out = [make_move("gear", label(gear_label(g, cost)), player=who, car=c, gear=g,
+        out = [make_move("gear", label(gear_label(g, cost)), player=who, car=c, gear=g, history=gear_label(g, cost, "gear"),
                          primary=g == min(keep, car.cap)) for g, cost in gear_choices(state, c)]
         if not any(m.primary for m in out):
-            out[0] = make_move("gear", out[0].label, player=who, car=c, gear=out[0].arg("gear"), primary=True)
-        out.append(make_move("advice", "Odds" if not state.advice else "Dashboard", player=who, car=c))
+            out[0] = replace(out[0], primary=True)
+        out.append(advice)
         return out + fixes
     if phase == REPORT:
         return _report_moves(state)
@@ -342,7 +346,8 @@ def tire_moves(state: State) -> list[Move]:
         if car.driver == kitcars.AUTO:
             continue
         new = T.TIRE_TYPES[(T.TIRE_TYPES.index(car.tires) + 1) % len(T.TIRE_TYPES)]
-        out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new))
+        out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new,
+                             history=f"{new} tires"))
     return out
 
 
@@ -356,14 +361,17 @@ def fit_auto_tires(state: State, cars, rain: bool) -> tuple[Car, ...]:
     return tuple(evolve(c, tires=fit) if c.driver == kitcars.AUTO else c for c in cars)
 
 
-def gear_label(g: int, cost: Mapping[str, int]) -> str:
+def gear_label(g: int, cost: Mapping[str, int], gear: str = "") -> str:
+    """A gear and what it costs: ``4th gear``, ``2nd -1 G`` (the footer) or, with ``gear``
+    = "gear", ``2nd gear -1 G`` (the history)."""
     from companion.kit.standings import ordinal
     if not cost:
         return f"{ordinal(g)} gear"
+    named = f"{ordinal(g)} {gear}".rstrip()
     # WP lost by zone, in the dashboard's letters: "1st -1 G" (gearbox), "1st -1 G,B,E"
     if len(set(cost.values())) == 1:
-        return f"{ordinal(g)} -{next(iter(cost.values()))} " + ",".join(z[0].upper() for z in cost)
-    return f"{ordinal(g)} " + " ".join(f"-{n} {z[0].upper()}" for z, n in cost.items())
+        return f"{named} -{next(iter(cost.values()))} " + ",".join(z[0].upper() for z in cost)
+    return f"{named} " + " ".join(f"-{n} {z[0].upper()}" for z, n in cost.items())
 
 
 def _report_moves(state: State) -> list[Move]:
@@ -377,7 +385,7 @@ def _report_moves(state: State) -> list[Move]:
         out.append(make_move("adjust", label(text), player=who, car=c, what=what, **args))
 
     out = [make_move("done", label(f"Move {p.moved}" if not p.pit else "Into the pit"), player=who, car=c,
-                     primary=True)]
+                     primary=True, history=f"moves {counted(p.moved, 'space')}" if not p.pit else "into the pits")]
     blocked = T.blocked_cost(r.blocked) or (0, 0)
     if p.moved >= 2 and car.zone_wp(T.BRAKES) - r.brake - blocked[0] >= 1:     # after a slipstream too
         add("brake", "Braked 1")
@@ -411,7 +419,8 @@ def _corrections(state: State, c: int, p: Plan) -> list[Move]:
             text = f"Board: {p.moved + by} sp"
         else:
             text = f"{'Ends' if what == 'ends' else 'Stops'} in C{corner}"
-        out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by))
+        out.append(make_move("correct", label(text), player=state.cars[c].name, car=c, what=what, value=by,
+                             history=text if what == "board" else f"Board: {text[0].lower()}{text[1:]}"))
     return out
 
 

@@ -26,6 +26,9 @@ TITLE_CHARS = MENU_CHARS   # the title and the status together
 STATUS_CHARS = chars(WIDTH // 2)   # the status box takes at most half the title bar
 STATUS_WEATHER = {T.GOOD: "dry", T.CHANGEABLE: "changeable", T.RAIN_CHANGEABLE: "rain/chg", T.RAINY: "rain"}
 ZONE_LETTERS = {T.TIRES: "T", T.BRAKES: "B", T.GEARBOX: "G", T.BODY: "C", T.ENGINE: "E", T.HANDLING: "H"}
+KEY = ("T6 B3 G3 C3 E3 H2:", "wear points left", "T = tires", "B = brakes", "G = gearbox", "C = body",
+       "E = engine", "H = handling", "* = changed last", "C2 = corner 2", "L2/3 = lap 2 of 3")
+"""The dashboard's zones, a corner, a lap (``C2*``, ``in C2: stop 1/2``): pause menu > Key."""
 ZONE_WORDS = {T.TIRES: "tires", T.BRAKES: "brakes", T.GEARBOX: "gearbox", T.BODY: "body",
               T.ENGINE: "engine", T.HANDLING: "handling"}
 WEATHER_WORDS = {T.GOOD: "good", T.CHANGEABLE: "changeable", T.RAIN_CHANGEABLE: "rain, may change",
@@ -84,7 +87,7 @@ def view(state: R.State) -> View:
 def _start_view(state: R.State) -> View:
     s = state.settings
     weather = "weather: roll" if s.weather == "roll" else f"weather: {s.weather}"
-    return View(title="Formula Dé", status=counted(len(state.cars), "car"), body=(
+    return View(title="Formula Dé", status=counted(len(state.cars), "player"), body=(
         Text(fit(s.circuit.label)), Text(fit(f"{counted(s.laps, 'lap')}, {weather}")),
         Text(fit("team race" if s.team else "single race")), Text("GO: weather and grid")))
 
@@ -163,7 +166,7 @@ def circuit_lines(state: R.State) -> list[str]:
 
 def decisions(state: R.State) -> View:
     """What the companion decided: the circuit, weather, grid, start rolls, markers (pause menu)."""
-    lines = grid_lines(state) if state.grid else ["nothing yet: START"]
+    lines = grid_lines(state) if state.grid else ["nothing yet: Start"]
     if state.qualified or state.qualifying:
         lines = (["qualifying:"] + qualifying_lines(state) if state.qualified else ["qualifying now"]) + \
             (lines if state.grid else [])
@@ -423,7 +426,7 @@ def wear_picture(state: R.State, text) -> "Picture":
     from companion.receipts.model import picture
     data = FR.wear_chart(state)
     zones = [ZONE_LETTERS[z] for z in data["zones"]]
-    return picture(charts.wear_spec(data["cars"], zones), text)
+    return picture(charts.wear_spec(data["cars"], zones, [ZONE_WORDS[z] for z in data["zones"]]), text)
 
 
 def wear(state: R.State) -> Receipt:

@@ -4,7 +4,7 @@ secret: the page has how many cards it holds, never which."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.lacorsa import rules as R
 from companion.core.names import counted
@@ -19,17 +19,25 @@ def public(state: R.State) -> dict[str, Any]:
     if state.championship:
         laps += f", race {state.race} of {s.races}"
     turn, waits = _waiting(state)
+    turn_cars = [state.name(c) for c in R.waiting(state)] if _choosing(state) else [turn] if turn else []
     notes = []
     if state.defender >= 0 and state.stage == R.PLAY:
         notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
-    return {"laps": laps, "lap": state.lap, "turn": turn, "waiting": waits, "notes": notes,
+    return {"laps": laps, "lap": state.lap, "race_no": state.race if state.championship else 0,
+            "order": [state.name(c) for c in R.final_order(state)], "turn": turn, "turn_cars": turn_cars,
+            "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def _choosing(state: R.State) -> bool:
+    """Cards are being played face down (qualifying, a challenge): by the cars ``R.waiting`` names."""
+    return state.step == R.QUALIFY or state.stage == R.PLAY and state.step == R.RACE
 
 
 def _waiting(state: R.State) -> tuple[str, str]:
     """Whose turn and what the box waits for, in words: a human's card entry lists every
     card a car may hold, so the highlighted one is never said."""
-    if state.step == R.QUALIFY or state.stage == R.PLAY and state.step == R.RACE:
+    if _choosing(state):
         pending = [state.name(c) for c in R.waiting(state)]
         return (pending[0] if len(pending) == 1 else ""), f"{' and '.join(pending)}: play face down"
     if state.step == R.RACE and state.actor >= 0:
@@ -85,3 +93,24 @@ def secret(state: R.State) -> bool:
     """Cards are in face down while another car has still to play: they stay off the
     table screen until the reveal."""
     return bool(state.plays) and bool(R.waiting(state))
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a play entered face down, by a human or an automated
+    car, says who played (``Ann 1: a card face down``), never what, before and after the
+    reveal; the play that completes them all reveals every card (``Cards turned: Ann 1
+    played 10, Bob played R+7``). A Redline chosen for a play (``R + a card``) and Back from it say nothing:
+    one card or two is the player's secret until the reveal. Anything else: the history's
+    words."""
+    kind = event.get("kind")
+    entering = before.step == R.QUALIFY or before.step == R.RACE and before.stage == R.PLAY
+    if kind in ("redline", "back") and entering:
+        return ""
+    if kind != "plays":
+        return None
+    cars = [entry[0] for entry in event.get("plays", ())]
+    if R.waiting(after):
+        names = " and ".join(before.name(c) for c in cars)
+        return f"{names}: {'a card' if len(cars) == 1 else 'cards'} face down"
+    shown = list(before.plays) + [(c, tuple(cards)) for c, cards in event.get("plays", ())]
+    return "Cards turned: " + ", ".join(f"{before.name(c)} played {'+'.join(cards)}" for c, cards in shown)

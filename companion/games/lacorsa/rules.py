@@ -27,7 +27,7 @@ Choices where the rulebook is silent are listed in docs/games/lacorsa.md.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion.core.names import counted
@@ -231,14 +231,26 @@ def waiting(state: State) -> tuple[int, ...]:
 # -- moves ----------------------------------------------------------------------------
 
 def _table_move() -> Move:
-    return make_move("table", "Cards left")
+    return make_move("table", "Cards left", history="Cards left shown")
+
+
+def act_words(state: State, car: int, action: str, cards: tuple[str, ...]) -> str:
+    """What a car does on its turn, as the history says it: ``challenges Red``,
+    ``extends with Extend 2``, ``discards 5+8``."""
+    if action == "challenge":
+        ahead = state.ahead(car)
+        return "challenges" if ahead is None else f"challenges {state.name(ahead)}"
+    return f"{'extends with' if action == 'extend' else 'discards'} {'+'.join(cards)}"
 
 
 def moves(state: State) -> list[Move]:
     if state.step == DEAL:
-        return [make_move("deal", "Deal" if state.autos else "Cards dealt", primary=True)]
+        autos = state.autos
+        return [make_move("deal", "Deal" if autos else "Cards dealt", primary=True,
+                          history=f"{counted(len(autos), 'hand')} dealt" if autos else "")]
     if state.step == GRID:
-        return [make_move("grid", "Roll tie die" if ties(state) else "Set grid", primary=True), _table_move()]
+        return [make_move("grid", "Roll tie die" if ties(state) else "Set grid", primary=True, history="Grid set"),
+                _table_move()]
     if state.step == START:
         return [make_move("start", "Start race", primary=True), _table_move()]
     if state.step == BETWEEN:
@@ -248,15 +260,20 @@ def moves(state: State) -> list[Move]:
     if state.step == QUALIFY or state.stage == PLAY:
         return _play_moves(state)
     if state.stage == DISCARD:
-        return _entry(state, state.actor, "act", [make_move("back", "Back")])
+        entry = _entry(state, state.actor, "act", [make_move("back", "Back", history="Back to the choice")])
+        return [replace(m, history=act_words(state, state.actor, "discard", m.arg("cards"))) if m.kind == "act" else m
+                for m in entry]
     # ACT
     car = state.actor
-    if state.cars[car].auto:
-        return [make_move("auto", label(f"{state.name(car)} drives"), primary=True), _table_move()]
+    if state.cars[car].auto:       # the driver decides from what the table sees: the history says it
+        action, cards = driver.decide(knowledge(state, car))
+        return [make_move("auto", label(f"{state.name(car)} drives"), primary=True,
+                          history=f"{state.name(car)} {act_words(state, car, action, cards)}"), _table_move()]
     out = []
     ahead = state.ahead(car)
     if ahead is not None:
-        out.append(make_move("challenge", "Challenge", player=state.name(car), car=car, primary=True))
+        out.append(make_move("challenge", "Challenge", player=state.name(car), car=car, primary=True,
+                             history=act_words(state, car, "challenge", ())))
     if state.must_challenge(car):
         return out + [_table_move()]
     if state.open_ahead(car):
@@ -264,8 +281,9 @@ def moves(state: State) -> list[Move]:
         for d in state.settings.suit:
             if d.extend and pool[d.name] and not (d.kind == "drafting-extend" and ahead is None):
                 out.append(make_move("extend", label(d.name), player=state.name(car), car=car,
-                                     cards=(d.name,)))
-    out.append(make_move("discard-menu", "Discard", player=state.name(car), car=car, primary=not out))
+                                     cards=(d.name,), history=act_words(state, car, "extend", (d.name,))))
+    out.append(make_move("discard-menu", "Discard", player=state.name(car), car=car, primary=not out,
+                         history="chooses cards to discard"))
     return out + [_table_move()]
 
 
@@ -298,7 +316,7 @@ def _entry(state: State, car: int, kind: str, extra: list[Move]) -> list[Move]:
     if state.redline == car:
         out = [make_move(kind, label(f"R + {d.name}"), player=who, car=car, cards=(red, d.name)) for d in plain]
         both = [make_move(kind, "R + R", player=who, car=car, cards=(red, red))] if pool[red] >= 2 else []
-        return _ring(out, both + [make_move("back", "Back")])
+        return _ring(out, both + [make_move("back", "Back", history="Back to the cards")])
     out = [make_move(kind, label(d.name), player=who, car=car, cards=(d.name,)) for d in plain]
     reds = []
     if red and pool[red]:
@@ -725,16 +743,9 @@ def _race_type(state: State) -> str:
 
 def describe(event: Mapping[str, Any]) -> str:
     kind = event.get("kind")
-    if kind == "plays" and event.get("face_down"):
-        return "face down"          # the history never shows an automated card before its reveal
     if kind == "plays":
-        return " ".join("+".join(str(x) for x in cards) for _, cards in event.get("plays", ())
-                        if isinstance(cards, list))
-    if kind == "act":
-        cards = "+".join(str(x) for x in event.get("cards", ()))
-        return f"{event.get('action')} {cards}".strip()
-    if kind == "grid":
-        return f"{len(event.get('rolls', ()))} tie rolls" if event.get("rolls") else "no ties"
-    if kind == "deal":
-        return f"{len(event.get('hands', ()))} hands dealt"
+        return "face down"      # every play is; the history never names an automated car's card
+    if kind == "grid":       # a car's turn ("act") and the deal are said by their moves
+        rolls = event.get("rolls")
+        return f"{counted(len(rolls), 'car')} rolled the tie die" if isinstance(rolls, list) and rolls else "no ties"
     return ""

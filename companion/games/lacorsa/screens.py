@@ -23,6 +23,9 @@ from companion.games.lacorsa.rules import (BETWEEN, DEAL, DISCARD, DONE, GRID, P
 GAME = "Lacorsa"
 NAME = 8                     # characters of a car's name in a line
 TITLE = MENU_CHARS           # the title and its status together (see companion.profile)
+KEY = ("C2 = Champion 2", "D5 = Drafting 5", "E3 = Extend 3", "R = Redline", "L3 = lap 3",
+       "A = automated car")
+"""The cards' short names (``Blue C2 > Yellow 5``) and the lap (``L3 Blue``): pause menu > Key."""
 
 
 def short(state: State, car: int, width: int = NAME) -> str:

@@ -6,9 +6,10 @@ from companion.games.street_illegal import autoplay, public, rules, screens, tra
 ACTIVITY = Activity(
     slug="street-illegal", kind="game", options=rules.OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
-    finished=rules.finished, standings=rules.standings, summary=rules.summary,
+    finished=rules.finished, standings=rules.standings, summary=rules.summary, describe=rules.describe,
     championship_entries=rules.championship_entries, check_data=track.check_data,
     view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
-    public=public.public,
+    public=public.public, secret=public.secret, public_words=public.public_words,
+    key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -6,7 +6,7 @@ deck's order."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.street_illegal import rules as R
 from companion.core.names import counted
@@ -59,9 +59,10 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     c = state.cars[i]
     widgets, row = [], []
     if state.hand:
-        widgets.append(stat("hand", f"{counted(state.hand[i], 'tempo card')} (pays {counted(state.hand[i], 'chip')} at most)"))
+        hand = shown_hand(state, i)
+        widgets.append(stat("hand", f"{counted(hand, 'tempo card')} (pays {counted(hand, 'chip')} at most)"))
         if not c.old_pro:              # an Old Pro turns the cards of its own deck
-            row.append(f"tempo {state.hand[i]}")
+            row.append(f"tempo {hand}")
     if state.won:
         widgets.append(stat("duels", f"won {state.won[i]}, lost {state.lost[i]}"))
         row.append(f"won {state.won[i]}/{state.won[i] + state.lost[i]}")
@@ -90,3 +91,35 @@ def _state(state: R.State, i: int) -> str:
     if state.step == "race" and state.phase == 3 and i in state.out:
         return "out this phase"
     return ""
+
+
+def shown_hand(state: R.State, i: int) -> int:
+    """How many tempo cards car ``i`` holds as the table sees it: a nitrous card raised
+    face down is in the hand until both players have raised theirs."""
+    duel = state.duel
+    if duel is not None and state.stage == "nitrous":
+        return state.hand[i] + sum(1 for c, v in duel.raised if c == i and v)
+    return state.hand[i]
+
+
+def secret(state: R.State) -> bool:
+    """A face-down choice is being made: tempo cards put down for a starting position
+    (Tactical bids) or raised for nitrous, while another player has still to choose."""
+    return bool(state.bids) or (state.duel is not None and state.stage == "nitrous" and bool(state.duel.raised))
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a bid or a nitrous card entered says who chose
+    (``Ann: a tempo card face down``), never which; the last one turns them all (``Bids
+    turned: Ann 30, Bob 20``, ``Nitrous turned: Ann 40, Bob none``). Anything else: the
+    history's words."""
+    kind = event.get("kind")
+    if kind == "bid":
+        if after.bids:
+            return f"{before.name(int(event['car']))}: a tempo card face down"
+        return "Bids turned: " + ", ".join(f"{after.name(c)} {v}" for c, v in after.last_bids)
+    if kind == "raise" and after.duel is not None:
+        if after.stage == "nitrous":
+            return f"{before.name(int(event['car']))}: a nitrous card or none, face down"
+        return "Nitrous turned: " + ", ".join(f"{after.name(c)} {v or 'none'}" for c, v in after.duel.raised)
+    return None

@@ -26,7 +26,7 @@ from companion.core.rng import shuffled
 from companion.kit import cars as kit_cars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
-from companion.kit.standings import standing
+from companion.kit.standings import ordinal, standing
 from companion.kit.text import fit, first_fitting, label
 from companion.kit.update import bump
 from companion.games.api import Move, Option, make_move
@@ -59,6 +59,8 @@ REVIEWS = ("track", "lineup")
 WITHIN, PAID, BRAKE, DRIVEN = "within", "paid", "brake", "driven"
 DRIVE_LABELS = {WITHIN: label("Within limit"), PAID: label("Paid chips"),
                 BRAKE: first_fitting("Emergency brake", "Brake: -1 card", limit=LABEL_CHARS), DRIVEN: label("Done")}
+DRIVE_WORDS = {WITHIN: "within the limit", PAID: "paid chips", BRAKE: "emergency brake: -1 card", DRIVEN: "done driving"}
+"""What the player did about the limit, as the history says it."""
 
 
 
@@ -225,7 +227,8 @@ def _pick_moves(state: State) -> list[Move]:
         if i in state.track or (card.limit, card.situation.id) in seen:
             continue
         seen.add((card.limit, card.situation.id))
-        out.append(make_move("pick", card_label(card), card=i, primary=not out))
+        out.append(make_move("pick", card_label(card), card=i, primary=not out,
+                             history=f"Track card {len(state.track) + 1}: {card.limit or 'no limit'} {card.situation.label}"))
     return out
 
 
@@ -242,16 +245,20 @@ def review_pages(state: State) -> int:
 
 def _grid_moves(state: State) -> list[Move]:
     if state.grid_mode == "age":
-        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c) for c in state.unseated]
+        place = ordinal(FIELD - len(state.seated))      # the youngest starts last
+        return [make_move("seat", label(state.name(c)), player=state.name(c), car=c, history=f"starts {place}")
+                for c in state.unseated]
     car = state.current_player
-    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values]
+    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v, history=f"tempo card {v}")
+            for v in state.values]
 
 
 def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:
     who = state.name(car)
     if state.limit is None:
-        return [make_move(kind, DRIVE_LABELS[DRIVEN], player=who, choice=DRIVEN, primary=True)]
-    return [make_move(kind, DRIVE_LABELS[c], player=who, choice=c, primary=(c == WITHIN)) for c in (WITHIN, PAID, BRAKE)]
+        return [make_move(kind, DRIVE_LABELS[DRIVEN], player=who, choice=DRIVEN, primary=True, history=DRIVE_WORDS[DRIVEN])]
+    return [make_move(kind, DRIVE_LABELS[c], player=who, choice=c, primary=(c == WITHIN), history=DRIVE_WORDS[c])
+            for c in (WITHIN, PAID, BRAKE)]
 
 
 def _passing_moves(state: State) -> list[Move]:
@@ -261,16 +268,17 @@ def _passing_moves(state: State) -> list[Move]:
             make_move("stop", label("No 2nd pass"), player=state.name(state.actor))]
     if state.stage == "after":
         if may_pass_again(state):
-            return [make_move("again", label("Attack again"), player=state.name(state.actor)),
-                    make_move("stop", label("Stop"), primary=True)]
-        return [make_move("stop", label("Next"), primary=True)]
+            return [make_move("again", label("Attack again"), player=state.name(state.actor), history="attacks again"),
+                    make_move("stop", label("Stop"), primary=True, history=f"{state.name(state.actor)} stops attacking")]
+        return [make_move("stop", label("Next"), primary=True, history="Result seen")]
     a, d = duel.attacker, duel.defender
     if state.stage == "speed":
         return _speed_moves(state, duel_player(state))
     if state.stage == "nitrous":
         car = nitrous_car(state)
-        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0)] +
-                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v) for v in state.values])
+        return ([make_move("raise", label("No card"), player=state.name(car), car=car, card=0, history="no nitrous card")] +
+                [make_move("raise", label(f"Card {v}"), player=state.name(car), car=car, card=v,
+                           history=f"nitrous card {v}") for v in state.values])
     # stage "attack"
     out: list[Move] = []
     if duel_old_pro(state) is not None:
@@ -655,6 +663,18 @@ def standings(state: State) -> list[dict]:
                              start=state.grid.index(car) + 1 if car in state.grid else None,
                              duels_won=state.won[car], duels_lost=state.lost[car]))
     return rows
+
+
+def describe(event: Mapping[str, Any]) -> str:
+    """The outcome for the history: the Old Pro's cards, turned face up by the companion
+    (``Old Pro cards: 40 + 30``; a third one after the player's speed)."""
+    kind = event.get("kind")
+    drawn = event.get("third") if kind == "speed" else event if kind == "old_pro" else None
+    cards = drawn.get("cards") if isinstance(drawn, Mapping) else None
+    if not isinstance(cards, list) or not cards:
+        return ""
+    names = " + ".join(str(c.get("name", "?")) for c in cards if isinstance(c, Mapping))
+    return names if kind == "old_pro" else f"the Old Pro's third card {names}"
 
 
 def summary(state: State) -> dict:

@@ -19,6 +19,8 @@ from companion.games.street_illegal.rules import FIELD, RACE_LENGTH, TEAM, State
 
 GAME = "Street Illegal"
 NAME_CHARS = LINE_CHARS // 2 - 1
+KEY = ("OP1 = Old Pro 1",)
+"""An Old Pro's short name (``OP1 v Red 90``): pause menu > Key."""
 """A car's name on a line it shares with another name and a sign ("Purple>Yellow")."""
 
 
@@ -123,7 +125,7 @@ def _lineup(state: State) -> View:
     half = LINE_CHARS // 2
     cells = [fit(f"{p} {short(state, c)}", half) for p, c in enumerate(state.grid, start=1)]
     body = [Row(cells[i], cells[i + 1] if i + 1 < len(cells) else "") for i in range(0, len(cells), 2)]
-    return _titled("Starting grid", body, "1=front")
+    return _titled("Starting grid", body, "1=pole")
 
 
 def decisions(state: State) -> View:
@@ -185,7 +187,7 @@ def _phase1(state: State) -> View:
     situation = card.situation
     room = LINE_CHARS - len(card.limit_text) - 1
     label = first_fitting(situation.label.upper(), situation.short.upper(), limit=room)
-    body = [Row(label, card.limit_text, invert=True), *(Text(line) for line in _wrap(" ".join(situation.effect))[:2]),
+    body = [Row(label, card.limit_text), *(Text(line) for line in _wrap(" ".join(situation.effect))[:2]),
             Text("2 chips/matching icon")]
     return _titled(_turn_title(state, car, "phase 1"), body, _card_status(state))
 
@@ -244,7 +246,7 @@ def _attack(state: State) -> View:
     tie = "Tie: nitrous cards" if state.nitrous else _fit(f"Tie: {d} holds", "Tie: front car holds")
     room = LINE_CHARS - len(f"for {place}") - 1
     versus = first_fitting(_versus(state), f"{fit(a, room // 2)}>{fit(d, room // 2)}", limit=room)
-    body = (Row(versus, f"for {place}", invert=True), Text("Secret chips, at once"),
+    body = (Row(versus, f"for {place}"), Text("Secret chips, at once"),
             Text(_fit(f"Max: {a} {ha}, {d} {hd}", "Max: cards in hand")), Text(tie))
     return _titled(title, body, _card_status(state))
 

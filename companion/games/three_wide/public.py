@@ -5,13 +5,13 @@ has how many cards each player holds, never which (nor the tactic deck's order).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.three_wide import rules as R
 from companion.games.three_wide import tables
 from companion.core.names import counted
 from companion.kit.cars import COLOURS
-from companion.kit.dashboard import FINISHED, bar, car, chips, stat, waiting
+from companion.kit.dashboard import FINISHED, bar, car, chips, primary_index, stat, waiting
 
 CHIP_WORDS = ("B", "G", "Y", "R")   # a chip's wear, as on the OLED (black .. red)
 PHASES = {R.START: "Draw the grid", R.DEAL: "Deal the tactic cards", R.OVER: "The race is over"}
@@ -21,7 +21,9 @@ def public(state: R.State) -> dict[str, Any]:
     s = state.settings
     lead = max((c.lap for c in state.cars if not c.out), default=0)
     laps = f"Lap {lead} of {s.laps}"
-    if state.yellow:
+    if state.phase == R.OVER:
+        laps = f"finished, {counted(s.laps, 'lap')}"
+    elif state.yellow:
         laps += ", yellow flag"
     elif state.gwc:
         laps += ", green-white-checker"
@@ -30,8 +32,22 @@ def public(state: R.State) -> dict[str, Any]:
     if state.hands:
         notes.append("Tactic cards in hand: " + ", ".join(
             f"{name} {len(hand)}" for name, hand in zip(state.players, state.hands)))
-    return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
+    return {"laps": laps, "lap": lead, "turn": turn, "turn_cars": _turn_cars(state), "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def _turn_cars(state: R.State) -> list[str]:
+    """The cars whose turn it is, as the tower names them: a player picking tactics, all
+    of theirs (for which one the pick is stays secret); else the car the box's next press
+    is for, when it is for one."""
+    if state.phase == R.TACTICS:
+        return [state.name(i) for i, c in enumerate(state.cars) if c.owner == state.actor]
+    moves = R.moves(state)
+    if not moves:
+        return []
+    car = moves[primary_index(moves)].arg("car")
+    return [state.name(car)] if isinstance(car, int) and 0 <= car < len(state.cars) else []
+
 
 
 def _waiting(state: R.State) -> tuple[str, str]:
@@ -63,7 +79,7 @@ def dashboard(state: R.State, i: int) -> dict[str, Any]:
     note = f"{owner}'s {'team' if c.team else 'associated'} car, lap {c.lap}"
     if state.phase == R.OVER and not c.out:
         note += ", finished"
-    return car(f"#{c.number} {owner}", COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out,
+    return car(state.name(i), COLOURS[c.owner % len(COLOURS)], widgets, note=note, out=c.out,
                row=[f"L{c.lap}", f"fuel {fuel}", f"dmg {c.damage}"], state=_state(state, i))
 
 
@@ -83,3 +99,17 @@ def secret(state: R.State) -> bool:
     """The players pick their tactics in turn from their hands: what each picked stays
     off the table screen until the tactics are turned."""
     return state.phase == R.TACTICS
+
+
+def public_words(before: R.State, event: Mapping[str, Any], after: R.State) -> str | None:
+    """The table's words for an event: a tactic picked says who picked one
+    (``Red: a tactic face down``), never which card nor for which car, before and after
+    the reveal; the last player's Done turns them all (``Tactics turned: MoveNow>#11,
+    Draft>#3``). Anything else: the history's words."""
+    kind = event.get("kind")
+    if kind == "play" and before.phase == R.TACTICS:
+        return f"{before.players[before.actor]}: a tactic face down"
+    if kind == "tactics-done" and before.phase == R.TACTICS and after.phase != R.TACTICS:
+        turned = [f"{R.card(after, i).short}>#{after.cars[c].number}" for i, c in after.played]
+        return "Tactics turned: " + (", ".join(turned) or "none")
+    return None

@@ -317,35 +317,46 @@ def _moves(state: State) -> list[Move]:
         return _tactics_moves(state)
     if p == TACTIC:
         card_i, c = state.played[state.step]
-        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c)]
+        what = f"{card(state, card_i).name} for #{state.cars[c].number}"
+        out = [make_move("skip", "Not possible", player=_owner(state, c), car=c, history=f"{what} not possible")]
         if _can_resolve(state):
-            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c))
+            out.insert(0, make_move("resolve", "Resolve", player=_owner(state, c), primary=True, car=c,
+                                    history=f"{what} resolved"))
         else:
-            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c)]
+            out = [make_move("skip", "Not possible", player=_owner(state, c), primary=True, car=c,
+                             history=f"{what} not possible")]
         return out
     if p == ROLL:
         c = state.mover
-        return [make_move("roll", label(f"Roll #{state.cars[c].number}"), player=_owner(state, c), primary=True, car=c)]
+        return [make_move("roll", label(f"Roll #{state.cars[c].number}"), player=_owner(state, c), primary=True, car=c,
+                          history=f"#{state.cars[c].number} rolled")]
     if p == CHOOSE:
         c = state.mover
         slow = state.cars[c].slowdown
-        out = [make_move("die", label(f"{state.faces[i]} go {dice.distance(state.faces, i, slow)}"),
-                         player=_owner(state, c), primary=(n == 0), car=c, die=i)
-               for n, i in enumerate(dice.choices(state.faces))]
+        n_car = state.cars[c].number
+        out = [make_move("die", label(f"{state.faces[i]} go {go}"), player=_owner(state, c), primary=(n == 0), car=c, die=i,
+                         history=f"#{n_car} goes {counted(go, 'space')} on {state.faces[i]}")
+               for n, i in enumerate(dice.choices(state.faces)) for go in (dice.distance(state.faces, i, slow),)]
         if not state.rerolled and has_skill(state, c, "experience"):
-            out.append(make_move("experience", "Experience", player=_owner(state, c), car=c))
+            out.append(make_move("experience", "Experience", player=_owner(state, c), car=c,
+                                 history=f"#{n_car} rolls again (Experience)"))
         return out
     if p == PLACE:
         c = state.mover
+        n_car = state.cars[c].number
         return [make_move("land", label(f"Board: sp {s}" if s != state.proposal else f"Land sp {s}"), player=_owner(state, c),
-                          primary=(s == state.proposal), car=c, space=s) for s in landing_options(state, c)]
+                          primary=(s == state.proposal), car=c, space=s,
+                          history=f"Board: #{n_car} on space {s}" if s != state.proposal else f"#{n_car} lands on space {s}")
+                for s in landing_options(state, c)]
     if p == CHECK:
         return [make_move("check", "Trigger card", primary=True)]
     if p == WRECK:
-        out = [make_move("wreck", "OK wreck", primary=True, cars=list(state.wreck_cars))]
-        out += [make_move("drop", label(f"Not #{state.cars[w].number}"), car=w) for w in state.wreck_cars[1:]]
+        out = [make_move("wreck", "OK wreck", primary=True, cars=list(state.wreck_cars), history="Wreck")]
+        out += [make_move("drop", label(f"Not #{state.cars[w].number}"), car=w,
+                          history=f"#{state.cars[w].number} out of the wreck") for w in state.wreck_cars[1:]]
         if len(state.wreck_cars) > 1 or card(state, state.todo[0][2]).cars > 1:
-            out += [make_move("swap", label(f"Add #{state.cars[w].number}"), car=w) for w in wreck_candidates(state)]
+            out += [make_move("swap", label(f"Add #{state.cars[w].number}"), car=w,
+                              history=f"#{state.cars[w].number} into the wreck") for w in wreck_candidates(state)]
         return out
     if p == LEADER:
         return [make_move("pace", "Race pace", primary=True)]
@@ -374,14 +385,16 @@ def _moves(state: State) -> list[Move]:
             for extra in (False, True):
                 words = stop.label.replace(" & Go", "") + ("+Adj" if extra else "")
                 out.append(make_move("stop", label(words), player=_owner(state, c), primary=not out,
-                                     car=c, stop=stop.id, extra=extra))
+                                     car=c, stop=stop.id, extra=extra, history=f"{words} for #{state.cars[c].number}"))
         if has_skill(state, c, "major-repair") and "major-repair" not in state.pending:
             for extra in (False, True):
                 out.append(make_move("stop", "Major Rep+Adj" if extra else "Major Repair", player=_owner(state, c),
-                                     car=c, stop=MAJOR, extra=extra))
+                                     car=c, stop=MAJOR, extra=extra,
+                                     history=f"Major Repair{'+Adj' if extra else ''} for #{state.cars[c].number}"))
         for skill, words in (("fast-pit", "Fast Pit Stop"), ("quick-fix", "Quick Fix")):
             if has_skill(state, c, skill) and skill not in state.pending:
-                out.append(make_move("skill", words, player=_owner(state, c), car=c, skill=skill))
+                out.append(make_move("skill", words, player=_owner(state, c), car=c, skill=skill,
+                                     history=f"{words} for #{state.cars[c].number}"))
         return out
     return []
 
@@ -390,9 +403,9 @@ def _tactics_moves(state: State) -> list[Move]:
     p = state.actor
     who = state.players[p]
     if not state.show:
-        return [make_move("show", "Show hand", player=who, primary=True),
+        return [make_move("show", "Show hand", player=who, primary=True, history="hand shown"),
                 make_move("tactics-done", "No tactics", player=who)]
-    out = [make_move("tactics-done", "Done", player=who, primary=True)]
+    out = [make_move("tactics-done", "Done", player=who, primary=True, history="done choosing tactics")]
     used = {c for _, c in state.played}
     mine = [c for c in race_order(state) if state.cars[c].owner == p and not state.cars[c].roof and c not in used]
     seen = set()
@@ -406,7 +419,7 @@ def _tactics_moves(state: State) -> list[Move]:
                 continue
             out.append(make_move("play", label(f"{cd.short}>#{state.cars[c].number}"), player=who, card=i, car=c))
     if p not in state.redrawn and state.hands[p] and not any(state.cars[c].owner == p for _, c in state.played):
-        out.append(make_move("redraw", "New hand", player=who))
+        out.append(make_move("redraw", "New hand", player=who, history="a new hand drawn"))
     return out
 
 
@@ -1311,13 +1324,11 @@ def describe(event: Mapping[str, Any]) -> str:
         return counted(sum(len(h) for h in event.get('cards', [])), "card")
     if kind in ("pace", "caution"):
         return f"d6 {event.get('face')}"
-    if kind == "land":
-        return f"space {event.get('space')}"
-    if kind == "stop":
+    if kind == "stop":       # the stop and the car are said by the move
         rolls = event.get("rolls") or []
-        return f"{event.get('stop')}" + (f" adj {' '.join(map(str, rolls))}" if rolls else "")
+        return f"adjustment rolls {' '.join(map(str, rolls))}" if rolls else ""
     if kind == "check":
-        return f"{len(event.get('cards', []))} cards"
+        return counted(len(event.get("cards", [])), "card")
     return ""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.names import counted
+from companion.kit import keys
 from companion.kit.text import first_fitting, fit, row
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.receipts import layouts
@@ -22,6 +23,10 @@ from companion.games.three_wide import dice, rules as R, tables
 GAME = "3-Wide"
 TITLE_ROOM = MENU_CHARS          # title and status together
 CHIP = "BGYR"
+KEY = (*keys.TIRE_DICE, "F3 = fuel 3", "D1 = damage 1", "H2 = handling 2", "L2 = lap 2",
+       "1/4 = 1st car of 4")
+"""The dashboard's codes (``Tires BBGB``, ``F3 D0H1``), a die's face (``6xx``) and the
+status (``1/4 L0``: the car rolling, its lap): pause menu > Key."""
 SHORT_STOP = {"splash": "Splash", "one-side": "1 Side", "full": "Full", "major-repair": "Major"}
 
 
@@ -208,7 +213,7 @@ def view(state: R.State) -> View:
     if p == R.WRECK:
         c, marker, res = state.todo[0]
         cd = R.card(state, res)
-        body = [Text(fit(f"{num(state, c)} {marker}: {cd.flag.upper()} flag", LINE_CHARS), invert=cd.flag == "yellow"),
+        body = [Text(fit(f"{num(state, c)} {marker}: {cd.flag.upper()} flag", LINE_CHARS)),
                 _line(f"{counted(cd.cars, 'car')}, -{cd.damage} each"),
                 _line("Wreck " + " ".join(num(state, w) for w in state.wreck_cars)),
                 _line("GO: OK, or correct it")]
@@ -217,7 +222,7 @@ def view(state: R.State) -> View:
         body = [_line(x) for x in _check_lines(state, 3)] + [_line("GO: leader rolls pace")]
         return _view("Leader", body, state)
     if p == R.CAUTION:
-        body = [Text("YELLOW FLAG", invert=True)] + [_line(x) for x in _check_lines(state, 2)]
+        body = [Text("YELLOW FLAG")] + [_line(x) for x in _check_lines(state, 2)]
         body.append(_line("GO: caution pace"))
         return _view("Caution", body, state)
     if p == R.PITS:
@@ -316,7 +321,7 @@ def _tactic(state: R.State) -> View:
     i, c = state.played[state.step]
     cd = R.card(state, i)
     words = EFFECT_WORDS.get(cd.effect, "table applies it").format(n=cd.move)
-    body = [Text(fit(cd.name, LINE_CHARS), invert=True), _line(f"{num(state, c)} {words}")]
+    body = [Text(fit(cd.name, LINE_CHARS)), _line(f"{num(state, c)} {words}")]
     body += [_line(x) for x in news_lines(state)[-1:]]
     body.append(_line("GO: resolve"))
     return _view(f"Tactic {cd.number}", body, state, f"{state.step + 1}/{len(state.played)}")

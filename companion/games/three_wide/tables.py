@@ -365,42 +365,75 @@ def described_race(answers: Mapping[str, Any], items: Mapping[str, list]) -> dic
             "pace": [[int(r["fuel"]), int(r["tires"]), int(r["laps"])] for r in items.get("pace", [])]}
 
 
-def _suggest_track(answers, items, group, index, key):
+def parsed_track(entry: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list]]:
+    """A saved track's answers, to change it on the box (the inverse of :func:`described_track`)."""
+    corners = [{"first": int(a) * 3 + 1, "last": int(b) * 3 + 3} for a, b in entry.get("corners", [])]
+    return {"spaces": int(entry["rows"]) * 3, "count": len(corners)}, {"corners": corners}
+
+
+def parsed_race(entry: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list]]:
+    """A saved race card's answers, to change it on the box (the inverse of :func:`described_race`)."""
+    zones = [dict(z) for z in entry.get("brake_zones", [])]
+    return ({"track": entry["track"], "deck": entry["deck"], "short": entry["short"], "long": entry["long"],
+             "count": len(zones)},
+            {"zones": zones, "pace": [{"fuel": f, "tires": t, "laps": n} for f, t, n in entry.get("pace", [])]})
+
+
+def _suggest_track(asking):
     """A corner's spaces: five rows long, after the corner before it."""
-    corners = items.get("corners", [])
-    if group == "corners" and key == "first" and 0 < index <= len(corners) and "last" in corners[index - 1]:
-        return int(corners[index - 1]["last"]) + 16
-    if group == "corners" and key == "last" and index < len(corners) and "first" in corners[index]:
-        return int(corners[index]["first"]) + 14
+    before, here = asking.item(asking.index - 1), asking.item(asking.index)
+    if asking.group == "corners" and asking.key == "first" and "last" in before:
+        return int(before["last"]) + 16
+    if asking.group == "corners" and asking.key == "last" and "first" in here:
+        return int(here["first"]) + 14
     return None
+
+
+def _track_limits(asking):
+    """A corner on the track, after the corner before it, its last space after its first."""
+    spaces = int(asking.answers.get("spaces", 60))
+    if asking.group != "corners":
+        return None
+    before, here = asking.item(asking.index - 1), asking.item(asking.index)
+    after = int(asking.answers.get("count", 1)) - 1 - asking.index
+    low = int(before.get("last", 0)) + 1 if asking.index else 1
+    if asking.key == "first":
+        return low, spaces - after
+    return int(here.get("first", low)), spaces - after
+
+
+def _track_note(asking):
+    return f"track 1-{asking.answers.get('spaces', 60)}" if asking.group == "corners" else "rows of 3 spaces"
 
 
 def _describes():
     from companion.games.api import Describe, Group, Option
     track = Describe(
-        table="tracks", name="My track",
-        questions=(Option("spaces", "Track spaces", kind="number", low=18, high=180, step=3, default=60),
-                   Option("count", "Corners", kind="number", low=0, high=8, default=2),
+        table="tracks", name="My track", noun="track",
+        questions=(Group("track", "Track", 1, (
+                       Option("spaces", "Track spaces", kind="number", low=18, high=180, step=3, default=60),
+                       Option("count", "Corners", kind="number", low=0, high=8, default=2))),
                    Group("corners", "Corner ", "count", (
-                       Option("first", "from sp", kind="number", low=1, high=180, default=16),
-                       Option("last", "to sp", kind="number", low=1, high=180, default=30)))),
-        build=described_track, suggest=_suggest_track)
+                       Option("first", "From space", kind="number", low=1, high=180, default=16),
+                       Option("last", "To space", kind="number", low=1, high=180, default=30)))),
+        build=described_track, suggest=_suggest_track, limits=_track_limits, note=_track_note, parse=parsed_track)
     race = Describe(
-        table="races", name="My race",
+        table="races", name="My race", noun="race",
         questions=(Option("track", "Track", source=poster_choices),
                    Option("deck", "Race deck", choices=tuple((k, k.replace("-", " ").capitalize()) for k in DECK_KINDS),
                           default="intermediate"),
-                   Option("short", "Short race laps", kind="number", low=1, high=999, default=40),
-                   Option("long", "Long race laps", kind="number", low=1, high=999, default=80),
-                   Option("count", "Brake zones", kind="number", low=0, high=13, default=0),
+                   Group("laps", "Laps, zones", 1, (
+                       Option("short", "Short race", kind="number", low=1, high=999, default=40),
+                       Option("long", "Long race", kind="number", low=1, high=999, default=80),
+                       Option("count", "Brake zones", kind="number", low=0, high=13, default=0))),
                    Group("zones", "Zone ", "count", (
-                       Option("space", "space", kind="number", low=1, high=180, default=16),
-                       Option("limit", "limit", kind="number", low=1, high=20, default=7))),
+                       Option("space", "Space", kind="number", low=1, high=180, default=16),
+                       Option("limit", "Limit", kind="number", low=1, high=20, default=7))),
                    Group("pace", "Pace ", 6, (
-                       Option("fuel", "fuel", kind="number", low=0, high=9, default=1),
-                       Option("tires", "tires", kind="number", low=0, high=9, default=1),
-                       Option("laps", "laps", kind="number", low=1, high=9, default=3)))),
-        build=described_race)
+                       Option("fuel", "Fuel", kind="number", low=0, high=9, default=1),
+                       Option("tires", "Tires", kind="number", low=0, high=9, default=1),
+                       Option("laps", "Laps", kind="number", low=1, high=9, default=3)))),
+        build=described_race, parse=parsed_race)
     return track, race
 
 

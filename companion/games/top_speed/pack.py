@@ -9,5 +9,6 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, check_data=settings.check_data, view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
     public=public.public,
+    key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

@@ -26,7 +26,8 @@ def short(card) -> str:
 def public(state: R.State) -> dict[str, Any]:
     s = state.settings
     lap = max(0, s.laps - state.laps_left)
-    laps = f"{counted(state.laps_left, 'lap')} to go of {s.laps}" if state.phase not in (R.START, R.GRID) else "before the start"
+    laps = (f"last lap of {s.laps}" if state.laps_left == 1 else f"{counted(state.laps_left, 'lap')} to go of {s.laps}") \
+        if state.phase not in (R.START, R.GRID) else "before the start"   # as the box says it
     if over(state):
         laps = f"finished, {counted(s.laps, 'lap')}"
     notes = [f"{s.race_label} race, {s.circuit}"]

@@ -198,8 +198,9 @@ def moves(state: State) -> list[Move]:
     phase = state.phase
     if phase == START:
         if state.settings.grid == "qualifying" and not state.qualified:
-            return [make_move("qualify", label("QUALIFY"), primary=True)]
-        return [make_move("start", label("START"), primary=True)]
+            return [make_move("qualify", label("Qualify"), primary=True, history="Qualifying")]
+        grid = "Grid by qualifying" if state.qualified else "Grid drawn"
+        return [make_move("start", label("Start"), primary=True, history=grid)]
     if phase == GRID:
         return [make_move("go", label("Start race"), primary=True)]
     if state.drawn:
@@ -209,17 +210,35 @@ def moves(state: State) -> list[Move]:
     if phase == DRAW:
         return _turn_moves(state) + [make_move("fix", label("Board: fix car"))]
     if phase == STEPS:
-        return [make_move("next", label("OK"), primary=True)]
+        return [make_move("next", label("Go on"), primary=True, history=step_words(state, state.steps[state.step]))]
     if phase == ROUND_END:
-        return [make_move("next", label("NEXT ROUND"), primary=True), make_move("fix", label("Board: fix car"))]
+        return [make_move("next", label("Next round"), primary=True, history=f"Round {state.round + 1}"),
+                make_move("fix", label("Board: fix car"))]
     if phase == FIX:
         car = state.fix_car
         who = state.name(car)
-        return [make_move("fix-move", label("Forward 1"), player=who, car=car, by=1),
-                make_move("fix-move", label("Back 1"), player=who, car=car, by=-1),
-                make_move("fix-car", label("Next car")),
-                make_move("fix-done", label("Done"), primary=True)]
+        return [make_move("fix-move", label("Forward 1"), player=who, car=car, by=1, history="Board: 1 ahead"),
+                make_move("fix-move", label("Back 1"), player=who, car=car, by=-1, history="Board: 1 back"),
+                make_move("fix-car", label("Next car"), history="Board: next car"),
+                make_move("fix-done", label("Done"), primary=True, history="Board: cars fixed")]
     return []
+
+
+def step_words(state: State, step: Step) -> str:
+    """A step of the movement phase as the history says it once the table has seen it
+    (``Red moves 7 spaces``, ``Safety Car out``)."""
+    who, n = (state.name(step.car) if step.car >= 0 else ""), step.amount
+    words = {
+        MOVE: f"{who} moves {counted(n, 'space')}" if n else f"{who} stays",
+        BONUS: f"{who} moves {counted(n, 'space')}: fastest lap",
+        BACK: f"{who} goes {counted(-n, 'space')} back: Drive Through",
+        PIT_BACK: f"{who} goes {counted(-n, 'space')} back: pit stop",
+        CLOSE: f"{who} closes up {counted(n, 'space')}",
+        LAP: f"{who} crosses the line: {counted(n, 'lap')} to go",
+        SC_OUT: "Safety Car out", SC_COUNT: f"Safety Car stays: counter {n}", SC_IN: "Safety Car in",
+        QLAP: f"{who}: qualifying lap of {counted(n, 'space')}", FLAG: "Chequered flag",
+    }
+    return words.get(step.kind, step.kind)
 
 
 def next_drawer(state: State, c: int, status: str) -> int | None:
@@ -244,8 +263,10 @@ def _seen_moves(state: State) -> list[Move]:
     else:
         go = label(f"Next: {state.name(nxt)}")
     who = state.name(c)
-    return [make_move("seen", go, player=who, car=c, primary=True),
-            make_move("cards", label("My cards"), player=who, car=c)]
+    then = ("lap times" if state.phase == QUALIFY else "the cars move") if nxt is None else \
+        "draws again" if nxt == c else f"{state.name(nxt)} next"
+    return [make_move("seen", go, player=who, car=c, primary=True, history=f"card seen, {then}"),
+            make_move("cards", label("My cards"), player=who, car=c, history="looks at My cards")]
 
 
 def _turn_moves(state: State) -> list[Move]:
@@ -256,31 +277,31 @@ def _turn_moves(state: State) -> list[Move]:
     fresh = not car.row and not car.kers_round
     out: list[Move] = []
 
-    def add(kind: str, text: str, primary: bool = False) -> None:
-        out.append(make_move(kind, text, player=who, car=c, primary=primary))
+    def add(kind: str, text: str, history: str, primary: bool = False) -> None:
+        out.append(make_move(kind, text, player=who, car=c, primary=primary, history=history))
 
     if has_cards:
-        add("draw", label("DRAW"), primary=True)
+        add("draw", label("Draw"), f"{who} drew", primary=True)
     if state.phase == QUALIFY:
         if car.row:
-            add("pass", label("PASS"), primary=not has_cards)
+            add("pass", label("Pass"), "stops drawing", primary=not has_cards)
         else:
-            add("no-lap", label("NO LAP"), primary=not has_cards)
+            add("no-lap", label("No lap"), "no qualifying lap", primary=not has_cards)
         return out
     if state.sc:
-        add("pit", label("PIT STOP"), primary=not has_cards)
-        add("cards", label("My cards"))
+        add("pit", label("Pit stop"), "into the pits", primary=not has_cards)
+        add("cards", label("My cards"), "looks at My cards")
         return out
     if car.row or car.kers_round:
-        add("pass", label("PASS"), primary=not has_cards)
+        add("pass", label("Pass"), "stops drawing", primary=not has_cards)
     if fresh:
-        add("pit", label("PIT STOP"), primary=not has_cards and car.kers is None)
+        add("pit", label("Pit stop"), "into the pits", primary=not has_cards and car.kers is None)
     if state.settings.kers:
         if car.kers is not None and not car.kers_round:
-            add("kers", label(f"KERS {car.kers.name}"), primary=not has_cards)
+            add("kers", label(f"KERS {car.kers.name}"), f"plays the KERS card {car.kers.name}", primary=not has_cards)
         if car.kers is None and not car.kers_round and car.row and value(car.row[-1]) > 0:
-            add("keep", label(f"KEEP {car.row[-1].name}"))
-    add("cards", label("My cards"))
+            add("keep", label(f"Keep {car.row[-1].name}"), f"keeps {car.row[-1].name} for KERS")
+    add("cards", label("My cards"), "looks at My cards")
     return out
 
 

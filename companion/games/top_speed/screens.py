@@ -13,6 +13,7 @@ from companion.receipts import layouts
 from companion.receipts.layouts import COLOUR, LED, POINTS, Col
 from companion.receipts.model import Receipt
 from companion.core.names import counted
+from companion.kit.standings import ordinal
 from companion.kit.text import first_fitting, fit
 from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
 from companion.ui.view import Big, Menu, Row, Text, View
@@ -22,6 +23,9 @@ CELL = LINE_CHARS // 2
 """Characters in half a line: a car of the race order ("1 Yellow"), two a line."""
 NAME_CHARS = CELL - 2
 """A name in a title or a headline beside what the car does ("YELLOW: move 7")."""
+KEY = ("DT = Drive Through", "ENG = Engine Trouble", "OFF = Off Track", "SC = Safety Car",
+       "TIRE = Tire Trouble", "YF = Yellow Flag", "DT2 = 2 of them")
+"""The trouble cards' short names (``left: DT2 ENG6``, the damage row): pause menu > Key."""
 
 
 def _name(state: R.State, car: int) -> str:
@@ -29,8 +33,9 @@ def _name(state: R.State, car: int) -> str:
 
 
 def _laps(state: R.State) -> str:
-    """The Laps Remaining, as the laps track shows them."""
-    return f"{state.laps_left} to go"
+    """The Laps Remaining, as the laps track shows them; at 1 the next lap off ends the
+    race (the counter goes down as a round starts), so it says so: ``last lap``."""
+    return "last lap" if state.laps_left == 1 else f"{state.laps_left} to go"
 
 
 def view(state: R.State) -> View:
@@ -48,7 +53,7 @@ def _start_view(state: R.State) -> View:
         lines.append(Text(fit(" ".join(f"{fit(state.name(c), CELL // 3)} {max(0, state.cars[c].qual)}" for c in ranked))))
     else:
         lines.append(Text("Grid: by qualifying" if s.grid == "qualifying" else "Grid: random"))
-    return View(title="Top Speed", status=f"{len(state.cars)}P", body=tuple(lines))
+    return View(title="Top Speed", status=counted(len(state.cars), "player"), body=tuple(lines))
 
 
 # -- a player's turn ----------------------------------------------------------------------
@@ -170,7 +175,7 @@ def last_text(state: R.State, width: int = LINE) -> str:
     elif what == "kers":
         words = [f"KERS {_short(car.row[-1])}"]
     else:
-        words = [{"pass": "passes", "pit": "PIT STOP", "no-lap": "no lap"}.get(what, what)]
+        words = [{"pass": "passes", "pit": "pit stop", "no-lap": "no lap"}.get(what, what)]
     word = next((w for w in words if len(w) + 5 <= width), words[-1])
     name = _name(state, c)
     if len(name) + len(word) + 2 > width:
@@ -323,7 +328,7 @@ def _fix_view(state: R.State) -> View:
     c = state.fix_car
     car = state.cars[c]
     pos = _order(state).index(c) + 1
-    return View(title=f"Fix {_name(state, c)}", status=f"P{pos}",
+    return View(title=f"Fix {_name(state, c)}", status=ordinal(pos),
                 body=(Text("space from the line:"),
                       Big(str(circuit.board_space(car.distance, state.settings.spaces)),
                           caption=f"of {state.settings.spaces} (0 = line)")))

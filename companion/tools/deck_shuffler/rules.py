@@ -17,6 +17,7 @@ from companion.core import deck as dk
 from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.rng import Rng
+from companion.core.names import counted
 from companion.games.api import Move, Option, make_move
 from companion.kit.events import dispatch
 from companion.kit.text import label as fit, short_name
@@ -87,12 +88,13 @@ def moves(state: State) -> list[Move]:
     d = state.deck
     out: list[Move] = []
     if can_draw(d):
-        out.append(make_move("draw", "Draw"))
+        out.append(make_move("draw", "Draw", history="Drew"))
     if d.shown:
-        out.append(make_move("discard", "Discard" if len(d.shown) == 1 else f"Discard all {len(d.shown)}"))
+        out.append(make_move("discard", "Discard" if len(d.shown) == 1 else f"Discard all {len(d.shown)}",
+                             history="Discarded"))
     if d.pile.discard:
-        out.append(make_move("reshuffle", "Reuse discards"))
-    out.append(make_move("shuffle", "Shuffle all"))
+        out.append(make_move("reshuffle", "Reuse discards", history="Discards shuffled back in"))
+    out.append(make_move("shuffle", "Shuffle all", history="Whole deck shuffled"))
     out.extend(make_move("deck", fit(f"Use {short_name(other.label)}"), deck=other.id)
                for other in state.decks if other.id != d.id)
     out[0] = replace(out[0], primary=True)
@@ -188,8 +190,12 @@ def summary(state: State) -> dict:
 
 
 def describe(event: dict) -> str:
-    """The outcome for the history list: the card drawn, or the cards discarded."""
+    """The outcome for the history list: the card drawn, or the cards discarded
+    (``Discarded: Safety Car + 2``; more than two, each drawn in its own line before:
+    ``Discarded: 5 cards``)."""
     if event.get("kind") in ("draw", "discard"):
         cards = [c.get("name", "?") for c in event.get("cards", ()) if isinstance(c, dict)]
-        return ", ".join(cards) or "no card"
+        if len(cards) > 2:
+            return counted(len(cards), "card")
+        return " + ".join(cards) or "no card"
     return ""

@@ -110,10 +110,12 @@ def _change_moves(state: State, s: DiceSet) -> list[Move]:
     "Reset to BBBB" once any die differs from the start."""
     if not s.swap:
         return []
-    out = [make_move("swap", fit(f"Die {slot + 1} > {state.die(_next(s, slot)).label}"), set=s.id, slot=slot)
+    out = [make_move("swap", fit(f"Die {slot + 1} > {state.die(_next(s, slot)).label}"), set=s.id, slot=slot,
+                     history=f"{s.label}: die {slot + 1} to {state.die(_next(s, slot)).label}")
            for slot in range(len(s.dice))]
     if s.dice != s.start:
-        out.append(make_move("reset", fit(f"Reset to {_initials(state, s.start)}"), set=s.id))
+        start = _initials(state, s.start)
+        out.append(make_move("reset", fit(f"Reset to {start}"), set=s.id, history=f"{s.label}: reset to {start}"))
     return out
 
 

@@ -3,12 +3,15 @@ rolls before it on the line below; after a die of a set changes, the set's dice.
 
 from __future__ import annotations
 
+from companion.kit import keys
 from companion.profile import LINE_CHARS
 from companion.tools.dice_roller import rules
 from companion.ui.view import Big, Menu, Text, View
 
 BEFORE = 6            # earlier rolls on the "before" line, as many of them as fit whole
 BEFORE_UP_TO = 2      # dice in the last roll that leave room for that line at a large size
+KEY = keys.TIRE_DICE
+"""A tire die's face and colours (``5xs``, ``Tire dice RBYB``): pause menu > Key."""
 
 
 def view(state: rules.State) -> View:

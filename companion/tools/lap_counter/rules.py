@@ -4,8 +4,9 @@ lap times and the chosen game's points.
 Flow: GO starts the race (and its clock). Then one move per car still racing,
 "<Colour> crossed", the car most likely to cross next first; in a countdown race
 "New round: -1" (Top Speed lowers its Laps Remaining at the start of every round);
-"End race early" classifies the cars where they stand, and once every car has taken
-the chequered flag "Show results" (the GO move) closes the race.
+"End race early" (asked to confirm) classifies the cars where they stand and its results
+say it ended early; once every car has taken the chequered flag "Show results" (the GO
+move) closes the race.
 
 Events: {"kind": "start", "at": t?}, {"kind": "cross", "car": name, "lap": n, "at": t?},
 {"kind": "tick"}, {"kind": "finish"}; ``at`` (wall-clock seconds) is present only with
@@ -49,6 +50,7 @@ class LapCounter:
     started: bool = False
     closed: bool = False
     table: dict | None = None
+    early: bool = False          # closed before every car took the flag ("End race early")
 
 
 def _option(options: dict[str, Any], key: str) -> Any:
@@ -77,8 +79,8 @@ def moves(state: LapCounter) -> list[Move]:
         return [make_move("finish", "Show results", primary=True)]
     crossings = [make_move("cross", f"{fit(car.name, LABEL_CHARS - len(' crossed'))} crossed", player=car.name, car=car.name)
                  for car in racing.next_to_cross(state.race)]
-    tick = [make_move("tick", "New round: -1")] if state.race.countdown else []
-    return [*crossings, *tick, make_move("finish", "End race early")]
+    tick = [make_move("tick", "New round: -1", history="New round: one lap fewer to go")] if state.race.countdown else []
+    return [*crossings, *tick, make_move("finish", "End race early", confirm="End this race now?")]
 
 
 def resolve(state: LapCounter, move: Move, rng=None) -> dict[str, Any]:
@@ -104,7 +106,7 @@ def apply(state: LapCounter, event: dict[str, Any]) -> LapCounter:
     if kind == "tick" and state.started:
         return replace(state, race=racing.tick(state.race))
     if kind == "finish" and state.started:
-        return replace(state, race=racing.end(state.race), closed=True)
+        return replace(state, race=racing.end(state.race), closed=True, early=not racing.is_over(state.race))
     raise racing.RaceError(f"a '{kind}' event does not fit the lap counter now")
 
 
@@ -139,7 +141,7 @@ def summary(state: LapCounter) -> dict[str, Any]:
     return {"game": state.game, "laps": state.race.length, "countdown": state.race.countdown,
             "laps_led": racing.laps_led(state.race),
             "fastest_lap": None if fast is None else {"car": fast.car, "lap": fast.lap, "seconds": fast.seconds},
-            "lap_chart": lap_chart(state)}
+            "lap_chart": lap_chart(state), **({"ended_early": True} if state.early else {})}
 
 
 def lap_chart(state: LapCounter) -> dict[str, Any]:
@@ -148,6 +150,6 @@ def lap_chart(state: LapCounter) -> dict[str, Any]:
 
 
 def describe(event: dict[str, Any]) -> str:
-    """The outcome for the history list: the lap a crossing completed."""
+    """The outcome for the history list: the lap a crossing completed (``Red crossed: lap 3``)."""
     lap = event.get("lap") if event.get("kind") == "cross" else None
-    return f"L{lap}" if isinstance(lap, int) else ""
+    return f"lap {lap}" if isinstance(lap, int) else ""

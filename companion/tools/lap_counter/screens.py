@@ -12,6 +12,9 @@ from companion.receipts.model import Line, Receipt
 from companion.tools.lap_counter.rules import GAMES, LapCounter, lap_chart, standings
 from companion.ui.view import Menu, Text, View
 
+KEY = ("L3 = 3 laps done", "F = finished")
+"""A car's laps in the list (``L3 F``): pause menu > Key."""
+
 
 def _length_text(race: racing.RaceState) -> str:
     return counted(race.length, "lap") + (", countdown" if race.countdown else "")
@@ -22,7 +25,7 @@ def view(state: LapCounter) -> View:
     if not state.started:
         points = f"{dict(GAMES)[state.game]} points" if state.table is not None else "No points"
         length = f"countdown {race.length}" if race.countdown else _length_text(race)
-        return View("Lap counter", (Text(f"{counted(len(race.cars), 'car')}, {length}"), Text(points),
+        return View("Lap counter", (Text(f"{counted(len(race.cars), 'player')}, {length}"), Text(points),
                                     Text(f"Lap times {'on' if state.timing else 'off'}"),
                                     Text("GO starts the race")), status=f"{race.length}L")
     if state.closed:

@@ -97,7 +97,8 @@ def test_the_history_says_a_correction_and_a_replay_gives_the_same_race():
     state = rolled(ONE.at - 1, 3, 5)
     move = corrections(state)["Ends in C1"]
     event = R.resolve(state, move, rng=None)
-    assert R.describe(event) == "corrected -2 sp"
+    assert R.describe(event) == ""                   # the move says it: "Red: Board: ends in C1"
+    assert move.history == "Board: ends in C1"
     assert R.apply(state, event) == R.apply(state, dict(event))
 
 

@@ -49,8 +49,49 @@ def test_the_answers_of_a_description_make_a_circuit_the_pack_accepts():
         C.described({**answers, "changeable": 6}, items)
 
 
-def test_each_corner_is_suggested_after_the_one_before_and_the_pit_after_the_last():
+def asking(answers, items, group, index, key, cars=10):
+    from companion.games.api import Asking
+    return Asking(answers, items, group, index, key, cars)
+
+
+def test_each_corner_is_suggested_after_the_one_before_and_the_pit_just_after_the_last():
+    lap = {"length": 90, "count": 8}
     items = {"corners": [{"at": 12, "length": 3, "stops": 2}]}
-    assert C.DESCRIBE.suggest({"length": 80}, items, "corners", 1, "at") == 23
-    assert C.DESCRIBE.suggest({"length": 80}, items, None, 0, "pit") == 17
-    assert C.DESCRIBE.suggest({"length": 80}, {}, "corners", 0, "at") is None
+    # the room left (15-78) shared among the 7 corners to come, 3 spaces each
+    assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "at")) == 15 + (78 - 14 - 7 * 3) // 8
+    assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "length")) == 3
+    assert C.DESCRIBE.suggest(asking(lap, items, "corners", 1, "stops")) == 1
+    longer = {"corners": [items["corners"][0], {"at": 20, "length": 6}]}
+    assert C.DESCRIBE.suggest(asking(lap, longer, "corners", 1, "stops")) == 3    # a stop for every two spaces
+    assert C.DESCRIBE.suggest(asking(lap, {}, "corners", 0, "at")) == 1 + (78 - 8 * 3) // 9
+    one = {**lap, "count": 1}
+    assert C.DESCRIBE.suggest(asking(one, items, "pit", 0, "pit")) == 16
+
+
+def test_each_answer_is_bounded_by_the_ones_before_and_the_grid_of_the_race():
+    lap = {"length": 90, "count": 8}
+    items = {"corners": [{"at": 12, "length": 3, "stops": 2}, {"at": 20, "length": 4}]}
+    limits = C.DESCRIBE.limits
+    assert limits(asking(lap, items, "corners", 1, "at")) == (15, 78 - 6)        # a space for each after
+    assert limits(asking(lap, items, "corners", 1, "length")) == (1, 12)
+    assert limits(asking(lap, {"corners": [{}, {"at": 70}]}, "corners", 1, "length")) == (1, 3)
+    assert limits(asking(lap, items, "corners", 1, "stops")) == (1, 3)
+    assert limits(asking(lap, {"corners": [{"at": 5, "length": 2}]}, "corners", 0, "stops")) == (1, 2)
+    assert limits(asking(lap, items, "corners", 1, "at", cars=4)) == (15, 84 - 6)  # 4 cars: spaces 85-89
+    assert limits(asking({**lap, "count": 2}, items, "pit", 0, "pit")) == (24, 89)   # after the last corner
+    assert limits(asking({"rain": 6}, {}, "pit", 0, "changeable")) == (7, 19)
+    assert C.DESCRIBE.note(asking(lap, items, "corners", 1, "at")) == "grid 79-89"
+    assert C.DESCRIBE.note(asking(lap, {}, "lap", 0, "length", cars=6)) == "grid 83-89, 6 cars"
+
+
+def test_the_grid_s_room_follows_the_cars_of_the_race():
+    from companion.kit.errors import RuleError
+    assert [C.grid_room(n) for n in (2, 4, 10)] == [3, 5, 11]
+    entry = {"length": 90, "corners": [{"at": 80, "length": 3, "stops": 1}], "pit": 84,
+             "weather": {"rain": [1, 8], "changeable": [9, 14], "good": [15, 20]}}
+    circuit = C.load({"circuits": {"mine": entry}}, "mine")       # room for a grid of 4
+    C.check_grid(circuit, 4)
+    with pytest.raises(RuleError, match="10 cars need spaces 79-89 for the grid"):
+        C.check_grid(circuit, 10)
+
+

@@ -109,7 +109,9 @@ def test_advice_is_one_press_away_on_the_gear_screen():
 
 
 def test_history_says_the_faces_rolled():
-    assert R.describe({"kind": "gear", "car": 0, "gear": 5, "roll": 20}) == "gear 5: 20"
-    assert R.describe({"kind": "done", "car": 0, "rolls": {"collision": 2, "motor": [[0, 4], [3, 11]]}}) == "black 2 4 11"
-    assert R.describe({"kind": "start", "weather": 5, "grid": [[19], [3, 7]], "starts": [16, 1]}) == \
-        "grid 19 3 start 16 1"
+    assert R.describe({"kind": "gear", "car": 0, "gear": 5, "roll": 20}) == "20 spaces"      # the move says the gear
+    assert R.describe({"kind": "auto", "car": 0, "gear": 5, "roll": 1, "rolls": {"collision": 7}}) == \
+        "5th gear, 1 space, black die 7"                                                  # the automaton chose it
+    assert R.describe({"kind": "done", "car": 0, "rolls": {"collision": 2, "motor": [[0, 4], [3, 11]]}}) == \
+        "black die 2 4 11"
+    assert R.describe({"kind": "start", "weather": 5, "grid": [[19], [3, 7]], "starts": [16, 1]}) == "weather 5"

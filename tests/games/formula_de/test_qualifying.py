@@ -11,7 +11,7 @@ from .helpers import corner, data
 def qualifying(players=2, weather="good"):
     state = R.setup({"players": players, "grid": "stopwatch", "weather": weather}, data())
     (move,) = R.moves(state)
-    assert move.label == "QUALIFY"
+    assert move.label == "Qualify"
     state = R.apply(state, {"kind": "start", "qualifying": True, "weather": 0})
     assert state.phase == R.GRID and state.car_on == -1      # the weather known: tires first
     return R.apply(state, {"kind": "ok"})

@@ -139,4 +139,4 @@ def test_owner_points_are_used():
 def test_moves_name_their_player():
     state = deal(new(4))
     assert all(m.player == "Red" for m in R.moves(state) if m.kind == "plays")
-    assert make_move("table", "Cards left") in R.moves(state)
+    assert make_move("table", "Cards left", history="Cards left shown") in R.moves(state)

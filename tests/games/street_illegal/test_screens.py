@@ -72,7 +72,7 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
     state = passed_review(state)
     view = screens.view(state)                              # phase 1: situation and limit
     assert (view.title, view.status) == ("Chris: phase 1", "1/8")
-    assert view.body[0] == Row("DOWNHILL", "LIMIT 90", invert=True)
+    assert view.body[0] == Row("DOWNHILL", "LIMIT 90")
     assert texts(view) == ["Turn 1 card, discard", "the LOWEST of four", "2 chips/matching icon"]
     for who in ("Chris", "Bob", "Alex"):
         state, _ = perform(state, "drive", player=who)
@@ -84,7 +84,7 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
         state, _ = perform(state, "drive", player=who, choice=rules.WITHIN)
     view = screens.view(state)                              # phase 3: who attacks whom
     assert view.title == "Alex: phase 3"
-    assert view.body == (Row("Alex>Bob", "for 6th", invert=True), Text("Secret chips, at once"),
+    assert view.body == (Row("Alex>Bob", "for 6th"), Text("Secret chips, at once"),
                          Text("Max: Alex 5, Bob 5"), Text("Tie: Bob holds"))     # bets capped at the hand
     state, _ = perform(state, "winner", car=car(state, "Bob"))
     view = screens.view(state)
@@ -92,7 +92,7 @@ def test_each_phase_says_whose_turn_and_what_to_do(data):
     assert view.body == (Big("Bob held Alex", caption="Alex out this phase"),)
     state, _ = perform(state, "stop")
     view = screens.view(state)
-    assert view.title == "Bob: phase 3" and view.body[0] == Row("Bob>Chris", "for 5th", invert=True)
+    assert view.title == "Bob: phase 3" and view.body[0] == Row("Bob>Chris", "for 5th")
     state, _ = perform(state, "pass_up", player="Bob")
     view = screens.view(state)
     assert view.body == (Big("Chris>OP4", caption="attacks for 4th"), Text("GO: Old Pro's cards"))
@@ -116,7 +116,7 @@ def test_no_limit_and_old_pro_attacking(data):
     state = rules.setup({"players": players("Solo"), "better_old_pros": True}, data)
     state = passed_review(start(state, [track_index(state, None, "obstacle-middle")], (60, 60, 10)))
     view = screens.view(state)
-    assert view.body[0] == Row("OBST. MIDDLE", "NO LIMIT", invert=True)
+    assert view.body[0] == Row("OBST. MIDDLE", "NO LIMIT")
     state, _ = perform(state, "drive", player="Solo")
     assert screens.view(state).body[0] == Big("NO LIMIT", caption="Drive, no limit")
     state, _ = perform(state, "drive", player="Solo")

@@ -125,7 +125,7 @@ def test_correction_screen_moves_a_car_past_occupied_spaces():
     state = act(state, "fix")
     first = state.fix_car
     view = S.view(state)
-    assert view.title == f"Fix {state.name(first).upper()}" and view.status == "P1"
+    assert view.title == f"Fix {state.name(first).upper()}" and view.status == "1st"
     state = act(state, "fix-car")
     second = state.fix_car
     d = {c: state.cars[c].distance for c in range(3)}

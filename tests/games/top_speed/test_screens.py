@@ -129,3 +129,16 @@ def test_receipts_program_results_and_their_lines_fit_the_paper():
 def test_results_receipt_before_the_finish_is_marked_running():
     state = stacked_start(new_race(2), grid=[0, 1])
     assert S.receipts(state)["results"].title == "Top Speed (running)"
+
+
+def test_round_one_of_a_two_lap_race_says_last_lap_on_the_box_and_the_table():
+    """The counter goes down as a round starts, so round 1 of a 2-lap race is its last: the
+    box and the table screen say ``last lap``, never ``1 to go`` (read as a lap still to come)."""
+    from companion.games.top_speed import public
+    from tests.games.top_speed.helpers import new_race, stacked_start
+    state = stacked_start(new_race(3, laps=2), [0, 1, 2])
+    assert state.round == 1 and state.laps_left == 1
+    assert S.view(state).status == "last lap"
+    assert "last lap of 2" in str(public.public(state))
+    longer = stacked_start(new_race(3, laps=3), [0, 1, 2])
+    assert S.view(longer).status == "2 to go"

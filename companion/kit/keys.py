@@ -1,0 +1,16 @@
+"""The keys to the codes the screens show (pause menu > Key, ``Activity.key``): one line
+a code, ``code = words``, 20 characters at most (a list with its scroll bar). A pack's own
+codes are in its screens; the tire dice's are here, as the dice roller and 3-Wide show
+the same faces and colours."""
+
+TIRE_DICE = (
+    "5xs = a tire die",
+    "5 = speed",
+    "x = wears a chip",
+    "s = saves fuel",
+    "! = trouble",
+    "B G Y R = tire wear",
+    "B = new, R = worn",
+)
+"""A tire die's face (``5xs``, ``3!``) and a tire's colour (``Tires BGBB``, ``Tire dice
+RBYB``): the colour of its chip, the die rolled for it."""
