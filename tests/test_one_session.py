@@ -14,7 +14,6 @@ from companion import results as res
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
-from companion.games import registry
 from companion.ui import flow
 from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard
