@@ -190,10 +190,12 @@ class App:
 
     def _keep_setup(self) -> None:
         """Journal the setup in progress when an answer changed (none left: forget it): the
-        wizard's answers, or the question asked before another activity is set up."""
+        wizard's answers, or the question asked before another activity is set up (an entry
+        being described over the wizard is not kept: the wizard is)."""
         loaded = sys.modules.get("companion.ui.wizard")   # not loaded: no setup is on the screens
         kinds = (flow.OpenRace, loaded.Wizard) if loaded else (flow.OpenRace,)
-        screen = next((s for s in reversed(self.stack) if isinstance(s, kinds)), None)
+        screen = next((s for s in reversed(self.stack) if isinstance(s, kinds)
+                       and not (loaded and isinstance(s, loaded.Describing))), None)
         draft = screen.draft() if screen is not None else None
         if draft != self._setup_kept:
             self.journal.save_setup(draft)

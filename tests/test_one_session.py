@@ -14,10 +14,10 @@ from companion import results as res
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
-from companion.games import registry
 from companion.ui import flow
 from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard
+from tests.test_end_race import play_a_little as play   # the demo's answers, a few moves
 from tests.table import PaperTray, press
 
 FIXTURE = Path(__file__).parent / "reference" / "journal-before-aside.sql.gz"
@@ -27,17 +27,6 @@ def make_app(state_dir, seed=4):
     tray = PaperTray()
     return App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=tray,
                rng=random.Random(seed)), tray
-
-
-def play(app, slug, moves):
-    """``slug`` started with its demo's answers and ``moves`` of its demo played."""
-    act = registry.activity(slug)
-    app.start_session(slug, dict(act.demo.options))
-    for _ in range(moves):
-        move = act.demo.script(app.runner.state)
-        if move is None or app.runner.finished():
-            break
-        app.perform(move)
 
 
 def play_to_the_end(app):

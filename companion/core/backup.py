@@ -198,10 +198,14 @@ def backups(folder: str | Path) -> list[Path]:
 
 
 def _new_name(folder: Path, now: float | None) -> Path:
-    stem = f"{PREFIX}{_now_stamp(now)}"
-    target, n = folder / f"{stem}{SUFFIX}", 2
-    while target.exists():
-        target, n = folder / f"{stem}-{n}{SUFFIX}", n + 1
+    """A name after every backup of the same second, pruned ones too: the number after the
+    highest there is (a name freed by pruning is not taken again, or the newest backup would
+    sort before the ones it follows)."""
+    stamp = _now_stamp(now)
+    numbers = [int(m[2] or 1) for m in map(_NAME.fullmatch, os.listdir(folder)) if m and m[1] == stamp]
+    n = max(numbers, default=0) + 1
+    while (target := folder / (f"{PREFIX}{stamp}{SUFFIX}" if n == 1 else f"{PREFIX}{stamp}-{n}{SUFFIX}")).exists():
+        n += 1
     return target
 
 

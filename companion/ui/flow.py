@@ -285,12 +285,18 @@ class Decisions(Screen):
             app.pop()
 
 
+HOLD_OK_KEY = "hold OK = next page"
+"""The Key's last line: a list longer than the screen (a race's, whose footer is its move)
+pages by holding OK."""
+
+
 @dataclass
 class Key(Decisions):
-    """The codes the activity's screens show, in words (``Activity.key``), scrollable."""
+    """The codes the activity's screens show, in words (``Activity.key``), scrollable, and
+    how a long list is read to its end."""
 
     def view(self, app: Host) -> View:
-        view = View("Key", (Menu(app.current().key, -1),))
+        view = View("Key", (Menu((*app.current().key, HOLD_OK_KEY), -1),))
         return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
 

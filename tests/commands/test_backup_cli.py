@@ -278,3 +278,16 @@ def test_a_journal_with_a_damaged_row_is_not_backed_up_as_sound(state_dir, tmp_p
     assert f"the copy of {state_dir / Journal.FILENAME} has a damaged row (race 1 event 3" in err
     assert "nothing was kept" in err and "companion selftest" in err
     assert files(stick) == before
+
+
+def test_backups_of_one_second_stay_in_order_when_the_oldest_are_pruned(state_dir, tmp_path):
+    """Seven backups in the same second, five kept: the newest is always the last, and a
+    name freed by pruning is never taken again (it would sort before the ones it follows)."""
+    race(state_dir, "dice", 3)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    journal_file = state_dir / Journal.FILENAME
+    made = [backup.back_up(journal_file, stick, keep=5, now=1_800_000_000.0)[0] for _ in range(7)]
+    kept = backup.backups(stick)
+    assert kept == made[-5:]
+    assert [p.name.rsplit("-", 1)[-1] for p in kept] == [f"{n}.sqlite3" for n in range(3, 8)]
