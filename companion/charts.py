@@ -773,10 +773,10 @@ def places_spec(name: str, places: Sequence[int], cars: Sequence[int]) -> dict[s
 
 def places_chart(spec: Mapping[str, Any]) -> "Image.Image":
     """Place down (1st at the top), races across: one heavy line through the driver's
-    places, a tick under each race, and the field's size as a dotted floor."""
+    places, a mark on each race, and the field's size as a dotted floor."""
     places, cars = list(spec["places"]), list(spec["cars"])
     deepest = max([*places, *cars, 2])
-    scale_w = text_size(str(deepest), 1)[0]
+    scale_w = number_width(str(deepest))
     x0, x1 = scale_w + 6, WIDTH - 8
     top, plot_h = GLYPH_H, max(96, min(200, 16 * deepest))
     axis_h = GLYPH_H * BIG + 8
@@ -787,18 +787,18 @@ def places_chart(spec: Mapping[str, Any]) -> "Image.Image":
         x = x0 + round((x1 - x0) * k / max(1, races - 1))
         return x, top + round(plot_h * (place - 1) / max(1, deepest - 1))
 
-    for v in _ticks(1, deepest, plot_h, GLYPH_H):
+    for v in _ticks(1, deepest, plot_h, 18):
         y = xy(0, v)[1]
-        _text(img, scale_w - text_size(str(v), 1)[0], y - GLYPH_H // 2, str(v), 1)
+        _number(img, scale_w, y, str(v))
         draw.point([(x, y) for x in range(x0, x1 + 1, 6)], fill=INK)
+    _axis(img, (0, 0, scale_w + 1, top + plot_h + 2))
     floor = [xy(k, c) for k, c in enumerate(cars)]
     if len(floor) > 1:
-        _dashed(draw, floor, PATTERNS[2 % len(PATTERNS)])
+        _stroke(draw, floor, (2, DOTTED, None))
     pts = [xy(k, p) for k, p in enumerate(places)]
-    if len(pts) > 1:
-        draw.line(pts, fill=INK, width=3, joint="curve")
+    _stroke(draw, pts, style(0))
     for x, y in pts:
-        _bitmap(draw, x, y, MARKERS[0])
+        _mark(img, x, y, MARKERS["square"])
     ybase = top + plot_h + 4
     draw.line((x0, ybase, x1, ybase), fill=INK)
     race_w = text_size(str(races))[0]
@@ -807,6 +807,7 @@ def places_chart(spec: Mapping[str, Any]) -> "Image.Image":
         draw.line((x, ybase, x, ybase + 5), fill=INK)
         w = text_size(str(k))[0]
         _text(img, min(max(0, x - w // 2), WIDTH - w), ybase + 6, str(k))
+    _axis(img, (0, ybase + 6, WIDTH, ybase + 6 + GLYPH_H * BIG))
     _text(img, 0, ybase + axis_h, _latin(f"{spec['name']}: place, race 1-{races}")[:WIDTH // (GLYPH_W * BIG)])
     return img
 

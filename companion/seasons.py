@@ -128,7 +128,7 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
                 home = season
         home.sessions.append(s)
     for season in out:
-        season.sessions.sort(key=lambda s: s.started)
+        season.sessions.sort(key=results.finish_order)
     return out
 
 
@@ -264,10 +264,12 @@ def season_of(journal: Journal, session: Session) -> Season:
 
 
 def race_number(journal: Journal, session: Session) -> int:
-    """The race's number in its season: 1 + the races of the season's sessions before it."""
+    """The race's number in its season: 1 + the races of the season's sessions that
+    finished before it (a race put aside counts after the races finished meanwhile)."""
     season = season_of(journal, session)
+    mine = results.finish_order(session)
     return 1 + sum(len(results.session_races(s)) for s in season.sessions
-                   if s.id != session.id and s.started <= session.started)
+                   if s.id != session.id and results.finish_order(s) < mine)
 
 
 def season_receipt(journal: Journal, season: Season, now: float | None = None, *, final: bool = False):

@@ -41,7 +41,8 @@ def test_the_championship_says_when_it_was_printed(state_dir):
     receipt = res.championship_receipt(app.journal, now=0.0)
     assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
     assert receipt.text_lines()[2] == "After 1 race"
-    assert receipt.text_lines()[3] == f"Season {seasons.current(app.journal, 'formula-de').name}"
+    assert receipt.text_lines()[3] == "Lap counter, Formula Dé points"     # the title, too long for its line
+    assert receipt.text_lines()[4] == f"Season {seasons.current(app.journal, 'laps:formula-de').name}"
 
 
 def test_the_championship_draws_the_points_after_each_race(state_dir):

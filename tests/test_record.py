@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from companion import charts, record, seasons
+from companion import charts, record, results as res, seasons
 from companion.cli import main
 from companion.core.journal import Journal
 from companion.receipts.model import Picture
-from tests.test_seasons import FIXTURE, app_on, race, texts
+from tests.test_seasons import FIXTURE, GAME, TOP_SPEED, app_on, race, texts
 
 
 def club(state_dir):
@@ -19,7 +19,7 @@ def club(state_dir):
     then a season "Cup" of Formula Dé races and a Top Speed race."""
     shutil.copy(FIXTURE, state_dir / Journal.FILENAME)
     app, tray = app_on(state_dir)
-    seasons.start(app.journal, "formula-de", "Cup")
+    seasons.start(app.journal, GAME, "Cup")
     race(app, ["Anne", "Bob", "Cy"])
     race(app, ["anne", "Cy"])                 # any letter case: one driver
     race(app, ["Bob", "Anne"], game="top-speed")
@@ -30,8 +30,8 @@ def test_a_record_counts_every_game_and_season(state_dir):
     app, _ = club(state_dir)
     anne = record.find(app.journal, "ANNE")
     assert (anne.name, anne.races, anne.wins, anne.podiums, anne.best) == ("Anne", 6, 3, 6, 1)
-    assert anne.games == {"formula-de": 5, "top-speed": 1}
-    assert anne.seasons_won == [f"Formula Dé {seasons.seasons(app.journal, 'formula-de')[0].name}"]
+    assert anne.games == {GAME: 5, TOP_SPEED: 1}
+    assert anne.seasons_won == [f"Lap counter, Formula Dé points {seasons.seasons(app.journal, GAME)[0].name}"]
     assert [p["position"] for p in anne.places] == [1, 2, 2, 1, 1, 2]
     assert [p["cars"] for p in anne.places] == [3, 3, 3, 3, 2, 2]
     assert anne.points == 10 + 8 + 8 + 10 + 10 + top_speed_second(app.journal)
@@ -42,7 +42,7 @@ def test_a_record_counts_every_game_and_season(state_dir):
 
 
 def top_speed_second(journal):
-    last = [s for s in journal.sessions(finished=True) if s.championship == "top-speed"][-1]
+    last = [s for s in journal.sessions(finished=True) if res.key_of(s) == TOP_SPEED][-1]
     return last.results["standings"][1]["points"]
 
 
@@ -57,7 +57,7 @@ def test_merging_two_spellings_is_an_event_and_counts_them_as_one(state_dir, cap
     assert app.journal.club_events()[-1]["kind"] == "merge"
     anne = record.find(app.journal, "ann")
     assert (anne.name, anne.races, anne.wins) == ("Anne", 7, 4)
-    rows = seasons.standings(seasons.current(app.journal, "formula-de"), seasons.merges(app.journal))
+    rows = seasons.standings(seasons.current(app.journal, GAME), seasons.merges(app.journal))
     assert [r["name"] for r in rows] == ["Anne", "Bob", "Cy"] and rows[0]["races"] == 3
     assert main(["results", "--state", str(state_dir), "--merge", "Ann", "Anne"]) == 2
     assert "'Ann' and 'Anne' are one driver already" in capsys.readouterr().err
@@ -71,7 +71,7 @@ def test_the_record_on_the_command_line(state_dir, capsys):
     assert main(["results", "--state", str(state_dir), "--driver", "bob"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Bob: Races 5, Wins 2, Podiums 5, Best 1, Not finished 0,")
-    assert "Top Speed: 1 race" in out
+    assert "Lap counter, Top Speed points: 1 race" in out
     assert main(["results", "--state", str(state_dir), "--driver", "anne", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["schema"] == 1 and data["driver"]["name"] == "Anne" and data["driver"]["wins"] == 3

@@ -8,7 +8,7 @@ import pytest
 
 from companion import record, seasons
 from companion.cli import main
-from tests.test_seasons import app_on, race
+from tests.test_seasons import GAME, app_on, race
 
 
 @pytest.fixture
@@ -19,7 +19,7 @@ def boxes(tmp_path):
         state = tmp_path / name
         state.mkdir()
         app, _ = app_on(state)
-        seasons.start(app.journal, "formula-de", "Cup")
+        seasons.start(app.journal, GAME, "Cup")
         for order in orders:
             race(app, order)
         made.append((state, app))
@@ -36,8 +36,8 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
     assert main(["export", "--state", str(a), "--season", "Cup", str(out)]) == 0
     assert f"Wrote season Cup (2 races) to {out}" in capsys.readouterr().out
     assert main(["import", "--state", str(b), str(out)]) == 0
-    assert capsys.readouterr().out.strip() == "Added 2 races to Formula Dé season Cup"
-    cup = seasons.current(box_b.journal, "formula-de")
+    assert capsys.readouterr().out.strip() == "Added 2 races to Lap counter, Formula Dé points season Cup"
+    cup = seasons.current(box_b.journal, GAME)
     assert cup.name == "Cup" and len(cup.race_list()) == 4
     rows = seasons.standings(cup)
     assert [(r["name"], r["points"]) for r in rows] == [("Anne", 26), ("Cy", 20), ("Bob", 18), ("Dee", 8)]
@@ -48,18 +48,18 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
 
     before = journal_rows(box_b)
     assert main(["import", "--state", str(b), str(out)]) == 0             # twice: nothing added
-    assert capsys.readouterr().out.strip() == "Added 0 races to Formula Dé season Cup; 2 already here"
+    assert capsys.readouterr().out.strip() == "Added 0 races to Lap counter, Formula Dé points season Cup; 2 already here"
     assert journal_rows(box_b) == before
 
     back = tmp_path / "back.json"                                           # b's season to a: a's own races are held
     assert main(["export", "--state", str(b), "--season", "Cup", str(back)]) == 0
     assert main(["import", "--state", str(a), str(back)]) == 0
-    assert capsys.readouterr().out.strip().endswith("Added 2 races to Formula Dé season Cup; 2 already here")
-    assert [(r["name"], r["points"]) for r in seasons.standings(seasons.current(box_a.journal, "formula-de"))] == \
+    assert capsys.readouterr().out.strip().endswith("Added 2 races to Lap counter, Formula Dé points season Cup; 2 already here")
+    assert [(r["name"], r["points"]) for r in seasons.standings(seasons.current(box_a.journal, GAME))] == \
         [("Anne", 26), ("Cy", 20), ("Bob", 18), ("Dee", 8)]
     # the last race of each box is still its own
     assert main(["results", "--state", str(a)]) == 0
-    assert "Last race: Formula Dé, race 2 of its championship" in capsys.readouterr().out
+    assert "Last race: Lap counter, Formula Dé, race 2 of its championship" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("spoil, said", [
@@ -92,6 +92,6 @@ def test_importing_into_a_box_that_never_played_the_game_starts_its_season(boxes
     out = tmp_path / "cup.json"
     assert main(["export", "--state", str(a), str(out)]) == 0
     assert main(["import", "--state", str(fresh), str(out)]) == 0
-    assert seasons.current(app.journal, "formula-de").name == "Cup"
+    assert seasons.current(app.journal, GAME).name == "Cup"
     assert main(["import", "--state", str(fresh), "--season", "Nope", str(out)]) == 2
-    assert "no season 'Nope' of Formula Dé here; its seasons: Cup" in capsys.readouterr().err
+    assert "no season 'Nope' of Lap counter, Formula Dé points here; its seasons: Cup" in capsys.readouterr().err
