@@ -59,23 +59,23 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
 
 
 def standings(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
-    """(key, standings) of ``championship``'s current season (``companion.seasons``), by
+    """(key, standings) of ``championship``'s shown season (``seasons.shown``), by
     default the championship of the newest finished race."""
     from companion import seasons
 
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    return key, seasons.table(journal, seasons.current(journal, key))
+    return key, seasons.table(journal, seasons.shown(journal, key))
 
 
 def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
-    """The races of championship ``key``'s current season, oldest first, each as its
+    """The races of championship ``key``'s shown season, oldest first, each as its
     championship entries: a finished session is one race, or the races of the season it
     played."""
     from companion import seasons
 
-    return seasons.current(journal, key).race_list()
+    return seasons.shown(journal, key).race_list()
 
 
 def race_count(journal: Journal, key: str | None) -> int:
@@ -128,7 +128,7 @@ def championship_lines(journal: Journal) -> list[str]:
     key = championship_key(journal)
     if key is None:
         return []
-    season = seasons.current(journal, key)
+    season = seasons.shown(journal, key)
     rows = seasons.table(journal, season)
     count = len(season.race_list())
     of = f" ({count}/{season.races})" if season.races else ""
@@ -138,13 +138,13 @@ def championship_lines(journal: Journal) -> list[str]:
 
 
 def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):
-    """The current season's table of ``championship`` (by default the newest race's)."""
+    """The shown season's table of ``championship`` (by default the newest race's)."""
     from companion import seasons
 
     key = championship_key(journal, championship)
     if key is None:
         return None
-    return seasons.season_receipt(journal, seasons.current(journal, key), now)
+    return seasons.season_receipt(journal, seasons.shown(journal, key), now)
 
 
 def championship_receipt_of(title_line: str, rows, header, counted, notes=(), lines=(), now=None):

@@ -136,6 +136,16 @@ def current(journal: Journal, game: str) -> Season:
     return seasons(journal, game)[-1]
 
 
+def shown(journal: Journal, game: str) -> Season:
+    """The season the championship shows (the box, the table screen, ``companion results``):
+    the current one, or while it has no race yet the season just completed before it, so
+    the final standings stay in view until the next season's first race."""
+    every = seasons(journal, game)
+    if len(every) > 1 and not every[-1].race_list() and every[-2].complete():
+        return every[-2]
+    return every[-1]
+
+
 def find(journal: Journal, game: str, name: str) -> Season:
     for season in seasons(journal, game):
         if season.name.casefold() == name.strip().casefold():
@@ -188,13 +198,14 @@ def table(journal: Journal, season: Season) -> list[dict[str, Any]]:
 
 def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The season's table: :func:`scoring.championship` over its races, with each driver's
-    ``drop`` worst results left out (a race not entered is a result of 0 points, and goes
-    first). A driver is one row whatever the letter case of their name, and under the name
-    ``merged`` (:func:`merges`) gives. Every row carries ``dropped`` (the race numbers left
-    out, 1-based) and ``dropped_points``."""
+    worst results left out (:func:`dropping`; a race not entered is a result of 0 points,
+    and goes first). A driver is one row whatever the letter case of their name, and under
+    the name ``merged`` (:func:`merges`) gives. Every row carries ``dropped`` (the race
+    numbers left out, 1-based) and ``dropped_points``."""
     spelled: dict[str, str] = {}      # one driver whatever the letter case: the first spelling
     races = [[_renamed(e, merged, spelled) for e in race] for race in season.race_list()]
-    if not season.drop:
+    drop = dropping(season, len(races))
+    if not drop:
         return [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
     names: dict[str, None] = {}
     for race in races:
@@ -204,7 +215,7 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
     for name in names:
         scored = [(next((e.get("points", 0) for e in race if e["name"] == name), None), k)
                   for k, race in enumerate(races)]
-        worst = sorted(scored, key=lambda pk: (-1 if pk[0] is None else pk[0], pk[1]))[:season.drop]
+        worst = sorted(scored, key=lambda pk: (-1 if pk[0] is None else pk[0], pk[1]))[:drop]
         dropped[name] = sorted(k for _, k in worst)
     counted_races = [[{**e, "points": 0} if k in dropped[e["name"]] else e for e in race]
                      for k, race in enumerate(races)]
@@ -215,6 +226,18 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
         r["dropped_points"] = sum(next((e.get("points", 0) for e in races[k] if e["name"] == r["name"]), 0)
                                   for k in lost)
     return rows
+
+
+def dropping(season: Season, run: int) -> int:
+    """How many of each driver's results are left out after ``run`` races: a season of a
+    set number of races counts each driver's best ``races - drop`` (all of them until more
+    races than that have been run, as leagues count "the best 7 of 8"); an open-ended one
+    its ``drop`` worst, but never every result."""
+    if not season.drop or run < 2:
+        return 0
+    if season.races:
+        return min(season.drop, max(0, run - (season.races - season.drop)))
+    return min(season.drop, run - 1)
 
 
 def _renamed(entry: dict[str, Any], merged: dict[str, str] | None, spelled: dict[str, str]) -> dict[str, Any]:

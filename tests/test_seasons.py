@@ -13,6 +13,7 @@ from companion import results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
+from companion.games import registry
 from companion.receipts.model import Line
 from tests.table import PaperTray
 
@@ -63,6 +64,38 @@ def test_a_journal_from_before_seasons_is_the_games_first_season(state_dir):
     assert "Spring, race 1" not in " ".join(texts(tray.receipts[-1]))   # race 1 is not numbered
     race(app, ["Anne", "Bob"])
     assert "Lap counter Spring, race 2" in texts(tray.receipts[-1])
+
+
+REFERENCE = Path(__file__).parent / "reference" / "journal-before-seasons"
+
+
+def test_a_journal_written_just_before_seasons_keeps_every_championship_as_its_first_season(state_dir):
+    """Real races of three games, a lap-counter race and a race put aside, written by the
+    companion just before seasons (tests/reference/journal_before_seasons.py): each
+    championship becomes its game's first season, with the standings that companion gave."""
+    import gzip
+    import json
+    import sqlite3
+
+    db = sqlite3.connect(state_dir / Journal.FILENAME)
+    db.executescript(gzip.open(REFERENCE.with_suffix(".sql.gz"), "rt", encoding="utf-8").read())
+    db.close()
+    said_then = json.loads(REFERENCE.with_suffix(".json").read_text(encoding="utf-8"))
+    app, _ = app_on(state_dir)
+    app.boot()
+    for key, then in said_then.items():
+        [first] = seasons.seasons(app.journal, key)
+        assert first.name == f"{time.localtime(first.sessions[0].started).tm_year}-1"
+        assert len(first.race_list()) == then["races"]
+        fields = ("position", "name", "points")
+        assert [tuple(r[f] for f in fields) for r in seasons.table(app.journal, first)] == \
+            [tuple(r[f] for f in fields) for r in then["standings"]], key
+    assert [s.id for s in app.journal.aside_sessions()] == [6]     # the Top Speed race put aside
+    app.switch(("resume", 6))
+    while not app.runner.finished():
+        app.perform(registry.activity("top-speed").demo.script(app.runner.state))
+    assert len(seasons.current(app.journal, "top-speed").race_list()) == 2   # finished: in the first season
+    assert res.race_number(app.journal, app.journal.session(6)) == 2
 
 
 def test_starting_a_season_is_kept_in_the_journal(state_dir):

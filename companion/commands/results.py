@@ -65,7 +65,7 @@ def show(args) -> int:
                 "schema": exchange.SCHEMA,
                 "last": last.results if last else None,
                 "championship": {"key": key, "races": results.race_count(journal, key),
-                                 "season": seasons.current(journal, key).name if key else None,
+                                 "season": seasons.shown(journal, key).name if key else None,
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
                 "aside": [{"activity": s.activity, "started": s.started} for s in aside],

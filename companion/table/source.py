@@ -252,8 +252,8 @@ class Follower:
         if key is None:
             return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
         from companion import seasons
-        season = seasons.current(self.journal, key).name
-        return {"title": f"{results.title(key)} {season}", "season": season,
+        season = seasons.shown(self.journal, key).name
+        return {"title": results.title(key), "season": season,
                 "races": results.race_count(self.journal, key),
                 "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows],
                 "dropped": seasons.dropped_note(rows)}
