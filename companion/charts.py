@@ -808,7 +808,7 @@ def places_chart(spec: Mapping[str, Any]) -> "Image.Image":
         w = text_size(str(k))[0]
         _text(img, min(max(0, x - w // 2), WIDTH - w), ybase + 6, str(k))
     _axis(img, (0, ybase + 6, WIDTH, ybase + 6 + GLYPH_H * BIG))
-    _text(img, 0, ybase + axis_h, _latin(f"{spec['name']}: place, race 1-{races}")[:WIDTH // (GLYPH_W * BIG)])
+    _text(img, 0, ybase + axis_h, "dotted: cars in the race")
     return img
 
 

@@ -66,8 +66,11 @@ class Club:
 
     def driver_lines(self, name: str) -> list[str]:
         from companion import record
+        from companion.core.names import counted
+        from companion.results import title
         rec = record.find(self.journal, name)
-        return [*rec.lines(), *rec.seasons_won]
+        return [*rec.lines(), *(f"{title(game)}: {counted(n, 'race')}" for game, n in rec.games.items()),
+                *(f"Won {won}" for won in rec.seasons_won)]
 
     def print_driver(self, name: str) -> str:
         from companion import record

@@ -131,6 +131,8 @@ def receipt(rec: Record, now: float | None = None):
 
     items: list[Any] = [Line(rec.name, bold=True, size=2, align="center"), Rule()]
     items += [Line(line) for line in rec.lines()]
+    from companion.core.names import counted
+    items += [Line(f"{results.title(game)}: {counted(n, 'race')}"[:results.PAPER_CHARS]) for game, n in rec.games.items()]
     for won in rec.seasons_won:
         items.append(Line(f"  {won}"[:results.PAPER_CHARS]))
     if len(rec.places) >= 2:
@@ -139,7 +141,7 @@ def receipt(rec: Record, now: float | None = None):
                   picture(charts.places_spec(rec.name, [p["position"] for p in rec.places],
                                              [p["cars"] for p in rec.places]))]
     items += [Rule(), Feed(2)]
-    made = Receipt("record", f"Record {rec.name}", tuple(items))
+    made = Receipt("record", "Driver's record", tuple(items))
     return stamped(made, [f"Printed {results.when(now if now is not None else time.time())}"])
 
 

@@ -81,7 +81,7 @@ def test_the_record_on_the_command_line(state_dir, capsys):
 def test_the_record_on_paper_draws_the_places_at_the_papers_width(state_dir):
     app, _ = club(state_dir)
     receipt = record.receipt(record.find(app.journal, "Anne"))
-    assert receipt.title == "Record Anne" and "Wins 3" in texts(receipt)
+    assert receipt.title == "Driver's record" and texts(receipt)[1] == "Anne" and "Wins 3" in texts(receipt)
     pic = next(i for i in receipt.items if isinstance(i, Picture))
     spec = pic.chart()
     assert spec["chart"] == "places" and spec["places"] == [1, 2, 2, 1, 1, 2]
@@ -102,7 +102,7 @@ def test_the_box_shows_and_prints_a_drivers_record(state_dir):
     press(app, "OK")
     assert app.frame().title == "Anne" and app.frame().body[0].items[:2] == ("Races 6", "Wins 3")
     press(app, "GO")
-    assert tray.receipts[-1].title == "Record Anne"
+    assert tray.receipts[-1].title == "Driver's record"
 
 
 def test_a_car_out_of_the_race_did_not_finish(state_dir):

@@ -11,8 +11,9 @@ WHAT = ("results", "championship", "waiting", "driver")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("print", help="print the last results, the championship or the waiting receipts")
+    p = sub.add_parser("print", help="print the last results, the championship, a driver's record or the waiting receipts")
     p.add_argument("what", choices=WHAT, help="results: the last finished race; championship: its standings; "
+                                              "driver: a driver's record (--name); "
                                               "waiting: receipts kept while the printer was out")
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--season", metavar="NAME", help="championship: this season's (a past one too)")

@@ -79,8 +79,9 @@ def show(args) -> int:
         if last is None:
             print("No finished race yet.")
             return 0
+        from companion import seasons
         number, held = results.race_number(journal, last), len(results.session_races(last))
-        which = f", race {number} of its championship" if number > 1 else ""
+        which = f", race {number} of season {seasons.season_of(journal, last).name}" if number > 1 else ""
         last_what = "Last race"
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
@@ -90,7 +91,7 @@ def show(args) -> int:
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
         count = results.race_count(journal, key)
-        print(f"Championship {results.title(key)}: {counted(count, 'race')}")
+        print(f"Championship {results.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0

@@ -29,7 +29,7 @@ class ClubMenu(Screen):
         self.selected = selected
 
     def view(self, app) -> View:
-        return _menu("Club", list(self.ITEMS), self.selected, "OK: choose  BACK: back")
+        return _menu("Club", list(self.ITEMS), self.selected, "OK: choose")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
@@ -108,7 +108,7 @@ class Pick(Screen):
         if not self.items:
             from dataclasses import replace
             return replace(ui.message(self.title, "Nobody yet."), footer="BACK: back")
-        return _menu(self.title, self.items, self.selected, "OK: choose  BACK: back")
+        return _menu(self.title, self.items, self.selected, "OK: choose")
 
     def handle(self, app, gesture) -> None:
         if self.items and _step(gesture):

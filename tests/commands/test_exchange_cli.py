@@ -59,7 +59,7 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
         [("Anne", 26), ("Cy", 20), ("Bob", 18), ("Dee", 8)]
     # the last race of each box is still its own
     assert main(["results", "--state", str(a)]) == 0
-    assert "Last race: Lap counter, Formula Dé, race 2 of its championship" in capsys.readouterr().out
+    assert "Last race: Lap counter, Formula Dé, race 2 of season Cup" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("spoil, said", [
