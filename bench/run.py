@@ -1,6 +1,6 @@
 """``make bench``: the appliance's performance budgets, each measured beside its budget.
 
-    .venv/bin/python bench/run.py [--only cold,plain,press,resume,rss,oled,draw] [--game dice,3-wide]
+    .venv/bin/python bench/run.py [--only cold,plain,press,resume,rss,oled,draw,season] [--game dice,3-wide]
                                   [--jobs 2] [--python PATH]
 
 A Pi Zero 2 W is about ten times slower than a desktop, and wall-clock times are noisy,
@@ -36,13 +36,19 @@ ROOT = BENCH.parent
 PYTHON = sys.executable
 CALLGRIND = ["valgrind", "--tool=callgrind"]
 M = 1_000_000
-PARTS = ("cold", "plain", "press", "resume", "rss", "oled", "draw")
+PARTS = ("cold", "plain", "press", "resume", "rss", "oled", "draw", "season")
 PINOUT = ROOT / "hardware" / "pinout.toml"
 COLD_BUDGET = {"headless": 340 * M, "pi": 540 * M}
 PRESS_MEDIAN, PRESS_P90 = 2.5 * M, 6 * M
 RSS_BUDGET = 41
 """MB, a whole demo race: 40 until the results receipts drew their charts in the box's own
 process (Pillow's drawing and its built-in bitmap font, about 1.5 MB more)."""
+SEASON_RACES = 100
+SEASON_FIRST, SEASON_AGAIN = 80 * M, 2.5 * M
+"""The championship of a 100-race season (bench/season.py): made once after a race
+finishes (its races read from the journal and counted: on the press that also prints the
+race's results), then taken from the journal's cache for every frame of the screen, which
+is a press's budget."""
 RESUME_BUDGET = 250 * M
 RESUME_FIT = 1000
 """A race longer than twice this is also resumed after this many events (the fixed cost
@@ -239,6 +245,44 @@ class Bench:
                 self.notes.append(f"resume {title(game)}: about {(x0 - per_event * n0) / M:.0f} M + "
                                   f"{per_event / 1000:.1f} k per event (linear fit of {n0:,} and {n1:,} events)")
 
+    # -- 3b. the championship of a long season ------------------------------------------
+
+    def season(self) -> None:
+        """What the box's championship screen (and the receipt, the table screen, a
+        driver's record) costs with a season of ``SEASON_RACES`` races in the journal."""
+        state = self.folder("season")
+        self.run([PYTHON, str(BENCH / "season.py"), "write", str(state), "--races", str(SEASON_RACES)])
+        options = ["--collect-atstart=no", "--toggle-collect=sys_call_tracing"]
+        runs = [(what, again) for what in ("lines", "receipt", "table", "record") for again in (False, True)]
+        counted = self.parallel(lambda run: self.callgrind(
+            [str(BENCH / "season.py"), "measure", str(state), "--what", run[0], *(["--again"] if run[1] else [])],
+            options, warm=False)[-1], runs)
+        names = {"lines": "championship screen", "receipt": "championship receipt",
+                 "table": "table screen's championship", "record": "every driver's record"}
+        names_file = state / "presses.json"
+        totals = self.callgrind([str(BENCH / "season.py"), "presses", str(state), "--out", str(names_file)],
+                                ["--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+                                 "--zero-before=sys_call_tracing", "--dump-after=os_getppid", "--dump-line=no"],
+                                warm=False)[:-1]
+        pressed = json.loads(names_file.read_text())
+        if len(totals) != len(pressed):
+            raise RuntimeError(f"season presses: {len(totals)} callgrind dumps for {len(pressed)} presses")
+        median, p90 = statistics.median(totals), statistics.quantiles(totals, n=10)[-1]
+        worst = sorted(range(len(totals)), key=totals.__getitem__)[-2:]
+        self.add(Figure(f"press to frame, the club's screens, {SEASON_RACES}-race season: median of {len(totals)}",
+                        _m(median, 2), f"<= {_m(PRESS_MEDIAN, 1)}", median <= PRESS_MEDIAN),
+                 Figure(f"press to frame, the club's screens: 90th percentile", _m(p90, 2),
+                        f"<= {_m(PRESS_P90)}", p90 <= PRESS_P90))
+        self.notes.append("press to frame, the club's screens: the slowest: " + ", ".join(
+            f"{pressed[k]} {_m(totals[k], 1)}" for k in reversed(worst)) + " (the races read and counted once)")
+        for (what, again), total in zip(runs, counted):
+            name = f"{names[what]}, {SEASON_RACES}-race season, " + ("again, nothing changed" if again else "after a race")
+            if what == "lines":
+                budget = SEASON_AGAIN if again else SEASON_FIRST
+                self.add(Figure(name, _m(total, 2), f"<= {_m(budget, 1)}", total <= budget))
+            else:
+                self.add(Figure(name, _m(total, 2)))
+
     # -- 4. memory ------------------------------------------------------------------------
 
     def rss(self) -> None:
@@ -413,6 +457,8 @@ def main(argv: list[str]) -> int:
             bench.press(games)
         if valgrind and "resume" in parts:
             bench.resume(empty, [g for g in games if g in RESUMABLE])
+        if valgrind and "season" in parts:
+            bench.season()
         if "rss" in parts:
             bench.rss()
         if "oled" in parts:
@@ -424,7 +470,7 @@ def main(argv: list[str]) -> int:
     for note in bench.notes:
         print(f"- {note}")
     if not valgrind:
-        print("- skipped (need valgrind): cold start, plain install, button press to frame, resume")
+        print("- skipped (need valgrind): cold start, plain install, button press to frame, resume, season")
     missed = [f.name for f in bench.figures if f.ok is False]
     print(f"- {len(bench.figures)} figures, {len(missed)} over budget; {time.monotonic() - started:.0f} s "
           f"with --jobs {args.jobs}")

@@ -390,6 +390,10 @@ class App:
         receipt = res.results_receipt(self.journal, self.runner) if self.runner else None
         if receipt is not None:
             self.submit(receipt)
+            from companion import seasons
+            final = seasons.after_race(self.journal, self.runner.session)
+            if final is not None:      # the season's last race: its final standings too
+                self.submit(final)
         return receipt is not None
 
     def back_up(self) -> None:
@@ -461,6 +465,10 @@ class App:
     def championship_lines(self) -> list[str]:
         from companion import results as res
         return res.championship_lines(self.journal)
+
+    def club(self):
+        from companion.club import Club
+        return Club(self.journal, self.submit)
 
     def table_on(self) -> bool:
         return bool(self.table and self.table.get("enabled"))

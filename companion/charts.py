@@ -19,6 +19,7 @@ picture is drawn when the receipt is printed or previewed (on the printer's work
 * :func:`wear_chart`: Formula De's six wear zones of each car, one box per wear point,
   each spent box marked with the lap it went in; two cars side by side across the paper.
 * :func:`championship_chart`: each driver's points after every race.
+* :func:`places_chart`: one driver's place in every race they ran (their record).
 
 ``draw(spec)`` draws any of them (``spec["chart"]`` says which). Images are mode ``"1"``:
 0 is ink, 1 is paper. Every number on an axis is at least 14 dots tall (the font's 7-dot
@@ -762,7 +763,56 @@ def championship_chart(spec: Mapping[str, Any]) -> "Image.Image":
     return img
 
 
-CHARTS = {"lap": lap_chart, "wear": wear_chart, "championship": championship_chart}
+# -- a driver's places ------------------------------------------------------------------
+
+def places_spec(name: str, places: Sequence[int], cars: Sequence[int]) -> dict[str, Any]:
+    """A driver's place in each race (oldest first) and how many cars each race had."""
+    return {"chart": "places", "name": str(name), "places": [int(p) for p in places],
+            "cars": [int(c) for c in cars]}
+
+
+def places_chart(spec: Mapping[str, Any]) -> "Image.Image":
+    """Place down (1st at the top), races across: one heavy line through the driver's
+    places, a mark on each race, and the field's size as a dotted floor."""
+    places, cars = list(spec["places"]), list(spec["cars"])
+    deepest = max([*places, *cars, 2])
+    scale_w = number_width(str(deepest))
+    x0, x1 = scale_w + 6, WIDTH - 8
+    top, plot_h = GLYPH_H, max(96, min(200, 16 * deepest))
+    axis_h = GLYPH_H * BIG + 8
+    img, draw = _canvas(top + plot_h + axis_h + GLYPH_H * BIG + 6)
+    races = len(places)
+
+    def xy(k: int, place: float) -> tuple[int, int]:
+        x = x0 + round((x1 - x0) * k / max(1, races - 1))
+        return x, top + round(plot_h * (place - 1) / max(1, deepest - 1))
+
+    for v in _ticks(1, deepest, plot_h, 18):
+        y = xy(0, v)[1]
+        _number(img, scale_w, y, str(v))
+        draw.point([(x, y) for x in range(x0, x1 + 1, 6)], fill=INK)
+    _axis(img, (0, 0, scale_w + 1, top + plot_h + 2))
+    floor = [xy(k, c) for k, c in enumerate(cars)]
+    if len(floor) > 1:
+        _stroke(draw, floor, (2, DOTTED, None))
+    pts = [xy(k, p) for k, p in enumerate(places)]
+    _stroke(draw, pts, style(0))
+    for x, y in pts:
+        _mark(img, x, y, MARKERS["square"])
+    ybase = top + plot_h + 4
+    draw.line((x0, ybase, x1, ybase), fill=INK)
+    race_w = text_size(str(races))[0]
+    for k in _ticks(1, races, x1 - x0, race_w):
+        x = xy(k - 1, 1)[0]
+        draw.line((x, ybase, x, ybase + 5), fill=INK)
+        w = text_size(str(k))[0]
+        _text(img, min(max(0, x - w // 2), WIDTH - w), ybase + 6, str(k))
+    _axis(img, (0, ybase + 6, WIDTH, ybase + 6 + GLYPH_H * BIG))
+    _text(img, 0, ybase + axis_h, "dotted: cars in the race")
+    return img
+
+
+CHARTS = {"lap": lap_chart, "wear": wear_chart, "championship": championship_chart, "places": places_chart}
 
 
 def draw(spec: Mapping[str, Any]) -> "Image.Image":

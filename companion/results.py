@@ -19,8 +19,9 @@ from companion.core.names import counted
 
 def finished(journal: Journal, championship: str | None = None) -> list[Session]:
     """The finished sessions with standings (of ``championship``), in the order they
-    finished: a race put aside and finished later counts after the races finished meanwhile."""
-    out = [s for s in journal.sessions(finished=True) if s.results and s.results.get("standings")]
+    finished (a race put aside and finished later counts after the races finished
+    meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
+    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings")]
     if championship is not None:
         out = [s for s in out if key_of(s) == championship]
     return sorted(out, key=finish_order)
@@ -44,8 +45,10 @@ def key_of(session: Session) -> str | None:
 
 
 def last_finished(journal: Journal) -> Session | None:
-    races = finished(journal)
-    return races[-1] if races else None
+    """The newest race finished on this box (a race imported from another is not)."""
+    imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
+    races = [s for s in finished(journal) if s.id not in imported]
+    return journal.session(races[-1].id) if races else None
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
@@ -56,17 +59,23 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
 
 
 def standings(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
-    """(key, standings) of ``championship``, by default the one of the newest finished race."""
+    """(key, standings) of ``championship``'s shown season (``seasons.shown``), by
+    default the championship of the newest finished race."""
+    from companion import seasons
+
     key = championship_key(journal, championship)
     if key is None:
         return None, []
-    return key, scoring.championship(races(journal, key))
+    return key, seasons.table(journal, seasons.shown(journal, key))
 
 
 def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
-    """The races of championship ``key``, oldest first, each as its championship entries:
-    a finished session is one race, or the races of the season it played."""
-    return [race for s in finished(journal, key) for race in session_races(s)]
+    """The races of championship ``key``'s shown season, oldest first, each as its
+    championship entries: a finished session is one race, or the races of the season it
+    played."""
+    from companion import seasons
+
+    return seasons.shown(journal, key).race_list()
 
 
 def race_count(journal: Journal, key: str | None) -> int:
@@ -112,29 +121,44 @@ def title(key: str) -> str:
 
 
 def championship_lines(journal: Journal) -> list[str]:
-    """Short lines for the screen: ``1 Red 36``."""
-    key, rows = standings(journal)
-    if not rows:
+    """Short lines for the screen: ``Formula Dé: 3 races``, ``Season 2026-2``, ``1 Red 36``."""
+    from companion import seasons
+    from companion.kit.text import first_fitting
+
+    key = championship_key(journal)
+    if key is None:
         return []
-    count = race_count(journal, key)
+    season = seasons.shown(journal, key)
+    rows = seasons.table(journal, season)
+    count = len(season.race_list())
+    of = f" ({count}/{season.races})" if season.races else ""
     return [f"{title(key)}: {counted(count, 'race')}",
+            first_fitting(f"Season {season.name}{of}", f"{season.name}{of}", season.name),
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 
 def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):
+    """The shown season's table of ``championship`` (by default the newest race's)."""
+    from companion import seasons
+
+    key = championship_key(journal, championship)
+    if key is None:
+        return None
+    return seasons.season_receipt(journal, seasons.shown(journal, key), now)
+
+
+def championship_receipt_of(title_line: str, rows, header, counted, notes=(), lines=(), now=None):
+    """A championship table on paper: ``rows`` under ``title_line``, the points after each
+    race drawn under it (two races or more), ``notes`` (results dropped) at its foot,
+    ``lines`` (the season) under "After 7 races"."""
     from companion.receipts import layouts
     from companion.receipts.model import stamped
 
-    key, rows = standings(journal, championship)
-    if not rows:
-        return None
-    header = layouts.PLAYER_HEADER if rows_are(journal, key) == "players" else layouts.NAME_HEADER
-    name = title(key)
-    if len(f"Championship {name}") <= PAPER_CHARS:
-        receipt = layouts.championship(f"Championship {name}", rows, name_header=header)
+    heading = next((w for w in ("Final standings", "Championship") if title_line.startswith(f"{w} ")), "")
+    if len(title_line) <= PAPER_CHARS or not heading:
+        receipt = layouts.championship(title_line, rows, lines, name_header=header)
     else:        # "Lap counter, Formula Dé points": said whole under the title
-        receipt = layouts.championship("Championship", rows, [name], name_header=header)
-    counted = races(journal, key)
+        receipt = layouts.championship(heading, rows, [title_line[len(heading) + 1:], *lines], name_header=header)
     if len(counted) >= 2:         # the points after each race, drawn under the table
         from dataclasses import replace
 
@@ -143,6 +167,13 @@ def championship_receipt(journal: Journal, championship: str | None = None, now:
         spec = charts.championship_spec(counted, [r["name"] for r in rows])
         drawn = (Line("Points after each race", bold=True, align="center"), picture(spec))
         receipt = replace(receipt, items=(*receipt.items[:-1], *drawn, receipt.items[-1]))
+    if notes:
+        from dataclasses import replace
+
+        from companion.receipts.model import Line
+        said = (Line("Results dropped", bold=True), *(Line(n[i:i + PAPER_CHARS]) for n in notes
+                                                      for i in range(0, len(n), PAPER_CHARS)))
+        receipt = replace(receipt, items=(*receipt.items[:-1], *said, receipt.items[-1]))
     return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
 
 
@@ -197,11 +228,12 @@ def when(ts: float) -> str:
 
 
 def race_number(journal: Journal, session: Session) -> int:
-    """The race's number in its championship: 1 + the races of that championship counted
-    by the sessions finished before it (a season played in one session counts its races;
-    a race put aside counts once it is finished, after those finished meanwhile)."""
-    return 1 + sum(len(session_races(s)) for s in finished(journal, key_of(session))
-                   if finish_order(s) < finish_order(session))
+    """The race's number in its season (``companion.seasons``): 1 + the races counted by
+    the season's finished sessions started before it (a season played in one session
+    counts its races)."""
+    from companion import seasons
+
+    return seasons.race_number(journal, session)
 
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
@@ -218,9 +250,11 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
         n = race_number(journal, session)
         if n > 1:
             from companion.kit.text import first_fitting
-            lines.append(first_fitting(f"{title(key)} championship, race {n}",
-                                       f"{title(key.partition(':')[0])} championship, race {n}",
-                                       f"Championship race {n}", limit=PAPER_CHARS))
+            from companion import seasons
+            name = seasons.season_of(journal, session).name
+            lines.append(first_fitting(f"{title(key)} {name}, race {n}",
+                                       f"{title(key.partition(':')[0])} {name}, race {n}",
+                                       f"Season {name}, race {n}", f"Championship race {n}", limit=PAPER_CHARS))
     return lines
 
 

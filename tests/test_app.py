@@ -265,9 +265,9 @@ def test_championship_list_scrolls_without_owing_presses(state_dir):
     app.push(flow.Results())
     press(app, "DOWN " * 10)
     menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
-    assert len(menu.items) == 5 and shown(app.frame())[-1] == menu.items[-1]
+    assert len(menu.items) == 6 and shown(app.frame())[-1] == menu.items[-1]   # and the season
     press(app, "UP")
-    assert shown(app.frame())[0] == menu.items[0]
+    assert shown(app.frame())[0] == menu.items[1]
 
 
 def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):

@@ -10,7 +10,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from companion import results as res
+from companion import results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -156,7 +156,7 @@ def test_a_race_aside_counts_once_finished_after_the_races_finished_meanwhile(st
     assert res.race_count(app.journal, "laps") == 2
     assert res.last_finished(app.journal).id == aside    # the race finished last is the last
     stamped = [r.text_lines()[2] for r in tray.receipts if r.kind == "results"]
-    assert stamped[-1] == "Lap counter championship, race 2"
+    assert stamped[-1] == f"Lap counter {seasons.current(app.journal, 'laps').name}, race 2"
 
 
 def test_a_deck_session_ends_when_left_and_go_never_lands_in_it_again(state_dir):
@@ -237,7 +237,7 @@ def test_a_lap_counter_race_with_formula_de_points_is_no_formula_de_race(state_d
     assert res.race_count(app.journal, "laps:formula-de") == 1
     results = [r for r in tray.receipts if r.kind == "results"]
     assert not any("championship" in line for line in results[1].text_lines()[1:4])   # its first
-    assert results[2].text_lines()[2] == "Formula Dé championship, race 2"
+    assert results[2].text_lines()[2] == f"Formula Dé {seasons.current(app.journal, 'formula-de').name}, race 2"
     assert res.title("laps:formula-de") == "Lap counter, Formula Dé points"
     text = " ".join(res.championship_receipt(app.journal, "laps:formula-de").text_lines())
     assert "Lap counter, Formula Dé points" in " ".join(text.split())
@@ -261,7 +261,8 @@ def test_a_journal_written_before_is_read_right(state_dir):
     sessions = {s.id: s for s in app.journal.sessions()}
     assert res.key_of(sessions[2]) == "laps:formula-de"
     assert res.race_number(app.journal, sessions[1]) == 1 and res.race_number(app.journal, sessions[6]) == 2
-    assert "Formula Dé championship, race 2" in res.stamp_lines(app.journal, sessions[6])
+    season = seasons.current(app.journal, "formula-de").name
+    assert f"Formula Dé {season}, race 2" in res.stamp_lines(app.journal, sessions[6])
     assert app.championship_lines()[0] == "Formula Dé: 2 races"   # the newest finished race's
     # the races left behind by a newer one are aside, none is "open": the menu lists them
     assert app.journal.open_session() is None

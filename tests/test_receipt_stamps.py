@@ -2,7 +2,7 @@
 
 import random
 
-from companion import results as res
+from companion import results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -28,9 +28,11 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
         lines = receipt.text_lines()
         assert lines[1] == res.when(session.started)
     assert not any("championship" in line for line in tray.receipts[1].text_lines())   # a one-off so far
-    # the lap counter's own championship (with Formula Dé's points): its name fits the paper
-    assert tray.receipts[2].text_lines()[2] == "Lap counter championship, race 2"
-    assert tray.receipts[3].text_lines()[2] == "Lap counter championship, race 2"
+    # the lap counter's own championship (with Formula Dé's points), numbered in its season;
+    # its whole name is too long for the line, so the tool's name stands for it
+    name = seasons.current(app.journal, res.key_of(sessions[1])).name
+    assert tray.receipts[2].text_lines()[2] == f"Lap counter {name}, race 2"
+    assert tray.receipts[3].text_lines()[2] == f"Lap counter {name}, race 2"
 
 
 def test_the_championship_says_when_it_was_printed(state_dir):
@@ -39,6 +41,8 @@ def test_the_championship_says_when_it_was_printed(state_dir):
     receipt = res.championship_receipt(app.journal, now=0.0)
     assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
     assert receipt.text_lines()[2] == "After 1 race"
+    assert receipt.text_lines()[3] == "Lap counter, Formula Dé points"     # the title, too long for its line
+    assert receipt.text_lines()[4] == f"Season {seasons.current(app.journal, 'laps:formula-de').name}"
 
 
 def test_the_championship_draws_the_points_after_each_race(state_dir):

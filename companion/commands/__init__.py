@@ -13,6 +13,8 @@ COMMANDS = {
     "draw": "companion.commands.toolkit",
     "demo": "companion.commands.demo",
     "results": "companion.commands.results",
+    "export": "companion.commands.exchange",
+    "import": "companion.commands.exchange",
     "print": "companion.commands.printing",
     "selftest": "companion.commands.selftest",
     "backup": "companion.commands.backup",

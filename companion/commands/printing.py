@@ -7,14 +7,17 @@ from pathlib import Path
 from companion import paths
 from companion.commands import CommandError
 
-WHAT = ("results", "championship", "waiting")
+WHAT = ("results", "championship", "waiting", "driver")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("print", help="print the last results, the championship or the waiting receipts")
+    p = sub.add_parser("print", help="print the last results, the championship, a driver's record or the waiting receipts")
     p.add_argument("what", choices=WHAT, help="results: the last finished race; championship: its standings; "
+                                              "driver: a driver's record (--name); "
                                               "waiting: receipts kept while the printer was out")
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--season", metavar="NAME", help="championship: this season's (a past one too)")
+    p.add_argument("--name", metavar="NAME", help="driver: whose record")
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--to", choices=("printer", "png"), default=None,
                    help="printer: the serial printer of the pinout (default on a Pi); png: save previews")
@@ -35,8 +38,12 @@ def print_command(args) -> int:
     spool, out = state_dir / "spool", args.out
     if args.what != "waiting":
         with open_journal(args.state) as journal:
-            receipt = (results.last_results_receipt(journal) if args.what == "results"
-                       else results.championship_receipt(journal))
+            if args.what == "driver" or args.season:
+                from companion.commands.club import receipt_asked
+                receipt = receipt_asked(journal, args)
+            else:
+                receipt = (results.last_results_receipt(journal) if args.what == "results"
+                           else results.championship_receipt(journal))
             if journal.read_only:   # nothing is written on a read-only card: spool aside
                 import tempfile
                 spool = Path(tempfile.mkdtemp(prefix="companion-spool-"))

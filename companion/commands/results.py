@@ -14,6 +14,8 @@ def register(sub) -> None:
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--championship", metavar="KEY", help="which championship (default: the last race's)")
+    from companion.commands import club
+    club.register_options(p)
     p.set_defaults(func=show)
 
 
@@ -46,6 +48,9 @@ def open_journal(state: str | None):
 def show(args) -> int:
     from companion import results
 
+    from companion.commands import club
+    if club.asked(args):
+        return club.show(args)
     with open_journal(args.state) as journal:
         last = results.last_finished(journal)
         key, standings = results.standings(journal, args.championship)
@@ -55,9 +60,12 @@ def show(args) -> int:
         open_session = journal.open_session()
         aside = journal.aside_sessions()
         if args.json:
+            from companion import exchange, seasons
             print(json.dumps({
+                "schema": exchange.SCHEMA,
                 "last": last.results if last else None,
                 "championship": {"key": key, "races": results.race_count(journal, key),
+                                 "season": seasons.shown(journal, key).name if key else None,
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
                 "aside": [{"activity": s.activity, "started": s.started} for s in aside],
@@ -71,8 +79,9 @@ def show(args) -> int:
         if last is None:
             print("No finished race yet.")
             return 0
+        from companion import seasons
         number, held = results.race_number(journal, last), len(results.session_races(last))
-        which = f", race {number} of its championship" if number > 1 else ""
+        which = f", race {number} of season {seasons.season_of(journal, last).name}" if number > 1 else ""
         last_what = "Last race"
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
@@ -82,7 +91,7 @@ def show(args) -> int:
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
         count = results.race_count(journal, key)
-        print(f"Championship {results.title(key)}: {counted(count, 'race')}")
+        print(f"Championship {results.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0

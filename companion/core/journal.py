@@ -79,7 +79,27 @@ CREATE TABLE IF NOT EXISTS snapshots (
     crc INTEGER NOT NULL,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS races (
+    session INTEGER PRIMARY KEY REFERENCES sessions(id),
+    race TEXT NOT NULL UNIQUE,
+    season TEXT
+);
+CREATE TABLE IF NOT EXISTS club (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    body TEXT NOT NULL,
+    crc INTEGER NOT NULL,
+    created REAL NOT NULL
+);
 """
+
+FINGERPRINTS = {
+    "finished": "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(finished), 0) FROM sessions "
+                "WHERE finished IS NOT NULL AND results IS NOT NULL",
+    "club": "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM club",
+    "races": "SELECT COUNT(*), COALESCE(MAX(session), 0) FROM races",
+}
+"""What ``Journal.cached`` values are kept against: each query's row changes when its part
+of the journal does (a session finishes or reopens, a club event, a race id)."""
 
 LEFT_BEHIND = ("INSERT OR IGNORE INTO aside (session) SELECT id FROM sessions WHERE finished IS NULL "
                "AND id < (SELECT MAX(id) FROM sessions)", ())
@@ -184,6 +204,7 @@ class Journal:
         self.notice: str | None = None     # what a person must be told about this journal
         self._mark_fd: int | None = None
         self.read_only = read_only
+        self._cache: dict[str, tuple[tuple, Any]] = {}   # cached()
         if read_only:
             self._open_read_only()
             return
@@ -288,6 +309,7 @@ class Journal:
                                           "finished, results FROM sessions", "id")
         events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
                               "session, seq")
+        club = [_read_around(self._db, f"SELECT * FROM {table}", key) for table, key in (("races", "session"), ("club", "id"))]
         aside = _read_around(self._db, "SELECT session FROM aside", "session")
         total = _count(self._db, "events")
         self._db.close()
@@ -314,6 +336,8 @@ class Journal:
                                  "started, finished, results) VALUES (?,?,?,?,?,?,?,?)", sessions)
             self._db.executemany("INSERT OR IGNORE INTO events (session, seq, label, body, crc, created) "
                                  "VALUES (?,?,?,?,?,?)", kept)
+            self._db.executemany("INSERT OR IGNORE INTO races VALUES (?,?,?)", [r for r in club[0] if r[0] in known])
+            self._db.executemany("INSERT OR IGNORE INTO club VALUES (?,?,?,?)", club[1])
             self._db.executemany("INSERT OR IGNORE INTO aside (session) VALUES (?)",
                                  [row for row in aside if row[0] in known])
         from companion.core.names import counted   # only on a damaged journal: not at every start
@@ -392,12 +416,18 @@ class Journal:
 
     def start_session(self, activity: str, options: dict[str, Any], data: dict[str, Any],
                       championship: str | None = None) -> int:
-        # the session begins as the open one: any other unfinished session goes aside
-        cur = self._transaction([self._all_aside(), (
-            "INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
-            (activity, _dump(options), _dump(data), championship, time.time()))])
-        self._note(int(cur.lastrowid), 0)
-        return int(cur.lastrowid)
+        """Open a session, the open one from now on (any other unfinished session goes
+        aside); its race id (a random UUID, kept in ``races``) is written in the same
+        transaction."""
+        cur = self._transaction([
+            self._all_aside(),
+            ("INSERT INTO sessions (activity, options, data, championship, started) VALUES (?,?,?,?,?)",
+             (activity, _dump(options), _dump(data), championship, time.time())),
+            ("INSERT INTO races (session, race) VALUES (last_insert_rowid(), ?)", (random_uuid(),)),
+        ])
+        sid = int(cur.lastrowid)             # races.session is the row id
+        self._note(sid, 0)
+        return sid
 
     def session(self, session_id: int) -> Session:
         row = self._db.execute("SELECT * FROM sessions WHERE id=?", (session_id,)).fetchone()
@@ -469,6 +499,30 @@ class Journal:
             sql += " WHERE finished IS NULL"
         return [self._session(r) for r in self._db.execute(sql + " ORDER BY id")]
 
+    def finished_sessions(self) -> list[Session]:
+        """The finished sessions that kept results, oldest first, without their data
+        snapshot (``data`` is {}: ``session(id)`` has it): what championships, seasons and
+        records are counted from. Read again only once a session has finished (or reopened)."""
+        return self.cached("finished", lambda: [self._session(r) for r in self._db.execute(
+            "SELECT id, activity, options, NULL, championship, started, finished, results FROM sessions "
+            "WHERE finished IS NOT NULL AND results IS NOT NULL ORDER BY id")], ("finished",))
+
+    def cached(self, name: str, read, depends: tuple[str, ...] = tuple(FINGERPRINTS)):
+        """``read()``, kept under ``name`` until what it ``depends`` on changes (the
+        finished sessions, the club's events, the race ids: :data:`FINGERPRINTS`); an
+        event of a race in progress changes none of them."""
+        key = tuple(self._fingerprint(part) for part in depends)
+        kept = self._cache.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._cache[name] = (key, read())
+        return kept[1]
+
+    def _fingerprint(self, part: str) -> tuple | None:
+        try:
+            return tuple(self._db.execute(FINGERPRINTS[part]).fetchone())
+        except sqlite3.OperationalError:      # a table an older journal read as it is lacks
+            return None
+
     def finish_session(self, session_id: int, results: dict[str, Any] | None) -> None:
         self._write("UPDATE sessions SET finished=?, results=? WHERE id=?",
                     (time.time(), _dump(results) if results is not None else None, session_id))
@@ -476,6 +530,55 @@ class Journal:
     def reopen_session(self, session_id: int) -> None:
         """Mark a finished session as running again (its last move was undone)."""
         self._write("UPDATE sessions SET finished=NULL, results=NULL WHERE id=?", (session_id,))
+
+    # -- the club: race ids, seasons and merged names (companion.seasons) ---------------
+
+    def race_ids(self) -> dict[int, tuple[str, str | None]]:
+        """session id -> (race id, the season it was put in by an import, else None).
+        Sessions from before race ids were kept have none here (``companion.seasons.race_id``)."""
+        try:
+            return self.cached("races", lambda: {int(s): (str(r), season) for s, r, season
+                                                 in self._db.execute("SELECT session, race, season FROM races")},
+                               ("races",))
+        except sqlite3.OperationalError:     # a journal written before the table existed, read as it is
+            return {}
+
+    def club_events(self) -> list[dict[str, Any]]:
+        """The club's events (a season started, two names merged), oldest first, each with
+        its ``id`` and ``created``; a row that fails its CRC is skipped."""
+        try:
+            rows = self.cached("club", lambda: list(self._db.execute("SELECT id, body, crc, created FROM club ORDER BY id")),
+                               ("club",))
+        except sqlite3.OperationalError:
+            return []
+        out = []
+        for cid, body, crc, created in rows:
+            event = _loads(body, None) if _crc(body) == crc else None
+            if isinstance(event, dict) and "kind" in event:
+                out.append({**event, "id": int(cid), "created": created})
+        return out
+
+    def add_club_event(self, event: dict[str, Any]) -> int:
+        """Commit one club event (appended, never changed)."""
+        body = _dump(event)
+        return int(self._write("INSERT INTO club (body, crc, created) VALUES (?,?,?)",
+                               (body, _crc(body), time.time())).lastrowid)
+
+    def add_finished_sessions(self, races: list[tuple[Session, str, str | None]]) -> None:
+        """Keep finished races brought from another box (``companion import``), each
+        ``(session, race id, season)``: their session rows and race ids, all in one
+        transaction (all or none); their events stay on the box that ran them."""
+        statements = []
+        for session, race, season in races:
+            statements += [
+                ("INSERT INTO sessions (activity, options, data, championship, started, finished, results) "
+                 "VALUES (?,?,?,?,?,?,?)",
+                 (session.activity, _dump(session.options), _dump(session.data), session.championship,
+                  session.started, session.finished, _dump(session.results))),
+                ("INSERT INTO races (session, race, season) VALUES (last_insert_rowid(), ?, ?)", (race, season)),
+            ]
+        if statements:
+            self._transaction(statements)
 
     def _session(self, row) -> Session:
         sid, activity, options, data, champ, started, finished, results = row
@@ -575,6 +678,16 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None
+
+
+def random_uuid() -> str:
+    """A random (version 4) UUID, as ``str(uuid.uuid4())`` makes it, without importing
+    ``uuid`` on the press that starts a race."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40          # version 4
+    b[8] = (b[8] & 0x3F) | 0x80          # the RFC 4122 variant
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _read_around(db: sqlite3.Connection, select: str, key: str) -> list[tuple]:

@@ -233,6 +233,8 @@ class Follower:
         if self.journal is None:
             return out
         out["championship"] = self._championship()
+        from companion import record
+        out["drivers"] = record.summaries(self.journal)
         if self.session is None:
             return out
         out["title"] = results.activity_title(self.session.activity, self.session.options)
@@ -248,6 +250,10 @@ class Follower:
     def _championship(self) -> dict[str, Any]:
         key, rows = results.standings(self.journal)
         if key is None:
-            return {"title": "", "races": 0, "standings": []}
-        return {"title": results.title(key), "races": results.race_count(self.journal, key),
-                "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows]}
+            return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
+        from companion import seasons
+        season = seasons.shown(self.journal, key).name
+        return {"title": results.title(key), "season": season,
+                "races": results.race_count(self.journal, key),
+                "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows],
+                "dropped": seasons.dropped_note(rows)}

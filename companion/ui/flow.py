@@ -363,7 +363,7 @@ class Results(Screen):
         if not lines:
             return replace(ui.message("Championship", "No finished races yet."), footer="BACK: back")
         return self.scroll.show(replace(ui.main_menu(lines, -1, title="Championship"),
-                                        footer="GO: print  BACK: back"))
+                                        footer="GO: print  OK: club"))
 
     def handle(self, app: Host, gesture) -> None:
         if paging(gesture):
@@ -372,6 +372,9 @@ class Results(Screen):
             self.scroll.line(_step(gesture))
         elif gesture.kind == "press" and gesture.button == GO:
             app.print_championship()
+        elif gesture.kind == "press" and gesture.button == OK and app.championship_lines():
+            from companion.ui.club import ClubMenu    # seasons, drivers: loaded when asked for
+            app.push(ClubMenu())
         elif gesture.kind == "press" and gesture.button in (BACK, OK):
             app.pop()
 

@@ -4,6 +4,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 from companion.app import App
 from companion.cli import main
@@ -31,8 +32,9 @@ def test_results_name_the_game_as_the_screens_do(state_dir, capsys):
     race(state_dir)
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
-    assert "Last race: Lap counter, Formula Dé, race 2 of its championship" in out
-    assert "Championship Lap counter, Formula Dé points: 2 races" in out and "formula-de" not in out
+    season = f"{time.localtime().tm_year}-1"          # the first season, named by its year
+    assert f"Last race: Lap counter, Formula Dé, race 2 of season {season}" in out
+    assert f"Championship Lap counter, Formula Dé points, season {season}: 2 races" in out and "formula-de" not in out
     assert "race(s)" not in out
 
 
@@ -65,7 +67,7 @@ def test_results_say_which_races_are_put_aside_and_count_them_nowhere(state_dir,
     assert main(["results", "--state", str(state_dir)]) == 0
     out = capsys.readouterr().out
     assert "Put aside: 3-Wide (started " in out and "running" not in out
-    assert "Championship Lap counter, Formula Dé points: 1 race" in out
+    assert f"Championship Lap counter, Formula Dé points, season {time.localtime().tm_year}-1: 1 race" in out
     assert main(["results", "--state", str(state_dir), "--json"]) == 0
     import json
     said = json.loads(capsys.readouterr().out)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import record
 from companion.games import registry
 from companion.table.public import public_view
 
@@ -433,4 +434,37 @@ def test_the_chart_and_the_order_say_the_games_words(browser, state_dir, serving
         assert seen["title"] == "Position after each track card" and seen["axis"] == "track card \u2192"
         assert page.eval("document.getElementById('order-note').textContent") == \
             "Ordered by place on the street, not by points"
+        assert page.errors() == []
+
+
+def test_the_season_its_dropped_results_and_every_drivers_record_are_read_on_a_phone(browser, state_dir, serving,
+                                                                                   tmp_path):
+    from companion import seasons
+    from tests.test_record import club
+    from tests.test_seasons import GAME, race as lap_race
+
+    app, _ = club(state_dir)
+    seasons.start(app.journal, GAME, "Final", races=2, drop=1)
+    lap_race(app, ["Cy", "Anne"])
+    lap_race(app, ["Anne", "Bob", "Cy"])    # the season's last race: its final standings stay shown
+    srv = serving(state_dir)
+    with opened(browser, srv.url) as page:
+        said = json.loads(page.eval("""JSON.stringify({
+            title: document.getElementById('champ-title').textContent,
+            dropped: document.getElementById('champ-dropped').textContent,
+            heads: [...document.querySelectorAll('#drivers th')].map(t => t.textContent),
+            drivers: [...document.querySelectorAll('#drivers tr')].slice(1).map(r => [...r.cells].map(c => c.textContent)),
+            wide: document.documentElement.scrollWidth,
+            table: document.getElementById('drivers').getBoundingClientRect().right})"""))
+        assert said["title"] == "Championship: Lap counter, Formula Dé points, season Final (2 races)"
+        assert said["dropped"].startswith("Dropped: ")
+        assert said["heads"] == ["Driver", "Races", "Wins", "Pod", "Best", "Out", "Pts", "Won"]
+        anne = record.find(app.journal, "Anne")
+        assert said["drivers"][0] == ["Anne", str(anne.races), str(anne.wins), str(anne.podiums), str(anne.best),
+                                      str(anne.not_finished), str(anne.points), str(len(anne.seasons_won))]
+        assert [row[0] for row in said["drivers"]] == [d["name"] for d in record.summaries(app.journal)]
+        page.eval("document.getElementById('champ-box').scrollIntoView()")
+        page.screenshot(shots(tmp_path) / "drivers-phone.png")
+        assert said["wide"] <= PHONE[0] and said["table"] <= PHONE[0], "the drivers' table fits the phone's width"
+        assert_legible(page)
         assert page.errors() == []

@@ -1,0 +1,163 @@
+"""``companion results`` for the club: seasons (``--seasons``, ``--season NAME``), a driver's
+record (``--driver NAME``), merging two spellings of a driver (``--merge NAME INTO``) and
+the spreadsheet files (``--csv DIR``). ``--json`` gives each as docs/results-schema.md says."""
+
+from __future__ import annotations
+
+import json
+
+from companion.commands import CommandError
+
+
+def register_options(p) -> None:
+    p.add_argument("--seasons", action="store_true", help="list the championship's seasons")
+    p.add_argument("--season", metavar="NAME", help="show a season's table (a past one too)")
+    p.add_argument("--driver", metavar="NAME", help="show a driver's record across games and seasons")
+    p.add_argument("--merge", nargs=2, metavar=("NAME", "INTO"),
+                   help="count the driver NAME as INTO from now on (two spellings of one driver)")
+    p.add_argument("--csv", metavar="DIR", help="write races.csv, standings.csv and seasons.csv into DIR")
+
+
+def asked(args) -> bool:
+    return bool(args.seasons or args.season or args.driver or args.merge or args.csv)
+
+
+def show(args) -> int:
+    from companion.commands.results import open_journal
+
+    with open_journal(args.state) as journal:
+        if args.merge:
+            return _merge(journal, *args.merge)
+        if args.csv:
+            return _csv(journal, args.csv)
+        if args.driver:
+            return _driver(journal, args.driver, args.json)
+        key = _key(journal, args.championship or (_game_with(journal, args.season) if args.season else None))
+        if args.season:
+            return _season(journal, key, args.season, args.json)
+        return _seasons(journal, key, args.json)
+
+
+def _key(journal, wanted: str | None) -> str:
+    from companion import results, seasons
+
+    key = results.championship_key(journal, wanted)
+    keys = sorted(seasons.games(journal))
+    if key is None or key not in keys:
+        raise CommandError(f"no championship '{wanted}'; available: {', '.join(keys) or 'none'}"
+                           if wanted else "no finished race yet")
+    return key
+
+
+def _game_with(journal, name: str) -> str | None:
+    """The one game that has a season called ``name`` (None: none, or several do, and the
+    newest race's game is asked)."""
+    from companion import seasons
+
+    having = [g for g in seasons.games(journal) if any(s.name.casefold() == name.strip().casefold()
+                                      for s in seasons.seasons(journal, g))]
+    return having[0] if len(having) == 1 else None
+
+
+def _print_json(data) -> int:
+    from companion import exchange
+
+    print(json.dumps({"schema": exchange.SCHEMA, **data}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _seasons(journal, key: str, as_json: bool) -> int:
+    from companion import exchange, results, seasons
+
+    every = seasons.seasons(journal, key)
+    if as_json:
+        return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
+    print(f"Seasons of {results.title(key)}:")
+    for k, s in enumerate(every):
+        rows = seasons.table(journal, s)
+        lead = f"  {'won by' if s.complete() or k < len(every) - 1 else 'led by'} {rows[0]['name']} " \
+               f"({rows[0]['points']})" if rows else ""
+        now = "  (current)" if k == len(every) - 1 else ""
+        print(f"  {s.label()}{lead}{now}")
+    return 0
+
+
+def _season(journal, key: str, name: str, as_json: bool) -> int:
+    from companion import exchange, results, seasons
+
+    try:
+        season = seasons.find(journal, key, name)
+    except seasons.SeasonError as exc:
+        raise CommandError(str(exc)) from None
+    rows = seasons.table(journal, season)
+    if as_json:
+        return _print_json({"championship": key, "season": exchange.season_json(journal, season)})
+    print(f"{results.title(key)} season {season.label()}"
+          + (f", each driver's {season.drop} worst dropped" if season.drop else ""))
+    for r in rows:
+        print(f"  {r['position']:>2}. {r['name']:<16} {r['points']:>4}")
+    for line in seasons.dropped_note(rows):
+        print(f"  dropped: {line}")
+    return 0
+
+
+def _driver(journal, name: str, as_json: bool) -> int:
+    from companion import record, results
+
+    try:
+        rec = record.find(journal, name)
+    except LookupError as exc:
+        raise CommandError(str(exc)) from None
+    if as_json:
+        return _print_json({"driver": rec.as_json()})
+    print(f"{rec.name}: {', '.join(rec.lines())}")
+    for won in rec.seasons_won:
+        print(f"  won {won}")
+    for game, n in rec.games.items():
+        print(f"  {results.title(game)}: {n} race{'' if n == 1 else 's'}")
+    return 0
+
+
+def _merge(journal, name: str, into: str) -> int:
+    from companion import record
+
+    if journal.read_only:
+        raise CommandError("the journal is read-only here: a merge is written to it; nothing was changed")
+    try:
+        record.merge(journal, name, into)
+    except LookupError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{name} counts as {into} from now on (the races stay as they were run)")
+    return 0
+
+
+def _csv(journal, folder: str) -> int:
+    from companion import exchange
+
+    try:
+        written = exchange.write_csv(journal, folder)
+    except OSError as exc:
+        raise CommandError(f"cannot write into {folder}: {exc.strerror or exc}") from None
+    print(f"Wrote {', '.join(str(p) for p in written)}")
+    return 0
+
+
+def receipt_asked(journal, args):
+    """``companion print driver --name NAME`` and ``companion print championship --season
+    NAME``: the record's or the season's receipt (a finished season's final standings)."""
+    from companion import record, seasons
+
+    if args.what == "driver":
+        if not args.name:
+            raise CommandError("which driver? `companion print driver --name NAME`")
+        try:
+            return record.receipt(record.find(journal, args.name))
+        except LookupError as exc:
+            raise CommandError(str(exc)) from None
+    key = _key(journal, _game_with(journal, args.season))
+    try:
+        season = seasons.find(journal, key, args.season)
+    except seasons.SeasonError as exc:
+        raise CommandError(str(exc)) from None
+    every = seasons.seasons(journal, key)
+    return seasons.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)

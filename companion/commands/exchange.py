@@ -1,0 +1,70 @@
+"""``companion export --season NAME FILE`` and ``companion import FILE``: one season's races
+carried from one box to another (``companion.exchange``)."""
+
+from __future__ import annotations
+
+from companion.commands import CommandError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("export", help="write a season's races to a file for another box")
+    p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--championship", metavar="KEY", help="which game (default: the last race's)")
+    p.add_argument("--season", metavar="NAME", help="which season (default: the current one)")
+    p.add_argument("file", metavar="FILE", help="the file to write (JSON)")
+    p.set_defaults(func=export)
+    p = sub.add_parser("import", help="add the races of another box's export file to a season here")
+    p.add_argument("--state", metavar="DIR", help="the companion's state directory")
+    p.add_argument("--season", metavar="NAME",
+                   help="the season they count in (default: the file's season if this box has it, else the current one)")
+    p.add_argument("file", metavar="FILE", help="a file written by `companion export`")
+    p.set_defaults(func=import_)
+
+
+def export(args) -> int:
+    import json
+    import os
+
+    from companion import exchange, seasons
+    from companion.commands.club import _key
+    from companion.commands.results import open_journal
+
+    with open_journal(args.state) as journal:
+        key = _key(journal, args.championship)
+        name = args.season or seasons.current(journal, key).name
+        try:
+            data = exchange.export_season(journal, key, name)
+        except seasons.SeasonError as exc:
+            raise CommandError(str(exc)) from None
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    tmp = f"{args.file}.part"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, args.file)
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.file}: {exc.strerror or exc}") from None
+    print(f"Wrote season {data['season']['name']} ({len(data['races'])} races) to {args.file}")
+    return 0
+
+
+def import_(args) -> int:
+    from companion import exchange, results
+    from companion.commands.results import open_journal
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    with open_journal(args.state) as journal:
+        if journal.read_only:
+            raise CommandError("the journal is read-only here: an import is written to it; nothing was changed")
+        try:
+            game = exchange.read_export(text)["game"]
+            into, added, held = exchange.import_season(journal, text, args.season)
+        except exchange.ImportRefused as exc:
+            raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
+    said = f"; {held} already here" if held else ""
+    print(f"Added {added} race{'' if added == 1 else 's'} to {results.title(game)} season {into}{said}")
+    return 0

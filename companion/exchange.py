@@ -1,0 +1,213 @@
+"""The club's results out of the box and into another: JSON (docs/results-schema.md),
+spreadsheet files, and a season's races carried from one box to another.
+
+A race keeps its identity everywhere: the race id made when it started (a random UUID kept
+with the session; ``companion.seasons.race_id``). ``import_season`` adds the races of an
+export file that the box does not hold yet, in one transaction, into a season of the
+same game; a file from a newer companion, or one whose checksum does not match, is
+refused whole and nothing changes.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from companion import results, seasons
+from companion.core.journal import Journal, Session
+
+SCHEMA = 1
+"""The version of every JSON form here (``companion results --json``, export files). It
+goes up when a field changes meaning or goes; new fields may appear within a version."""
+FORMAT = "race-companion-season"
+CSV_ENCODING = "utf-8-sig"
+"""UTF-8 with a byte-order mark: Excel reads a CSV file without one in the computer's
+legacy code page (a "Formula Dé" or a "Zoë" comes out garbled); LibreOffice, Numbers and
+Google Sheets read either, and drop the mark."""
+
+
+class ImportRefused(ValueError):
+    """An export file that cannot be imported; ``str()`` says why, nothing was changed."""
+
+
+def iso(ts: float | None) -> str | None:
+    """A moment as ISO 8601 in local time with its offset: ``2026-11-27T19:05:00+01:00``."""
+    from datetime import datetime
+    return None if ts is None else datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+
+
+def sheet_time(stamp: str | None) -> str:
+    """An :func:`iso` moment as a spreadsheet reads it as a date and time with no fixing:
+    ISO 8601's date and time with a space between and no offset (the box's local time):
+    ``2026-11-27 19:05:00``."""
+    from datetime import datetime
+    return "" if not stamp else datetime.fromisoformat(stamp).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _entry(e: dict[str, Any], place: int) -> dict[str, Any]:
+    out = {"position": int(e.get("position", place)), "name": str(e["name"]), "points": int(e.get("points", 0) or 0)}
+    for k in ("colour", "player"):
+        if k in e:
+            out[k] = e[k]
+    return out
+
+
+def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None) -> list[dict[str, Any]]:
+    """The season's races as the JSON and CSV give them, oldest first: one per race (a
+    session that held several gives each its own, the id ``<uuid>#2`` from its second)."""
+    ids = journal.race_ids() if ids is None else ids
+    out, number = [], 0
+    for s in season.sessions:
+        held = results.session_races(s)
+        base = seasons.race_id(s, ids)
+        for k, race in enumerate(held, start=1):
+            number += 1
+            if season.races and number > season.races:
+                return out
+            out.append({"race": base if k == 1 else f"{base}#{k}", "number": number, "game": season.game,
+                        "season": season.name, "activity": s.activity,
+                        "started": iso(s.started), "finished": iso(s.finished),
+                        "date": time.strftime("%Y-%m-%d", time.localtime(s.started)),
+                        "ended_early": bool((s.results or {}).get("ended_early")),
+                        "standings": [_entry(e, p) for p, e in enumerate(race, start=1)]})
+    return out
+
+
+def season_summary(journal: Journal, season: seasons.Season) -> dict[str, Any]:
+    rows = seasons.table(journal, season)
+    return {"name": season.name, "game": season.game, "races": len(season.race_list()),
+            "set_races": season.races, "drop": season.drop, "complete": season.complete(),
+            "leader": rows[0]["name"] if rows else None}
+
+
+def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
+    rows = seasons.table(journal, season)
+    return {**season_summary(journal, season),
+            "standings": [{"position": r["position"], "name": r["name"], "points": r["points"],
+                           "races": r["races"], "wins": r["wins"], "best": r["best"],
+                           "results": list(r["results"]), "dropped": r["dropped"],
+                           "dropped_points": r["dropped_points"]} for r in rows],
+            "race_list": race_rows(journal, season)}
+
+
+# -- spreadsheet files --------------------------------------------------------------------
+
+RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early"]
+STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour"]
+SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
+
+
+def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
+    """``races.csv`` (one race a row), ``standings.csv`` (one car of a race a row) and
+    ``seasons.csv`` (each season's table) of every game, into ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = journal.race_ids()
+    races, standings, tables = [], [], []
+    merged = seasons.merges(journal)
+    for game in seasons.games(journal):
+        for season in seasons.seasons(journal, game):
+            for r in race_rows(journal, season, ids):
+                races.append([r["race"], results.title(game), season.name, r["number"], r["date"],
+                              sheet_time(r["started"]), sheet_time(r["finished"]),
+                              len(r["standings"]), r["standings"][0]["name"] if r["standings"] else "",
+                              "yes" if r["ended_early"] else "no"])
+                standings += [[r["race"], results.title(game), season.name, r["number"], e["position"], e["name"],
+                               e["points"], e.get("colour", "")] for e in r["standings"]]
+            tables += [[results.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
+                        row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
+                       for row in seasons.standings(season, merged)]
+    written = []
+    for name, header, rows in (("races.csv", RACES_HEADER, races), ("standings.csv", STANDINGS_HEADER, standings),
+                               ("seasons.csv", SEASONS_HEADER, tables)):
+        path = folder / name
+        with open(path, "w", encoding=CSV_ENCODING, newline="") as fh:
+            out = csv.writer(fh)
+            out.writerow(header)
+            out.writerows(rows)
+        written.append(path)
+    return written
+
+
+# -- one box's season into another's --------------------------------------------------
+
+def _check(races: list[dict[str, Any]]) -> str:
+    body = json.dumps(races, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
+    """The export file's content: season ``name`` of ``game`` and its finished races."""
+    season = seasons.find(journal, game, name)
+    ids = journal.race_ids()
+    races = [{"race": seasons.race_id(s, ids), "activity": s.activity, "options": s.options,
+              "championship": seasons.key_of(s), "started": s.started, "finished": s.finished,
+              "results": s.results} for s in season.sessions]
+    return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
+            "season": {"name": season.name, "races": season.races, "drop": season.drop},
+            "races": races, "sha256": _check(races)}
+
+
+def read_export(text: str) -> dict[str, Any]:
+    """An export file's content, checked whole; ImportRefused says what is wrong."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ImportRefused(f"the file is damaged: it is not whole JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused("this is not a season exported by `companion export`")
+    schema = data.get("schema")
+    if not isinstance(schema, int) or schema < 1:
+        raise ImportRefused("the file is damaged: it has no schema version")
+    if schema > SCHEMA:
+        raise ImportRefused(f"the file was made by a newer companion (schema {schema}; this one reads up to "
+                            f"{SCHEMA}): update this box first")
+    races = data.get("races")
+    if not isinstance(races, list) or data.get("sha256") != _check(races):
+        raise ImportRefused("the file is damaged: its races do not match its checksum")
+    for k, r in enumerate(races, start=1):
+        ok = isinstance(r, dict) and isinstance(r.get("race"), str) and isinstance(r.get("started"), (int, float)) \
+            and isinstance(r.get("results"), dict) and isinstance(r["results"].get("standings"), list) \
+            and r.get("championship") == data.get("game") and isinstance(r.get("activity"), str)
+        if not ok:
+            raise ImportRefused(f"the file is damaged: race {k} is incomplete")
+    return data
+
+
+def import_season(journal: Journal, text: str, season: str | None = None) -> tuple[str, int, int]:
+    """Add the races of an export file the box does not hold into a season of its game:
+    ``season``, else the season of the file's name when the box has one, else the
+    game's current season. Returns (the season's name, races added, races already held)."""
+    data = read_export(text)
+    game = str(data["game"])
+    every = [s for s in seasons.seasons(journal, game) if s.after >= 0 or s.sessions]   # not an empty first one
+    known = {s.name.casefold(): s.name for s in every}
+    wanted = season or str(data["season"].get("name", ""))
+    if season is not None and season.casefold() not in known:
+        raise ImportRefused(f"no season '{season}' of {results.title(game)} here; its seasons: "
+                            f"{', '.join(known.values()) or 'none yet'}")
+    if wanted.casefold() in known:
+        into = known[wanted.casefold()]
+    elif every:
+        into = every[-1].name
+    else:   # the game's first races on this box: its season is the file's
+        try:
+            into = seasons.start(journal, game, wanted or None, races=data["season"].get("races"),
+                                 drop=int(data["season"].get("drop") or 0)).name
+        except (seasons.SeasonError, TypeError, ValueError) as exc:
+            raise ImportRefused(f"the file's season cannot be made here: {exc}") from None
+    ids = journal.race_ids()
+    held = {seasons.race_id(s, ids) for s in journal.sessions()}
+    new = []
+    for r in data["races"]:
+        if r["race"] in held:
+            continue
+        held.add(r["race"])
+        new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
+                            float(r.get("finished") or r["started"]), r["results"]), r["race"], into))
+    journal.add_finished_sessions(new)
+    return into, len(new), len(data["races"]) - len(new)

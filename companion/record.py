@@ -1,0 +1,152 @@
+"""A driver's record: every race a name stood in, across games and seasons.
+
+Read from the finished races in the journal (their championship entries, as the seasons
+count them) and the club's events: names are one driver whatever their letter case (as
+the box offers a name again), and an owner's merge (``{"kind": "merge", "from": "Ann",
+"into": "Anne"}``) makes two spellings one driver. Nothing is rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import results, seasons
+from companion.core.journal import Journal
+
+
+@dataclass
+class Record:
+    name: str
+    races: int = 0
+    wins: int = 0
+    podiums: int = 0
+    best: int | None = None
+    not_finished: int = 0
+    points: int = 0
+    seasons_won: list[str] = field(default_factory=list)      # "Formula Dé 2026-1"
+    games: dict[str, int] = field(default_factory=dict)        # game -> races
+    places: list[dict[str, Any]] = field(default_factory=list)  # each race, oldest first
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "races": self.races, "wins": self.wins, "podiums": self.podiums,
+                "best": self.best, "not_finished": self.not_finished, "points": self.points,
+                "seasons_won": list(self.seasons_won), "games": dict(self.games), "places": list(self.places)}
+
+    def lines(self) -> list[str]:
+        """The record in short lines (the box's screen, the receipt)."""
+        return [f"Races {self.races}", f"Wins {self.wins}", f"Podiums {self.podiums}",
+                f"Best {self.best if self.best is not None else '-'}", f"Not finished {self.not_finished}",
+                f"Points {self.points}", f"Seasons won {len(self.seasons_won)}"]
+
+
+def key(name: str, merged: dict[str, str]) -> str:
+    """The driver a name is: its merged name's, any letter case."""
+    return merged.get(name.casefold(), name).casefold()
+
+
+def not_finished(session_results: dict[str, Any]) -> set[str]:
+    """The names (casefolded) that did not finish a race: out of it (``out`` of the
+    results, an entry ``out: ...`` or with an ``out_lap``)."""
+    out = {str(o[0]).casefold() for o in session_results.get("out") or [] if isinstance(o, (list, tuple)) and o}
+    for e in session_results.get("standings") or []:
+        if str(e.get("status", "")).startswith("out") or e.get("out_lap") is not None:
+            out.add(str(e.get("name", "")).casefold())
+    return out
+
+
+def records(journal: Journal) -> dict[str, Record]:
+    """Every driver's record (casefolded name -> Record), from every game's seasons;
+    counted again once the journal has changed."""
+    return journal.cached("records", lambda: _records(journal))
+
+
+def _records(journal: Journal) -> dict[str, Record]:
+    merged = seasons.merges(journal)
+    out: dict[str, Record] = {}
+    for game in seasons.games(journal):
+        every = seasons.seasons(journal, game)
+        for number, season in enumerate(every):
+            for session in season.sessions:
+                dnf = not_finished(session.results or {})
+                for race in results.session_races(session):
+                    for place, entry in enumerate(race, start=1):
+                        _count(out, merged, game, season.name, session, entry, place, len(race), dnf)
+            over = season.complete() or number < len(every) - 1
+            table = seasons.standings(season, merged) if over else []
+            if table and table[0]["points"] > 0:
+                winner = out.get(key(table[0]["name"], merged))
+                if winner is not None:
+                    winner.seasons_won.append(f"{results.title(game)} {season.name}")
+    return out
+
+
+def _count(out, merged, game, season, session, entry, place, field_size, dnf) -> None:
+    name = str(entry["name"])
+    who = key(name, merged)
+    rec = out.setdefault(who, Record(merged.get(name.casefold(), name)))
+    position = int(entry.get("position", place))
+    rec.races += 1
+    rec.wins += position == 1
+    rec.podiums += position <= 3
+    rec.best = position if rec.best is None else min(rec.best, position)
+    rec.not_finished += name.casefold() in dnf
+    rec.points += int(entry.get("points", 0) or 0)
+    rec.games[game] = rec.games.get(game, 0) + 1
+    rec.places.append({"game": game, "season": season, "started": session.started,
+                       "position": position, "cars": field_size})
+
+
+def find(journal: Journal, name: str) -> Record:
+    """The record of ``name`` (any letter case, or a spelling merged into another)."""
+    every = records(journal)
+    found = every.get(key(name.strip(), seasons.merges(journal)))
+    if found is None:
+        known = ", ".join(sorted(r.name for r in every.values())) or "none yet"
+        raise LookupError(f"no driver '{name}' in the journal; drivers: {known}")
+    return found
+
+
+def merge(journal: Journal, name: str, into: str) -> None:
+    """Make ``name`` the same driver as ``into`` from now on (an event; no race changes).
+    Both must be drivers of the journal, and different."""
+    every = records(journal)
+    merged = seasons.merges(journal)
+    a, b = key(name.strip(), merged), key(into.strip(), merged)
+    for given, k in ((name, a), (into, b)):
+        if k not in every:
+            raise LookupError(f"no driver '{given}' in the journal; drivers: "
+                              f"{', '.join(sorted(r.name for r in every.values()))}")
+    if a == b:
+        raise LookupError(f"'{name}' and '{into}' are one driver already")
+    journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})
+
+
+def receipt(rec: Record, now: float | None = None):
+    """A driver's record on paper: the numbers, the seasons won, and their place in every
+    race drawn (two races or more)."""
+    import time
+
+    from companion.receipts.model import Feed, Line, Receipt, Rule, picture, stamped
+
+    items: list[Any] = [Line(rec.name, bold=True, size=2, align="center"), Rule()]
+    items += [Line(line) for line in rec.lines()]
+    from companion.core.names import counted
+    items += [Line(f"{results.title(game)}: {counted(n, 'race')}"[:results.PAPER_CHARS]) for game, n in rec.games.items()]
+    for won in rec.seasons_won:
+        items.append(Line(f"  {won}"[:results.PAPER_CHARS]))
+    if len(rec.places) >= 2:
+        from companion import charts
+        items += [Rule(), Line("Place in each race", bold=True, align="center"),
+                  picture(charts.places_spec(rec.name, [p["position"] for p in rec.places],
+                                             [p["cars"] for p in rec.places]))]
+    items += [Rule(), Feed(2)]
+    made = Receipt("record", "Driver's record", tuple(items))
+    return stamped(made, [f"Printed {results.when(now if now is not None else time.time())}"])
+
+
+def summaries(journal: Journal) -> list[dict[str, Any]]:
+    """Every driver's record without the race by race places (the table screen's
+    ``drivers``), the most races first."""
+    every = sorted(records(journal).values(), key=lambda r: (-r.races, r.name.casefold()))
+    return [{k: v for k, v in r.as_json().items() if k != "places"} for r in every]

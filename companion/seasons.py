@@ -1,0 +1,326 @@
+"""Seasons: every race of a game belongs to one season of that game.
+
+A season is started by a club event in the journal (``Journal.add_club_event``)::
+
+    {"kind": "season", "game": "formula-de", "name": "2026-2", "races": 8, "drop": 1, "after": 41}
+
+``after`` is the newest session id when it was started: the game's races started after it
+belong to it, until the next season of the game. ``races`` (None: open-ended) is the
+number of races it has; ``drop`` how many of each driver's worst results it leaves out.
+The races of a game played before its first season (a journal written before seasons
+existed) are its first season, named by the year of its first race (``2026-1``). A race
+brought from another box (``companion import``) is put in a season by name. Nothing here
+rewrites a finished race: seasons are read from the sessions and the club's events.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from companion import results
+from companion.core import scoring
+from companion.core.journal import Journal, Session
+
+MAX_RACES = 200
+MAX_DROP = 9
+NAME_CHARS = 16
+
+
+class SeasonError(ValueError):
+    """A season that cannot be started or found; ``str()`` says why in one line."""
+
+
+class Season:
+    """One season of ``game``: ``races`` it has (None: open-ended), ``drop`` (each driver's
+    worst results left out), ``after`` (its races are sessions started after this id),
+    ``sessions`` (its finished sessions). A plain class: this module is loaded on the
+    press that starts a race (its receipt's race number), where a dataclass costs."""
+
+    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "_races")
+
+    def __init__(self, game: str, name: str, races: int | None = None, drop: int = 0, after: int = 0,
+                 started: float | None = None):
+        self.game, self.name, self.races, self.drop, self.after, self.started = game, name, races, drop, after, started
+        self.sessions: list[Session] = []
+        self._races: list | None = None
+
+    def __repr__(self) -> str:
+        return f"Season({self.game!r}, {self.name!r}, races={self.races}, drop={self.drop}, after={self.after})"
+
+    def race_list(self) -> list[list[dict[str, Any]]]:
+        """Its races as championship entries, oldest first (a session may hold several);
+        made once (a season is read whole from the journal, ``seasons``)."""
+        if self._races is None:
+            out = [race for s in self.sessions for race in results.session_races(s)]
+            self._races = out[:self.races] if self.races else out
+        return self._races
+
+    def complete(self) -> bool:
+        return bool(self.races) and len(self.race_list()) >= self.races
+
+    def label(self) -> str:
+        """``2026-2, 3 of 8 races`` or ``2026-2, 3 races``."""
+        n = len(self.race_list())
+        return f"{self.name}, {n} of {self.races} races" if self.races else f"{self.name}, {_counted(n, 'race')}"
+
+
+def _counted(n: int, noun: str) -> str:
+    from companion.core.names import counted
+    return counted(n, noun)
+
+
+def key_of(session: Session) -> str | None:
+    """The championship (the game) a session's races count in: the one kept with it. The
+    one place seasons, records and export ask it (``results.key_of``: a lap-counter race
+    counts in the lap counter's own)."""
+    return results.key_of(session)
+
+
+def games(journal: Journal) -> list[str]:
+    """The championships that have a finished race, in the order they first had one."""
+    return list(dict.fromkeys(k for k in map(key_of, results.finished(journal)) if k))
+
+
+def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
+    """A race's identity: the UUID made when it started, or for a race older than race ids
+    one derived from when and what it was (the same on every box that holds it)."""
+    kept = ids.get(session.id)
+    if kept is not None:
+        return kept[0]
+    import uuid
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
+
+
+def seasons(journal: Journal, game: str) -> list[Season]:
+    """Every season of ``game``, oldest first, each with its finished sessions (counted
+    again once the journal has changed; not to be changed by the caller)."""
+    return journal.cached(f"seasons {game}", lambda: _seasons(journal, game))
+
+
+def _seasons(journal: Journal, game: str) -> list[Season]:
+    events = journal.club_events()
+    ids = journal.race_ids()
+    done = results.finished(journal, game)
+    started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
+                      int(e.get("after") or 0), e.get("created"))
+               for e in events if e.get("kind") == "season" and e.get("game") == game]
+    by_name = {s.name: s for s in started}
+    first_after = started[0].after if started else None
+    early = [s for s in done if (ids.get(s.id, ("", None))[1] is None)
+             and (first_after is None or s.id <= first_after)]
+    out = list(started)
+    if early or not started:
+        first = Season(game, f"{time.localtime((early[0] if early else done[0]).started).tm_year}-1"
+                       if (early or done) else f"{time.localtime().tm_year}-1", after=-1)
+        if first.name in by_name:     # a season started by hand already has that name
+            first.name = f"{first.name} (first)"
+        out.insert(0, first)
+        by_name.setdefault(first.name, first)
+    for s in done:
+        put = ids.get(s.id, ("", None))[1]
+        if put is not None and put in by_name:
+            by_name[put].sessions.append(s)
+            continue
+        home = out[0]
+        for season in out:
+            if season.after < s.id:
+                home = season
+        home.sessions.append(s)
+    for season in out:
+        season.sessions.sort(key=results.finish_order)
+    return out
+
+
+def current(journal: Journal, game: str) -> Season:
+    return seasons(journal, game)[-1]
+
+
+def shown(journal: Journal, game: str) -> Season:
+    """The season the championship shows (the box, the table screen, ``companion results``):
+    the current one, or while it has no race yet the season just completed before it, so
+    the final standings stay in view until the next season's first race."""
+    every = seasons(journal, game)
+    if len(every) > 1 and not every[-1].race_list() and every[-2].complete():
+        return every[-2]
+    return every[-1]
+
+
+def find(journal: Journal, game: str, name: str) -> Season:
+    for season in seasons(journal, game):
+        if season.name.casefold() == name.strip().casefold():
+            return season
+    known = ", ".join(s.name for s in seasons(journal, game))
+    raise SeasonError(f"no season '{name}' of {results.title(game)}; its seasons: {known}")
+
+
+def default_name(journal: Journal, game: str, now: float | None = None) -> str:
+    """The year and the next free number: ``2026-2``."""
+    year = time.localtime(time.time() if now is None else now).tm_year
+    taken = {s.name.casefold() for s in seasons(journal, game)}
+    n = 1
+    while f"{year}-{n}" in taken:
+        n += 1
+    return f"{year}-{n}"
+
+
+def check_name(name: str) -> str:
+    name = " ".join(str(name).split())
+    if not name:
+        raise SeasonError("a season needs a name")
+    if len(name) > NAME_CHARS:
+        raise SeasonError(f"a season's name has at most {NAME_CHARS} characters: '{name}'")
+    return name
+
+
+def start(journal: Journal, game: str, name: str | None = None, *, races: int | None = None,
+          drop: int = 0) -> Season:
+    """Start a season of ``game`` (an event in the journal). The races started from now
+    on are its races."""
+    name = check_name(name) if name is not None else default_name(journal, game)
+    if any(s.name.casefold() == name.casefold() for s in seasons(journal, game)):
+        raise SeasonError(f"{results.title(game)} has a season called '{name}' already")
+    if races is not None and not (1 <= races <= MAX_RACES):
+        raise SeasonError(f"a season has 1 to {MAX_RACES} races (or no set number), not {races}")
+    if not (0 <= drop <= MAX_DROP) or (races and drop >= races):
+        raise SeasonError(f"cannot drop {drop} results of a season of {races or 'open'} races")
+    after = max((s.id for s in journal.sessions()), default=0)
+    journal.add_club_event({"kind": "season", "game": game, "name": name, "races": races,
+                            "drop": drop, "after": after})
+    return current(journal, game)
+
+
+def table(journal: Journal, season: Season) -> list[dict[str, Any]]:
+    """:func:`standings` of ``season`` with the journal's merged names, worked out once
+    until the journal changes (the screen shows it at every frame)."""
+    return journal.cached(f"table {season.game} {season.name}", lambda: standings(season, merges(journal)))
+
+
+def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The season's table: :func:`scoring.championship` over its races, with each driver's
+    worst results left out (:func:`dropping`; a race not entered is a result of 0 points,
+    and goes first). A driver is one row whatever the letter case of their name, and under
+    the name ``merged`` (:func:`merges`) gives. Every row carries ``dropped`` (the race
+    numbers left out, 1-based) and ``dropped_points``."""
+    spelled: dict[str, str] = {}      # one driver whatever the letter case: the first spelling
+    races = [[_renamed(e, merged, spelled) for e in race] for race in season.race_list()]
+    drop = dropping(season, len(races))
+    if not drop:
+        return [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
+    names: dict[str, None] = {}
+    for race in races:
+        for e in race:
+            names.setdefault(e["name"])
+    dropped: dict[str, list[int]] = {}
+    for name in names:
+        scored = [(next((e.get("points", 0) for e in race if e["name"] == name), None), k)
+                  for k, race in enumerate(races)]
+        worst = sorted(scored, key=lambda pk: (-1 if pk[0] is None else pk[0], pk[1]))[:drop]
+        dropped[name] = sorted(k for _, k in worst)
+    counted_races = [[{**e, "points": 0} if k in dropped[e["name"]] else e for e in race]
+                     for k, race in enumerate(races)]
+    rows = scoring.championship(counted_races)
+    for r in rows:
+        lost = [k for k in dropped[r["name"]]]
+        r["dropped"] = [k + 1 for k in lost]
+        r["dropped_points"] = sum(next((e.get("points", 0) for e in races[k] if e["name"] == r["name"]), 0)
+                                  for k in lost)
+    return rows
+
+
+def dropping(season: Season, run: int) -> int:
+    """How many of each driver's results are left out after ``run`` races: a season of a
+    set number of races counts each driver's best ``races - drop`` (all of them until more
+    races than that have been run, as leagues count "the best 7 of 8"); an open-ended one
+    its ``drop`` worst, but never every result."""
+    if not season.drop or run < 2:
+        return 0
+    if season.races:
+        return min(season.drop, max(0, run - (season.races - season.drop)))
+    return min(season.drop, run - 1)
+
+
+def _renamed(entry: dict[str, Any], merged: dict[str, str] | None, spelled: dict[str, str]) -> dict[str, Any]:
+    """``entry`` under its driver's name: the one it was merged into, else the first
+    spelling of it (any letter case) seen in ``spelled``."""
+    name = (merged or {}).get(entry["name"].casefold(), entry["name"])
+    name = spelled.setdefault(name.casefold(), name)
+    return entry if name == entry["name"] else {**entry, "name": name}
+
+
+def merges(journal: Journal, events: list[dict] | None = None) -> dict[str, str]:
+    """casefolded name -> the name it was merged into (followed to the end)."""
+    events = journal.club_events() if events is None else events
+    into: dict[str, str] = {}
+    for e in events:
+        if e.get("kind") == "merge" and e.get("from") and e.get("into"):
+            into[str(e["from"]).casefold()] = str(e["into"])
+    out = {}
+    for name in into:
+        seen, target = {name}, into[name]
+        while target.casefold() in into and target.casefold() not in seen:
+            seen.add(target.casefold())
+            target = into[target.casefold()]
+        out[name] = target
+    return out
+
+
+def dropped_note(rows: list[dict[str, Any]]) -> list[str]:
+    """``Red: race 3 (2 pts)`` for every row with results left out."""
+    out = []
+    for r in rows:
+        if r.get("dropped"):
+            out.append(f"{r['name']}: {'race' if len(r['dropped']) == 1 else 'races'} "
+                       f"{', '.join(map(str, r['dropped']))} ({r['dropped_points']} pts)")
+    return out
+
+
+def season_of(journal: Journal, session: Session) -> Season:
+    """The season ``session`` belongs to (a race still running: the season it will count in)."""
+    all_seasons = seasons(journal, key_of(session) or session.activity)
+    for season in all_seasons:
+        if any(s.id == session.id for s in season.sessions):
+            return season
+    put = journal.race_ids().get(session.id, ("", None))[1]
+    named = next((s for s in all_seasons if put is not None and s.name == put), None)
+    return named or next((s for s in reversed(all_seasons) if s.after < session.id), all_seasons[0])
+
+
+def race_number(journal: Journal, session: Session) -> int:
+    """The race's number in its season: 1 + the races of the season's sessions that
+    finished before it (a race put aside counts after the races finished meanwhile)."""
+    season = season_of(journal, session)
+    mine = results.finish_order(session)
+    return 1 + sum(len(results.session_races(s)) for s in season.sessions
+                   if s.id != session.id and results.finish_order(s) < mine)
+
+
+def season_receipt(journal: Journal, season: Season, now: float | None = None, *, final: bool = False):
+    """A season's table on paper (None when it has no race): its name and how many races,
+    the points after each race, and the results it dropped."""
+    from companion.receipts import layouts
+
+    rows = table(journal, season)
+    if not rows:
+        return None
+    header = layouts.PLAYER_HEADER if results.rows_are(journal, season.game) == "players" else layouts.NAME_HEADER
+    heading = f"{'Final standings' if final else 'Championship'} {results.title(season.game)}"
+    return results.championship_receipt_of(heading, rows, header, season.race_list(), dropped_note(rows),
+                                           [f"Season {season.name}" + (f", {len(season.race_list())} of {season.races} races"
+                                                                       if season.races else "")], now)
+
+
+def after_race(journal: Journal, session: Session):
+    """What a finished race does to its season: the race that completes a season of a set
+    number of races starts the next one (the same rules, the next default name) and gives
+    the final standings to print; any other race gives None."""
+    game = key_of(session)
+    if not game:
+        return None
+    every = seasons(journal, game)
+    season = season_of(journal, session)
+    if not season.complete() or not season.sessions or season.sessions[-1].id != session.id:
+        return None
+    if every[-1].name == season.name:
+        start(journal, game, races=season.races, drop=season.drop)
+    return season_receipt(journal, season, final=True)

@@ -1,0 +1,60 @@
+"""The table screen serves the current season: the championship block's title names it, and
+says which results the season drops; the drivers' records ride in their own ``drivers`` key."""
+
+import json
+
+from companion import seasons
+from tests.tablescreen.test_server import get
+from tests.table import make_app
+from tests.test_seasons import GAME, race
+
+
+def test_the_table_screen_names_the_season_and_its_dropped_results(state_dir, serving):
+    """A season of 3 races counting each driver's best 2: nothing is dropped after 2 races;
+    after the third the final standings stay served, with the results they leave out, until
+    the next season's first race."""
+    app = make_app(state_dir)
+    race(app, ["Anne", "Bob"])
+    seasons.start(app.journal, GAME, "Cup", races=3, drop=1)
+    race(app, ["Anne", "Bob", "Cy"])
+    race(app, ["Bob", "Anne"])
+    srv = serving(state_dir)
+
+    def served():
+        status, _, body = get(srv.port, "/state.json")
+        assert status == 200
+        return json.loads(body)["championship"]
+
+    champ = served()
+    assert champ["title"] == "Lap counter, Formula Dé points" and champ["season"] == "Cup" and champ["races"] == 2
+    assert [(r["name"], r["points"]) for r in champ["standings"]] == [("Bob", 18), ("Anne", 18), ("Cy", 6)]
+    assert champ["dropped"] == []
+    race(app, ["Cy", "Bob", "Anne"])             # the last race: the season is complete
+    assert seasons.current(app.journal, GAME).name != "Cup"
+    champ = wait_for(served, lambda c: c["races"] == 3)
+    assert champ["season"] == "Cup"
+    assert [(r["name"], r["points"]) for r in champ["standings"]] == [("Bob", 18), ("Anne", 18), ("Cy", 16)]
+    assert champ["dropped"] == ["Bob: race 1 (8 pts)", "Anne: race 3 (6 pts)", "Cy: race 2 (0 pts)"]
+    race(app, ["Anne", "Bob"])                   # the next season's first race
+    champ = wait_for(served, lambda c: c["season"] != "Cup")
+    assert champ["races"] == 1 and champ["dropped"] == []
+
+
+def wait_for(read, done, tries=100):
+    import time
+    for _ in range(tries):
+        got = read()
+        if done(got):
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"the table screen still serves {got}")
+
+
+def test_the_table_screen_serves_the_drivers(state_dir, serving):
+    from tests.test_record import club
+
+    club(state_dir)
+    srv = serving(state_dir)
+    drivers = json.loads(get(srv.port, "/state.json")[2])["drivers"]
+    assert [d["name"] for d in drivers] == ["Anne", "Bob", "Cy"]
+    assert drivers[0]["races"] == 6 and "places" not in drivers[0]
