@@ -66,5 +66,5 @@ def import_(args) -> int:
         except exchange.ImportRefused as exc:
             raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
     said = f"; {held} already here" if held else ""
-    print(f"Added {added} race{'' if added == 1 else 's'} to {results.title(game)} season {into}{said}")
+    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {results.title(game)}{said}")
     return 0

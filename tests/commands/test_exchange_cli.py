@@ -36,7 +36,7 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
     assert main(["export", "--state", str(a), "--season", "Cup", str(out)]) == 0
     assert f"Wrote season Cup (2 races) to {out}" in capsys.readouterr().out
     assert main(["import", "--state", str(b), str(out)]) == 0
-    assert capsys.readouterr().out.strip() == "Added 2 races to Lap counter, Formula Dé points season Cup"
+    assert capsys.readouterr().out.strip() == "Added 2 races to season Cup of Lap counter, Formula Dé points"
     cup = seasons.current(box_b.journal, GAME)
     assert cup.name == "Cup" and len(cup.race_list()) == 4
     rows = seasons.standings(cup)
@@ -48,13 +48,13 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
 
     before = journal_rows(box_b)
     assert main(["import", "--state", str(b), str(out)]) == 0             # twice: nothing added
-    assert capsys.readouterr().out.strip() == "Added 0 races to Lap counter, Formula Dé points season Cup; 2 already here"
+    assert capsys.readouterr().out.strip() == "Added 0 races to season Cup of Lap counter, Formula Dé points; 2 already here"
     assert journal_rows(box_b) == before
 
     back = tmp_path / "back.json"                                           # b's season to a: a's own races are held
     assert main(["export", "--state", str(b), "--season", "Cup", str(back)]) == 0
     assert main(["import", "--state", str(a), str(back)]) == 0
-    assert capsys.readouterr().out.strip().endswith("Added 2 races to Lap counter, Formula Dé points season Cup; 2 already here")
+    assert capsys.readouterr().out.strip().endswith("Added 2 races to season Cup of Lap counter, Formula Dé points; 2 already here")
     assert [(r["name"], r["points"]) for r in seasons.standings(seasons.current(box_a.journal, GAME))] == \
         [("Anne", 26), ("Cy", 20), ("Bob", 18), ("Dee", 8)]
     # the last race of each box is still its own
