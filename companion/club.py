@@ -66,11 +66,10 @@ class Club:
 
     def driver_lines(self, name: str) -> list[str]:
         from companion import record
-        from companion.core.names import counted
-        from companion.results import title
+        from companion.results import screen_count, screen_season
         rec = record.find(self.journal, name)
-        return [*rec.lines(), *(f"{title(game)}: {counted(n, 'race')}" for game, n in rec.games.items()),
-                *(f"Won {won}" for won in rec.seasons_won)]
+        return [*rec.lines(), *(screen_count(game, n) for game, n in rec.games.items()),
+                *(screen_season(game, season) for game, season in rec.won_in)]
 
     def print_driver(self, name: str) -> str:
         from companion import record

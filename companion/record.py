@@ -25,6 +25,7 @@ class Record:
     not_finished: int = 0
     points: int = 0
     seasons_won: list[str] = field(default_factory=list)      # "Formula Dé 2026-1"
+    won_in: list[tuple[str, str]] = field(default_factory=list)   # (game, season) of each
     games: dict[str, int] = field(default_factory=dict)        # game -> races
     places: list[dict[str, Any]] = field(default_factory=list)  # each race, oldest first
 
@@ -78,6 +79,7 @@ def _records(journal: Journal) -> dict[str, Record]:
                 winner = out.get(key(table[0]["name"], merged))
                 if winner is not None:
                     winner.seasons_won.append(f"{results.title(game)} {season.name}")
+                    winner.won_in.append((game, season.name))
     return out
 
 

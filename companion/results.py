@@ -120,6 +120,26 @@ def title(key: str) -> str:
     return f"{activity_title(tool)}, {activity_title(game)} points" if game else activity_title(key)
 
 
+def screen_count(key: str, n: int) -> str:
+    """``Formula Dé: 3 races`` for a line of the box's screen: the championship's whole
+    name where it fits, else the bare count, else the tool's name for a tool scoring with a
+    game's points ("Lap counter: 3 races")."""
+    from companion.kit.text import first_fitting
+
+    tool = title(key.partition(":")[0])
+    return first_fitting(f"{title(key)}: {counted(n, 'race')}", f"{title(key)}: {n}",
+                         f"{tool}: {counted(n, 'race')}", f"{tool}: {n}")
+
+
+def screen_season(key: str, season: str) -> str:
+    """A season won on a line of the box's screen: ``Won Formula Dé 2026-1``, shorter
+    where it does not fit."""
+    from companion.kit.text import first_fitting
+
+    return first_fitting(f"Won {title(key)} {season}", f"Won {title(key.partition(':')[0])} {season}",
+                         f"Won {season}")
+
+
 def championship_lines(journal: Journal) -> list[str]:
     """Short lines for the screen: ``Formula Dé: 3 races``, ``Season 2026-2``, ``1 Red 36``."""
     from companion import seasons
@@ -132,7 +152,7 @@ def championship_lines(journal: Journal) -> list[str]:
     rows = seasons.table(journal, season)
     count = len(season.race_list())
     of = f" ({count}/{season.races})" if season.races else ""
-    return [f"{title(key)}: {counted(count, 'race')}",
+    return [screen_count(key, count),
             first_fitting(f"Season {season.name}{of}", f"{season.name}{of}", season.name),
             *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
