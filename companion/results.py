@@ -141,9 +141,10 @@ def screen_season(key: str, season: str) -> str:
 
 
 def championship_lines(journal: Journal) -> list[str]:
-    """Short lines for the screen: ``Formula Dé: 3 races``, ``Season 2026-2``, ``1 Red 36``."""
+    """Short lines for the screen: ``Formula Dé: 3 races``, ``Season 2026-2``, ``1 Red 36``
+    (a long name alone, its count on the season's line)."""
     from companion import seasons
-    from companion.kit.text import first_fitting
+    from companion.kit.text import LINE_CHARS, first_fitting
 
     key = championship_key(journal)
     if key is None:
@@ -152,9 +153,14 @@ def championship_lines(journal: Journal) -> list[str]:
     rows = seasons.table(journal, season)
     count = len(season.race_list())
     of = f" ({count}/{season.races})" if season.races else ""
-    return [screen_count(key, count),
-            first_fitting(f"Season {season.name}{of}", f"{season.name}{of}", season.name),
-            *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
+    head = f"{title(key)}: {counted(count, 'race')}"
+    if len(head) <= LINE_CHARS:
+        lines = [head, first_fitting(f"Season {season.name}{of}", f"{season.name}{of}", season.name)]
+    else:      # a long name alone, its count on the season's line: "Street Illegal", "Season 2026-1, 1 race"
+        said = f"{count} of {season.races} races" if season.races else counted(count, "race")
+        lines = [first_fitting(title(key), title(key.partition(":")[0])),
+                 first_fitting(f"Season {season.name}, {said}", f"{season.name}, {said}", f"{season.name}{of}")]
+    return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
 
 
 def championship_receipt(journal: Journal, championship: str | None = None, now: float | None = None):

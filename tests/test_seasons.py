@@ -57,7 +57,7 @@ def test_a_journal_from_before_seasons_is_the_games_first_season(state_dir):
     new = seasons.start(app.journal, GAME, "Spring")
     assert new.name == "Spring" and new.race_list() == []
     race(app, ["Bob", "Anne"])
-    assert res.championship_lines(app.journal)[:2] == ["Lap counter: 1 race", "Season Spring"]   # the whole name too long for the screen
+    assert res.championship_lines(app.journal)[:2] == ["Lap counter", "Season Spring, 1 race"]   # the whole name too long for the screen
     assert [(r["name"], r["points"]) for r in res.standings(app.journal)[1]] == [("Bob", 10), ("Anne", 8)]
     old = seasons.find(app.journal, GAME, first[0].name)
     assert len(old.race_list()) == 3          # the first season kept whole
@@ -174,7 +174,7 @@ def test_a_new_season_named_on_the_box(state_dir):
     assert isinstance(app.screen, flow.Results) and app.toast == "Season Cup started"
     season = seasons.current(app.journal, GAME)
     assert (season.name, season.races, season.drop) == ("Cup", 2, 1)
-    assert app.championship_lines() == ["Lap counter: 0 races", "Season Cup (0/2)"]
+    assert app.championship_lines() == ["Lap counter", "Cup, 0 of 2 races"]   # "Season" where there is room
     press(app, "OK DOWN OK")                   # past seasons: the first kept whole
     assert app.frame().body[0].items == ("Cup", f"{year}-1")
     press(app, "DOWN OK")
