@@ -611,7 +611,7 @@ class OwnEntries(Screen):
             return replace(ui.message(f"My {self.describe.noun}s", "None left."), footer="BACK: back")
         self.selected = min(self.selected, len(labels) - 1)
         return replace(ui.main_menu(labels, self.selected, title=f"My {self.describe.noun}s"),
-                       footer="OK: choose  BACK: back")
+                       footer="OK: choose")
 
     def handle(self, app: Host, gesture) -> None:
         entries = app.entries(self.slug, self.describe.table)
@@ -637,7 +637,7 @@ class EntryActions(Screen):
     selected: int = 0
 
     def view(self, app: Host) -> View:
-        return replace(ui.main_menu(ENTRY_ACTIONS, self.selected, title=self.label), footer="OK: choose  BACK: back")
+        return replace(ui.main_menu(ENTRY_ACTIONS, self.selected, title=self.label), footer="OK: choose")
 
     def done(self, app: Host, key: str | None) -> None:
         """Back to the question the entries were opened from."""

@@ -35,3 +35,4 @@ def test_every_club_screen_reads_whole(state_dir):
     assert {"Championship", "Club", "New season", "Seasons", "Drivers", "Merge whom"} <= set(titles), titles
     cut = [(v.title, t) for v in shown for t in cut_texts(v, footer=True)]
     assert cut == [], sorted(set(cut))
+

@@ -200,3 +200,22 @@ def test_a_list_longer_than_the_screen_says_that_ok_held_pages_it(state_dir):
     keys = [k for k, _ in short.screen.items(short)]
     press(short, "DOWN " * keys.index("key") + "OK")
     assert short.frame().footer == "\u2191\u2193: more  BACK: back"     # it all shows: nothing to page
+
+
+def test_no_footer_written_in_the_code_is_cut():
+    """Every footer the screens write as it stands (``footer="..."``) fits the 128 px line."""
+    import ast
+    from pathlib import Path
+
+    from companion.ui import fonts
+    from companion.ui.render import MARGIN, WIDTH
+
+    written = []
+    for path in (Path(__file__).parents[2] / "companion").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "footer" and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, str):
+                written.append((str(path), node.value.value))
+    assert len(written) > 20
+    cut = [(p, t) for p, t in written if fonts.truncate(t, 1, WIDTH - 2 * MARGIN) != t]
+    assert cut == []
