@@ -40,7 +40,7 @@ class Club:
     def season_names(self) -> list[str]:
         """The shown game's seasons, the current one first."""
         game = self.game()
-        return [s.name for s in reversed(seasons.seasons(self.journal, game))] if game else []
+        return [s.name for s in reversed(seasons.listed(self.journal, game))] if game else []
 
     def season_lines(self, name: str) -> list[str]:
         season = seasons.find(self.journal, self.game(), name)

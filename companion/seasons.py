@@ -132,6 +132,14 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
     return out
 
 
+def listed(journal: Journal, game: str) -> list[Season]:
+    """The seasons a list shows, oldest first: every one that has a race, and the current
+    one (a season started and left without a race, such as the one a completed season
+    starts when another is then named on the box, is not listed)."""
+    every = seasons(journal, game)
+    return [s for s in every[:-1] if s.race_list()] + every[-1:]
+
+
 def current(journal: Journal, game: str) -> Season:
     return seasons(journal, game)[-1]
 

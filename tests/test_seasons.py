@@ -217,3 +217,20 @@ def test_a_damaged_club_row_is_passed_over(state_dir):
     with Journal(state_dir) as journal:
         assert [s.name for s in seasons.seasons(journal, GAME)][-1] == "Cup"
         assert len(seasons.current(journal, GAME).race_list()) == 0
+
+
+def test_a_season_left_without_a_race_is_not_listed(state_dir):
+    """A season of 1 race completes and starts the next by itself; a season named on the
+    box then takes over, and the empty one between is left out of the lists."""
+    from companion.club import Club
+
+    app, tray = app_on(state_dir)
+    seasons.start(app.journal, GAME, "Sprint", races=1)
+    race(app, ["Anne", "Bob"])
+    assert tray.receipts[-1].title == "Final standings"
+    auto = seasons.current(app.journal, GAME).name
+    assert auto != "Sprint" and res.championship_lines(app.journal)[1].startswith("Sprint")   # still shown
+    seasons.start(app.journal, GAME, "Cup")
+    assert [s.name for s in seasons.seasons(app.journal, GAME)] == ["Sprint", auto, "Cup"]
+    assert Club(app.journal, submit=lambda receipt: None).season_names() == ["Cup", "Sprint"]
+    assert auto in [s.name for s in seasons.seasons(app.journal, GAME)]      # kept in the journal

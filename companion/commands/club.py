@@ -69,9 +69,10 @@ def _print_json(data) -> int:
 def _seasons(journal, key: str, as_json: bool) -> int:
     from companion import exchange, results, seasons
 
-    every = seasons.seasons(journal, key)
     if as_json:
+        every = seasons.seasons(journal, key)
         return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
+    every = seasons.listed(journal, key)
     print(f"Seasons of {results.title(key)}:")
     for k, s in enumerate(every):
         rows = seasons.table(journal, s)
