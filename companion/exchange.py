@@ -190,16 +190,18 @@ def import_season(journal: Journal, text: str, season: str | None = None) -> tup
     if season is not None and season.casefold() not in known:
         raise ImportRefused(f"no season '{season}' of {results.title(game)} here; its seasons: "
                             f"{', '.join(known.values()) or 'none yet'}")
+    start = None
     if wanted.casefold() in known:
         into = known[wanted.casefold()]
     elif every:
         into = every[-1].name
-    else:   # the game's first races on this box: its season is the file's
+    else:   # the game's first races on this box: its season is the file's, started with them
         try:
-            into = seasons.start(journal, game, wanted or None, races=data["season"].get("races"),
-                                 drop=int(data["season"].get("drop") or 0)).name
+            start = seasons.season_event(journal, game, wanted or None, races=data["season"].get("races"),
+                                         drop=int(data["season"].get("drop") or 0))
         except (seasons.SeasonError, TypeError, ValueError) as exc:
             raise ImportRefused(f"the file's season cannot be made here: {exc}") from None
+        into = start["name"]
     ids = journal.race_ids()
     held = {seasons.race_id(s, ids) for s in journal.sessions()}
     new = []
@@ -209,5 +211,5 @@ def import_season(journal: Journal, text: str, season: str | None = None) -> tup
         held.add(r["race"])
         new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
                             float(r.get("finished") or r["started"]), r["results"]), r["race"], into))
-    journal.add_finished_sessions(new)
+    journal.add_finished_sessions(new, club_event=start)
     return into, len(new), len(data["races"]) - len(new)

@@ -185,6 +185,14 @@ def start(journal: Journal, game: str, name: str | None = None, *, races: int | 
           drop: int = 0) -> Season:
     """Start a season of ``game`` (an event in the journal). The races started from now
     on are its races."""
+    journal.add_club_event(season_event(journal, game, name, races=races, drop=drop))
+    return current(journal, game)
+
+
+def season_event(journal: Journal, game: str, name: str | None = None, *, races: int | None = None,
+                 drop: int = 0) -> dict[str, Any]:
+    """The club event that starts a season of ``game`` (:func:`start` writes it), checked:
+    SeasonError says why it cannot be."""
     name = check_name(name) if name is not None else default_name(journal, game)
     if any(s.name.casefold() == name.casefold() for s in seasons(journal, game)):
         raise SeasonError(f"{results.title(game)} has a season called '{name}' already")
@@ -193,9 +201,7 @@ def start(journal: Journal, game: str, name: str | None = None, *, races: int | 
     if not (0 <= drop <= MAX_DROP) or (races and drop >= races):
         raise SeasonError(f"cannot drop {drop} results of a season of {races or 'open'} races")
     after = max((s.id for s in journal.sessions()), default=0)
-    journal.add_club_event({"kind": "season", "game": game, "name": name, "races": races,
-                            "drop": drop, "after": after})
-    return current(journal, game)
+    return {"kind": "season", "game": game, "name": name, "races": races, "drop": drop, "after": after}
 
 
 def table(journal: Journal, season: Season) -> list[dict[str, Any]]:

@@ -560,15 +560,17 @@ class Journal:
 
     def add_club_event(self, event: dict[str, Any]) -> int:
         """Commit one club event (appended, never changed)."""
-        body = _dump(event)
-        return int(self._write("INSERT INTO club (body, crc, created) VALUES (?,?,?)",
-                               (body, _crc(body), time.time())).lastrowid)
+        return int(self._write(*_club_row(event)).lastrowid)
 
-    def add_finished_sessions(self, races: list[tuple[Session, str, str | None]]) -> None:
+    def add_finished_sessions(self, races: list[tuple[Session, str, str | None]],
+                              club_event: dict[str, Any] | None = None) -> None:
         """Keep finished races brought from another box (``companion import``), each
-        ``(session, race id, season)``: their session rows and race ids, all in one
+        ``(session, race id, season)``: their session rows and race ids, and the club event
+        that starts their season when the box has none (``club_event``), all in one
         transaction (all or none); their events stay on the box that ran them."""
         statements = []
+        if club_event is not None:
+            statements.append(_club_row(club_event))
         for session, race, season in races:
             statements += [
                 ("INSERT INTO sessions (activity, options, data, championship, started, finished, results) "
@@ -678,6 +680,12 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot write the journal {self.path}: {exc} "
                                "(is the disk full or read-only?)") from None
+
+
+def _club_row(event: dict[str, Any]) -> tuple[str, tuple]:
+    """The statement that appends a club event, with its checksum."""
+    body = _dump(event)
+    return "INSERT INTO club (body, crc, created) VALUES (?,?,?)", (body, _crc(body), time.time())
 
 
 def random_uuid() -> str:
