@@ -10,29 +10,18 @@ as SQL (``sqlite3.Connection.iterdump``, gzipped):
 key "formula-de" then); 3 3-Wide, dealt and left when 4 Lacorsa began (finished); 5 deck
 shuffler, left for 6 Formula Dé (finished).
 """
-import random, sys
+import sys
 from pathlib import Path
-from companion.app import App
-from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
-from companion.games import registry
+
+from evening import box, demo, play as play_on
 
 state = Path(sys.argv[1])
-app = App(journal=Journal(state), display=HeadlessDisplay(), rng=random.Random(7), printer_factory=lambda: None)
+app = box(state, 7)
+
 
 def play(slug, options, moves=None):
-    act = registry.activity(slug)
-    app.start_session(slug, options)
-    n = 0
-    while not app.runner.finished() and (moves is None or n < moves):
-        move = act.demo.script(app.runner.state)
-        if move is None:
-            break
-        app.perform(move)
-        n += 1
+    play_on(app, slug, options, moves)
 
-def demo(slug):
-    return dict(registry.activity(slug).demo.options)
 
 players = [{"name": c, "colour": c} for c in ("Red", "Blue", "Yellow")]
 play("formula-de", demo("formula-de"))                                   # 1: Formula Dé, finished

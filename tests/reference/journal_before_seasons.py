@@ -14,34 +14,18 @@ half way; 7 Formula Dé, finished.
 import contextlib
 import io
 import json
-import random
 import sys
 from pathlib import Path
 
-from companion.app import App
 from companion.cli import main
-from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
-from companion.games import registry
+from evening import box, demo, play as play_on
 
 state = Path(sys.argv[1])
-app = App(journal=Journal(state), display=HeadlessDisplay(), rng=random.Random(11), printer_factory=lambda: None)
+app = box(state, 11)
 
 
 def play(slug, options, moves=None):
-    act = registry.activity(slug)
-    app.start_session(slug, options)
-    n = 0
-    while not app.runner.finished() and (moves is None or n < moves):
-        move = act.demo.script(app.runner.state)
-        if move is None:
-            break
-        app.perform(move)
-        n += 1
-
-
-def demo(slug):
-    return dict(registry.activity(slug).demo.options)
+    play_on(app, slug, options, moves)
 
 
 players = [{"name": n, "colour": c} for n, c in (("Anne", "Red"), ("Bob", "Blue"), ("Cy", "Yellow"))]
