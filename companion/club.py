@@ -78,6 +78,8 @@ class Club:
 
     def merge(self, name: str, into: str) -> str:
         from companion import record
+        if record.raced_together(self.journal, name, into) is not None:
+            return "They raced each other"
         try:
             record.merge(self.journal, name, into)
         except LookupError as exc:

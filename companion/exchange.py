@@ -24,6 +24,9 @@ SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
 goes up when a field changes meaning or goes; new fields may appear within a version."""
 FORMAT = "race-companion-season"
+MAX_FILE = 50_000_000
+"""Characters an export file may have: a 200-race season of 12 cars is about 2 MB."""
+LATEST = 4_102_444_800      # 2100-01-01: a race's time after this is a damaged file's
 CSV_ENCODING = "utf-8-sig"
 """UTF-8 with a byte-order mark: Excel reads a CSV file without one in the computer's
 legacy code page (a "Formula Dé" or a "Zoë" comes out garbled); LibreOffice, Numbers and
@@ -101,6 +104,15 @@ STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "poi
 SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
 
 
+def _cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as the text it is: a name such as ``=SUM(A1)`` or
+    ``@home`` (from another box's file, say) is written with a leading ``'`` so it is
+    never run as a formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
     """``races.csv`` (one race a row), ``standings.csv`` (one car of a race a row) and
     ``seasons.csv`` (each season's table) of every game, into ``folder``."""
@@ -128,7 +140,7 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
         with open(path, "w", encoding=CSV_ENCODING, newline="") as fh:
             out = csv.writer(fh)
             out.writerow(header)
-            out.writerows(rows)
+            out.writerows([[_cell(c) for c in row] for row in rows])
         written.append(path)
     return written
 
@@ -156,8 +168,8 @@ def read_export(text: str) -> dict[str, Any]:
     """An export file's content, checked whole; ImportRefused says what is wrong."""
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        raise ImportRefused(f"the file is damaged: it is not whole JSON ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ImportRefused(f"the file is damaged: it is not whole JSON ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused("this is not a season exported by `companion export`")
     schema = data.get("schema")
@@ -169,13 +181,52 @@ def read_export(text: str) -> dict[str, Any]:
     races = data.get("races")
     if not isinstance(races, list) or data.get("sha256") != _check(races):
         raise ImportRefused("the file is damaged: its races do not match its checksum")
+    season = data.get("season")
+    if not isinstance(data.get("game"), str) or not isinstance(season, dict) \
+            or not isinstance(season.get("name", ""), str) or not _count(season.get("races"), none=True) \
+            or not _count(season.get("drop") or 0):
+        raise ImportRefused("the file is damaged: it does not say its game and season")
     for k, r in enumerate(races, start=1):
-        ok = isinstance(r, dict) and isinstance(r.get("race"), str) and isinstance(r.get("started"), (int, float)) \
+        ok = isinstance(r, dict) and isinstance(r.get("race"), str) and 0 < len(r["race"]) <= 80 \
+            and _moment(r.get("started")) and (r.get("finished") is None or _moment(r.get("finished"))) \
             and isinstance(r.get("results"), dict) and isinstance(r["results"].get("standings"), list) \
-            and r.get("championship") == data.get("game") and isinstance(r.get("activity"), str)
+            and all(map(_entry_ok, r["results"]["standings"])) \
+            and r.get("championship") == data.get("game") and isinstance(r.get("activity"), str) \
+            and isinstance(r.get("options", {}), dict)
         if not ok:
             raise ImportRefused(f"the file is damaged: race {k} is incomplete")
     return data
+
+
+def _count(value: Any, none: bool = False) -> bool:
+    return (none and value is None) or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1000)
+
+
+def _moment(value: Any) -> bool:
+    """A race's time as the journal keeps it: seconds since 1970, before 2100."""
+    import math
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+        and 0 <= value < LATEST
+
+
+def _entry_ok(e: Any) -> bool:
+    """A standings entry the championship can count: a name, and whole numbers where given."""
+    return isinstance(e, dict) and isinstance(e.get("name"), str) and 0 < len(e["name"].strip()) <= 40 \
+        and ("position" not in e or _count(e["position"])) \
+        and (e.get("points") is None or (_count(abs(e["points"])) if isinstance(e["points"], int) else False))
+
+
+def _check_room(season: seasons.Season, new: list) -> None:
+    """Refuse races that would take a season of a set number of races past it (its final
+    standings printed already, or to come from the box's own races)."""
+    if not season.races:
+        return
+    held = sum(len(results.session_races(s)) for s in season.sessions)
+    adding = sum(len(results.session_races(session)) for session, _, _ in new)
+    if held + adding > season.races:
+        raise ImportRefused(f"season {season.name} has {season.races} races and holds {held}: the file's "
+                            f"{adding} more would take it past them (import them into another season with "
+                            f"--season NAME)")
 
 
 def import_season(journal: Journal, text: str, season: str | None = None) -> tuple[str, int, int]:
@@ -184,7 +235,7 @@ def import_season(journal: Journal, text: str, season: str | None = None) -> tup
     game's current season. Returns (the season's name, races added, races already held)."""
     data = read_export(text)
     game = str(data["game"])
-    every = [s for s in seasons.seasons(journal, game) if s.after >= 0 or s.sessions]   # not an empty first one
+    every = seasons.named(journal, game)
     known = {s.name.casefold(): s.name for s in every}
     wanted = season or str(data["season"].get("name", ""))
     if season is not None and season.casefold() not in known:
@@ -211,5 +262,7 @@ def import_season(journal: Journal, text: str, season: str | None = None) -> tup
         held.add(r["race"])
         new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
                             float(r.get("finished") or r["started"]), r["results"]), r["race"], into))
+    if start is None and new:
+        _check_room(seasons.find(journal, game, into), new)
     journal.add_finished_sessions(new, club_event=start)
     return into, len(new), len(data["races"]) - len(new)

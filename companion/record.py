@@ -48,8 +48,12 @@ def key(name: str, merged: dict[str, str]) -> str:
 
 def not_finished(session_results: dict[str, Any]) -> set[str]:
     """The names (casefolded) that did not finish a race: out of it (``out`` of the
-    results, an entry ``out: ...`` or with an ``out_lap``)."""
-    out = {str(o[0]).casefold() for o in session_results.get("out") or [] if isinstance(o, (list, tuple)) and o}
+    results or of their lap chart, where every game names the cars that crashed or were
+    demolished; an entry ``out: ...`` or with an ``out_lap``). Of a session that held
+    several races (Lacorsa's championship), its last race's."""
+    chart = session_results.get("lap_chart") if isinstance(session_results.get("lap_chart"), dict) else {}
+    gone = [*(session_results.get("out") or []), *(chart.get("out") or [])]
+    out = {str(o[0]).casefold() for o in gone if isinstance(o, (list, tuple)) and o}
     for e in session_results.get("standings") or []:
         if str(e.get("status", "")).startswith("out") or e.get("out_lap") is not None:
             out.add(str(e.get("name", "")).casefold())
@@ -70,9 +74,11 @@ def _records(journal: Journal) -> dict[str, Record]:
         for number, season in enumerate(every):
             for session in season.sessions:
                 dnf = not_finished(session.results or {})
-                for race in results.session_races(session):
+                held = results.session_races(session)
+                for k, race in enumerate(held, start=1):
                     for place, entry in enumerate(race, start=1):
-                        _count(out, merged, game, season.name, session, entry, place, len(race), dnf)
+                        _count(out, merged, game, season.name, session, entry, place, len(race),
+                               dnf if k == len(held) else set())
             over = season.complete() or number < len(every) - 1
             table = seasons.standings(season, merged) if over else []
             if table and table[0]["points"] > 0:
@@ -80,6 +86,8 @@ def _records(journal: Journal) -> dict[str, Record]:
                 if winner is not None:
                     winner.seasons_won.append(f"{results.title(game)} {season.name}")
                     winner.won_in.append((game, season.name))
+    for rec in out.values():
+        rec.places.sort(key=lambda p: p["started"])     # every game's races, in time order
     return out
 
 
@@ -118,10 +126,27 @@ def merge(journal: Journal, name: str, into: str) -> None:
     for given, k in ((name, a), (into, b)):
         if k not in every:
             raise LookupError(f"no driver '{given}' in the journal; drivers: "
-                              f"{', '.join(sorted(r.name for r in every.values()))}")
+                              f"{', '.join(sorted(r.name for r in every.values())) or 'none yet'}")
     if a == b:
         raise LookupError(f"'{name}' and '{into}' are one driver already")
+    met = raced_together(journal, name, into)
+    if met is not None:
+        raise LookupError(f"'{every[a].name}' and '{every[b].name}' raced each other "
+                          f"({results.title(results.key_of(met) or met.activity)}, "
+                          f"{results.when(met.started)}): two drivers, not two spellings")
     journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})
+
+
+def raced_together(journal: Journal, name: str, other: str):
+    """The first finished session in which ``name`` and ``other`` (as the journal's merges
+    make them) stood in one race, or None."""
+    merged = seasons.merges(journal)
+    pair = {key(name.strip(), merged), key(other.strip(), merged)}
+    for session in results.finished(journal):
+        for race in results.session_races(session):
+            if pair <= {key(str(e["name"]), merged) for e in race}:
+                return session
+    return None
 
 
 def receipt(rec: Record, now: float | None = None):

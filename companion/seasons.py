@@ -122,14 +122,27 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
         if put is not None and put in by_name:
             by_name[put].sessions.append(s)
             continue
-        home = out[0]
-        for season in out:
+        at = 0
+        for k, season in enumerate(out):
             if season.after < s.id:
-                home = season
-        home.sessions.append(s)
+                at = k
+        while at + 1 < len(out) and _full(out[at]):    # started before a set season's last
+            at += 1                                     # race, finished after it: the next's
+        out[at].sessions.append(s)
     for season in out:
         season.sessions.sort(key=results.finish_order)
     return out
+
+
+def _full(season: Season) -> bool:
+    """A season of a set number of races that has them all (its sessions so far)."""
+    return bool(season.races) and sum(len(results.session_races(s)) for s in season.sessions) >= season.races
+
+
+def named(journal: Journal, game: str) -> list[Season]:
+    """The seasons that hold a name: all but the first season a game with no race and no
+    season started shows (``2026-1``, made up until a race or a season makes it real)."""
+    return [s for s in seasons(journal, game) if s.after >= 0 or s.sessions]
 
 
 def listed(journal: Journal, game: str) -> list[Season]:
@@ -165,7 +178,7 @@ def find(journal: Journal, game: str, name: str) -> Season:
 def default_name(journal: Journal, game: str, now: float | None = None) -> str:
     """The year and the next free number: ``2026-2``."""
     year = time.localtime(time.time() if now is None else now).tm_year
-    taken = {s.name.casefold() for s in seasons(journal, game)}
+    taken = {s.name.casefold() for s in named(journal, game)}
     n = 1
     while f"{year}-{n}" in taken:
         n += 1
@@ -194,7 +207,7 @@ def season_event(journal: Journal, game: str, name: str | None = None, *, races:
     """The club event that starts a season of ``game`` (:func:`start` writes it), checked:
     SeasonError says why it cannot be."""
     name = check_name(name) if name is not None else default_name(journal, game)
-    if any(s.name.casefold() == name.casefold() for s in seasons(journal, game)):
+    if any(s.name.casefold() == name.casefold() for s in named(journal, game)):
         raise SeasonError(f"{results.title(game)} has a season called '{name}' already")
     if races is not None and not (1 <= races <= MAX_RACES):
         raise SeasonError(f"a season has 1 to {MAX_RACES} races (or no set number), not {races}")

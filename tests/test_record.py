@@ -114,3 +114,47 @@ def test_a_car_out_of_the_race_did_not_finish(state_dir):
         {"position": 2, "name": "Bob", "points": 0, "status": "out: crash", "out_lap": 3}]})
     assert record.find(journal, "bob").not_finished == 1 and record.find(journal, "Anne").not_finished == 0
 
+
+
+def test_a_car_the_lap_chart_names_out_did_not_finish(state_dir):
+    """3-Wide, Lacorsa and Top Speed name the cars that crashed in their lap chart's
+    ``out``; of a session of several races (Lacorsa's championship) the last race's."""
+    journal = Journal(state_dir)
+    sid = journal.start_session("lacorsa", {}, {}, "lacorsa")
+    journal.finish_session(sid, {"game": "lacorsa", "lap_chart": {"laps": [["Anne", "Bob"]], "out": [["Bob", 2]]},
+                                 "standings": [{"position": 1, "name": "Anne", "points": 10},
+                                               {"position": 2, "name": "Bob", "points": 6}]})
+    assert record.find(journal, "Bob").not_finished == 1 and record.find(journal, "Anne").not_finished == 0
+
+
+def test_the_places_run_in_time_order_across_games(state_dir):
+    app, _ = app_on(state_dir)
+    race(app, ["Ann", "Bob"])
+    race(app, ["Bob", "Ann"], game="top-speed")
+    race(app, ["Ann", "Bob"])
+    ann = record.find(app.journal, "Ann")
+    assert [(p["game"], p["position"]) for p in ann.places] == [(GAME, 1), (TOP_SPEED, 2), (GAME, 1)]
+
+
+def test_two_drivers_who_raced_each_other_are_not_merged(state_dir, capsys):
+    app, _ = club(state_dir)
+    before = app.journal.club_events()
+    assert main(["results", "--state", str(state_dir), "--merge", "Bob", "Cy"]) == 2
+    assert "'Bob' and 'Cy' raced each other" in capsys.readouterr().err
+    assert app.journal.club_events() == before
+
+
+def test_the_box_will_not_merge_two_drivers_who_raced_each_other(state_dir):
+    from companion.ui import flow
+    from tests.table import press
+
+    app, _ = club(state_dir)
+    app.go_home()
+    app.push(flow.Results())
+    press(app, "OK DOWN DOWN DOWN OK")          # Merge names: Anne, Bob, Cy
+    press(app, "DOWN OK")                       # Bob is ...
+    assert app.frame().title == "Bob is"
+    press(app, "DOWN OK")                       # ... Cy? (Anne, Cy)
+    press(app, "OK")                            # the confirm: yes
+    assert app.toast == "They raced each other"
+    assert [e for e in app.journal.club_events() if e.get("kind") == "merge"] == []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import results as res, seasons
+from companion import record, results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -234,3 +234,30 @@ def test_a_season_left_without_a_race_is_not_listed(state_dir):
     assert [s.name for s in seasons.seasons(app.journal, GAME)] == ["Sprint", auto, "Cup"]
     assert Club(app.journal, submit=lambda receipt: None).season_names() == ["Cup", "Sprint"]
     assert auto in [s.name for s in seasons.seasons(app.journal, GAME)]      # kept in the journal
+
+
+def test_a_race_finished_after_its_season_was_complete_counts_in_the_next(state_dir):
+    """A race put aside in a season of 2 races, finished after two others completed it:
+    it is the next season's race, not a third race cut from the first."""
+    app, tray = app_on(state_dir)
+    seasons.start(app.journal, GAME, "Duo", races=2)
+    players = [{"name": n, "colour": c} for n, c in (("Ann", "Red"), ("Bob", "Blue"))]
+    app.start_session("laps", {"game": "formula-de", "players": players, "length": 2, "count": "up", "timing": "off"})
+    app.perform(app.moves()[0])
+    aside = app.runner.session.id
+    app.journal.put_aside()
+    race(app, ["Cy", "Dee"])
+    race(app, ["Dee", "Cy"])                                   # Duo complete: its final printed
+    finals = [r for r in tray.receipts if r.title == "Final standings"]
+    assert len(finals) == 1
+    app.go_home()
+    app.switch(("resume", aside))
+    while not app.runner.finished():
+        app.perform(app.moves()[0])
+    duo = seasons.find(app.journal, GAME, "Duo")
+    assert [s.id for s in duo.sessions] != [] and aside not in [s.id for s in duo.sessions]
+    nxt = seasons.current(app.journal, GAME)
+    assert [s.id for s in nxt.sessions] == [aside]
+    assert res.race_number(app.journal, app.journal.session(aside)) == 1
+    assert len([r for r in tray.receipts if r.title == "Final standings"]) == 1      # not printed again
+    assert record.find(app.journal, "Ann").races == 1 == len(nxt.race_list())

@@ -69,10 +69,9 @@ def _print_json(data) -> int:
 def _seasons(journal, key: str, as_json: bool) -> int:
     from companion import exchange, results, seasons
 
-    if as_json:
-        every = seasons.seasons(journal, key)
-        return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
     every = seasons.listed(journal, key)
+    if as_json:
+        return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
     print(f"Seasons of {results.title(key)}:")
     for k, s in enumerate(every):
         rows = seasons.table(journal, s)
@@ -146,7 +145,7 @@ def _csv(journal, folder: str) -> int:
 def receipt_asked(journal, args):
     """``companion print driver --name NAME`` and ``companion print championship --season
     NAME``: the record's or the season's receipt (a finished season's final standings)."""
-    from companion import record, seasons
+    from companion import record, results, seasons
 
     if args.what == "driver":
         if not args.name:
@@ -161,4 +160,7 @@ def receipt_asked(journal, args):
     except seasons.SeasonError as exc:
         raise CommandError(str(exc)) from None
     every = seasons.seasons(journal, key)
-    return seasons.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)
+    made = seasons.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)
+    if made is None:
+        raise CommandError(f"season {season.name} of {results.title(key)} has no race yet: nothing to print")
+    return made

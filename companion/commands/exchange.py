@@ -31,7 +31,7 @@ def export(args) -> int:
 
     with open_journal(args.state) as journal:
         key = _key(journal, args.championship)
-        name = args.season or seasons.current(journal, key).name
+        name = args.season or seasons.shown(journal, key).name
         try:
             data = exchange.export_season(journal, key, name)
         except seasons.SeasonError as exc:
@@ -44,7 +44,8 @@ def export(args) -> int:
         os.replace(tmp, args.file)
     except OSError as exc:
         raise CommandError(f"cannot write {args.file}: {exc.strerror or exc}") from None
-    print(f"Wrote season {data['season']['name']} ({len(data['races'])} races) to {args.file}")
+    from companion.core.names import counted
+    print(f"Wrote season {data['season']['name']} ({counted(len(data['races']), 'race')}) to {args.file}")
     return 0
 
 
@@ -54,7 +55,10 @@ def import_(args) -> int:
 
     try:
         with open(args.file, encoding="utf-8") as fh:
-            text = fh.read()
+            text = fh.read(exchange.MAX_FILE + 1)
+        if len(text) > exchange.MAX_FILE:
+            raise CommandError(f"{args.file} refused, nothing was changed: it is larger than a season's export "
+                               f"can be ({exchange.MAX_FILE // 1_000_000} MB)")
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     with open_journal(args.state) as journal:

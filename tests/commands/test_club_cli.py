@@ -81,3 +81,27 @@ def test_a_past_season_and_a_record_print_on_demand(state_dir, tmp_path, capsys)
     assert sorted(p.name.split("-", 2)[-1] for p in out.glob("*.png")) == ["championship.png", "record.png"]
     assert main(["print", "driver", "--state", str(state_dir), "--to", "png", "--out", str(out)]) == 2
     assert "which driver?" in capsys.readouterr().err
+
+
+def test_a_name_that_reads_as_a_formula_stays_text_in_the_spreadsheet(state_dir, tmp_path):
+    import csv
+
+    from tests.test_seasons import app_on, race
+
+    app, _ = app_on(state_dir)
+    race(app, ["=HYPERLINK(\"x\")", "Zoë, \"the\" fast"])
+    assert main(["results", "--state", str(state_dir), "--csv", str(tmp_path)]) == 0
+    with open(tmp_path / "standings.csv", encoding="utf-8-sig", newline="") as fh:
+        names = [row["name"] for row in csv.DictReader(fh)]
+    assert names == ["'=HYPERLINK(\"x\")", "Zoë, \"the\" fast"]
+
+
+def test_printing_a_season_with_no_race_says_so(state_dir, capsys):
+    from companion import seasons
+    from tests.test_seasons import app_on, race
+
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Bob"])
+    seasons.start(app.journal, GAME, "Empty")
+    assert main(["print", "championship", "--state", str(state_dir), "--season", "Empty", "--to", "png"]) == 2
+    assert "season Empty of Lap counter, Formula Dé points has no race yet: nothing to print" in capsys.readouterr().err

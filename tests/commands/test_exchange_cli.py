@@ -62,12 +62,31 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
     assert "Last race: Lap counter, Formula Dé, race 2 of season Cup" in capsys.readouterr().out
 
 
+def resealed(data, change):
+    """``data`` with its first race changed by ``change`` and its checksum made again."""
+    from companion import exchange
+
+    races = json.loads(json.dumps(data["races"]))
+    change(races[0])
+    return {**data, "races": races, "sha256": exchange._check(races)}
+
+
 @pytest.mark.parametrize("spoil, said", [
     (lambda d: {**d, "schema": 2}, "made by a newer companion (schema 2; this one reads up to 1): update this box first"),
     (lambda d: {**d, "races": d["races"][:1]}, "damaged: its races do not match its checksum"),
     (lambda d: {**d, "races": [{**d["races"][0], "started": "soon"}]}, "damaged: its races do not match its checksum"),
     (lambda d: {"format": "something else"}, "not a season exported by `companion export`"),
     (None, "damaged: it is not whole JSON"),
+    # edited by hand with the checksum made again: still refused before anything is written
+    (lambda d: resealed(d, lambda r: r["results"]["standings"].append(7)), "damaged: race 1 is incomplete"),
+    (lambda d: resealed(d, lambda r: r["results"]["standings"].append({"points": 3})), "damaged: race 1 is incomplete"),
+    (lambda d: resealed(d, lambda r: r["results"]["standings"][0].update(points="ten")), "damaged: race 1 is incomplete"),
+    (lambda d: resealed(d, lambda r: r["results"]["standings"][0].update(position=None)),
+     "damaged: race 1 is incomplete"),
+    (lambda d: resealed(d, lambda r: r.update(started=1e300)), "damaged: race 1 is incomplete"),
+    (lambda d: resealed(d, lambda r: r.update(finished="soon")), "damaged: race 1 is incomplete"),
+    (lambda d: {k: v for k, v in d.items() if k != "game"}, "damaged: it does not say its game and season"),
+    (lambda d: {**d, "races": "[" * 100_000}, "damaged: its races do not match its checksum"),
 ])
 def test_a_file_from_a_newer_or_damaged_box_is_refused_and_changes_nothing(boxes, tmp_path, capsys, spoil, said):
     (a, _), (b, box_b) = boxes
@@ -95,3 +114,61 @@ def test_importing_into_a_box_that_never_played_the_game_starts_its_season(boxes
     assert seasons.current(app.journal, GAME).name == "Cup"
     assert main(["import", "--state", str(fresh), "--season", "Nope", str(out)]) == 2
     assert "no season 'Nope' of Lap counter, Formula Dé points here; its seasons: Cup" in capsys.readouterr().err
+
+
+def test_a_deeply_nested_or_oversized_file_is_refused(boxes, tmp_path, capsys):
+    (_, _), (b, box_b) = boxes
+    before = journal_rows(box_b)
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 200_000 + "]" * 200_000, "utf-8")
+    assert main(["import", "--state", str(b), str(nested)]) == 2
+    assert "refused, nothing was changed: the file is damaged: it is not whole JSON" in capsys.readouterr().err
+    from companion import exchange
+    big = tmp_path / "big.json"
+    big.write_text(" " * (exchange.MAX_FILE + 1), "utf-8")
+    assert main(["import", "--state", str(b), str(big)]) == 2
+    assert "it is larger than a season's export can be" in capsys.readouterr().err
+    assert journal_rows(box_b) == before
+
+
+def test_a_box_that_never_raced_takes_the_files_season_by_its_name(boxes, tmp_path, capsys):
+    """The season a game with no race shows by itself (this year's ``-1``) is no name taken:
+    a file whose season has that name is imported into it."""
+    import time
+
+    (a, box_a), _ = boxes
+    name = f"{time.localtime().tm_year}-1"
+    box_a.journal.add_club_event({"kind": "season", "game": GAME, "name": name, "races": None, "drop": 0,
+                                  "after": max(s.id for s in box_a.journal.sessions())})
+    race(box_a, ["Gil", "Hal"])
+    out = tmp_path / "first.json"
+    assert main(["export", "--state", str(a), "--season", name, str(out)]) == 0
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    app, _ = app_on(fresh)
+    app.journal.close()
+    capsys.readouterr()
+    assert main(["import", "--state", str(fresh), str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"Added 1 race to season {name} of Lap counter, Formula Dé points"
+
+
+def test_a_season_of_set_races_takes_no_more_than_it_has(tmp_path, capsys):
+    made = []
+    for box in ("a", "b"):
+        state = tmp_path / box
+        state.mkdir()
+        app, tray = app_on(state)
+        seasons.start(app.journal, GAME, "Duo", races=2)
+        race(app, ["Anne", "Bob"])
+        made.append((state, app, tray))
+    (a, box_a, _), (b, box_b, tray_b) = made
+    race(box_b, ["Bob", "Anne"])                       # b's Duo is complete, its final printed
+    final = seasons.table(box_b.journal, seasons.find(box_b.journal, GAME, "Duo"))
+    out = tmp_path / "duo.json"
+    assert main(["export", "--state", str(a), "--season", "Duo", str(out)]) == 0
+    before = journal_rows(box_b)
+    capsys.readouterr()
+    assert main(["import", "--state", str(b), str(out)]) == 2
+    assert "season Duo has 2 races and holds 2: the file's 1 more would take it past them" in capsys.readouterr().err
+    assert journal_rows(box_b) == before
+    assert seasons.table(box_b.journal, seasons.find(box_b.journal, GAME, "Duo")) == final
