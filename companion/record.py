@@ -137,6 +137,20 @@ def merge(journal: Journal, name: str, into: str) -> None:
     journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})
 
 
+def unmerge(journal: Journal, name: str) -> str:
+    """Take back the merge of ``name`` (an event; the name is a driver of its own again).
+    Returns the name it was counted as."""
+    merged = seasons.merges(journal)
+    was = merged.get(name.strip().casefold())
+    if was is None:
+        raise LookupError(f"'{name}' is not counted as anyone else; merged: "
+                          f"{', '.join(sorted(merged)) or 'nobody'}")
+    spelled = next((str(e["from"]) for e in journal.club_events()
+                    if e.get("kind") == "merge" and str(e.get("from", "")).casefold() == name.strip().casefold()), name)
+    journal.add_club_event({"kind": "unmerge", "name": spelled})
+    return was
+
+
 def raced_together(journal: Journal, name: str, other: str):
     """The first finished session in which ``name`` and ``other`` (as the journal's merges
     make them) stood in one race, or None."""

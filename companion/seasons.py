@@ -282,6 +282,8 @@ def merges(journal: Journal, events: list[dict] | None = None) -> dict[str, str]
     for e in events:
         if e.get("kind") == "merge" and e.get("from") and e.get("into"):
             into[str(e["from"]).casefold()] = str(e["into"])
+        elif e.get("kind") == "unmerge" and e.get("name"):     # a merge taken back
+            into.pop(str(e["name"]).casefold(), None)
     out = {}
     for name in into:
         seen, target = {name}, into[name]

@@ -158,3 +158,15 @@ def test_the_box_will_not_merge_two_drivers_who_raced_each_other(state_dir):
     press(app, "OK")                            # the confirm: yes
     assert app.toast == "They raced each other"
     assert [e for e in app.journal.club_events() if e.get("kind") == "merge"] == []
+
+
+def test_a_merge_taken_back_leaves_two_drivers_again(state_dir, capsys):
+    app, _ = club(state_dir)
+    race(app, ["Ann", "Bob"])
+    assert main(["results", "--state", str(state_dir), "--merge", "Ann", "Anne"]) == 0
+    assert record.find(app.journal, "Anne").races == 7
+    assert main(["results", "--state", str(state_dir), "--unmerge", "ann"]) == 0
+    assert "ann is a driver of their own again, no longer counted as Anne" in capsys.readouterr().out
+    assert record.find(app.journal, "Anne").races == 6 and record.find(app.journal, "Ann").races == 1
+    assert main(["results", "--state", str(state_dir), "--unmerge", "Ann"]) == 2
+    assert "'Ann' is not counted as anyone else; merged: nobody" in capsys.readouterr().err

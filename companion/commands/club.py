@@ -15,19 +15,20 @@ def register_options(p) -> None:
     p.add_argument("--driver", metavar="NAME", help="show a driver's record across games and seasons")
     p.add_argument("--merge", nargs=2, metavar=("NAME", "INTO"),
                    help="count the driver NAME as INTO from now on (two spellings of one driver)")
+    p.add_argument("--unmerge", metavar="NAME", help="take a merge back: NAME is a driver of their own again")
     p.add_argument("--csv", metavar="DIR", help="write races.csv, standings.csv and seasons.csv into DIR")
 
 
 def asked(args) -> bool:
-    return bool(args.seasons or args.season or args.driver or args.merge or args.csv)
+    return bool(args.seasons or args.season or args.driver or args.merge or args.unmerge or args.csv)
 
 
 def show(args) -> int:
     from companion.commands.results import open_journal
 
     with open_journal(args.state) as journal:
-        if args.merge:
-            return _merge(journal, *args.merge)
+        if args.merge or args.unmerge:
+            return _merge(journal, *(args.merge or (args.unmerge, None)))
         if args.csv:
             return _csv(journal, args.csv)
         if args.driver:
@@ -118,12 +119,17 @@ def _driver(journal, name: str, as_json: bool) -> int:
     return 0
 
 
-def _merge(journal, name: str, into: str) -> int:
+def _merge(journal, name: str, into: str | None) -> int:
+    """``--merge NAME INTO``, or with ``into`` None ``--unmerge NAME``."""
     from companion import record
 
     if journal.read_only:
         raise CommandError("the journal is read-only here: a merge is written to it; nothing was changed")
     try:
+        if into is None:
+            was = record.unmerge(journal, name)
+            print(f"{name} is a driver of their own again, no longer counted as {was}")
+            return 0
         record.merge(journal, name, into)
     except LookupError as exc:
         raise CommandError(str(exc)) from None
