@@ -85,3 +85,15 @@ class Club:
         except LookupError as exc:
             return str(exc)
         return f"{name} is {into} now"
+
+    def merged_names(self) -> list[str]:
+        from companion import record
+        return record.merged_names(self.journal)
+
+    def unmerge(self, name: str) -> str:
+        from companion import record
+        try:
+            record.unmerge(self.journal, name)
+        except LookupError as exc:
+            return str(exc)
+        return f"{name} on their own again"

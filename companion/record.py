@@ -140,15 +140,20 @@ def merge(journal: Journal, name: str, into: str) -> None:
 def unmerge(journal: Journal, name: str) -> str:
     """Take back the merge of ``name`` (an event; the name is a driver of its own again).
     Returns the name it was counted as."""
-    merged = seasons.merges(journal)
-    was = merged.get(name.strip().casefold())
+    was = seasons.merges(journal).get(name.strip().casefold())
+    every = merged_names(journal)
     if was is None:
-        raise LookupError(f"'{name}' is not counted as anyone else; merged: "
-                          f"{', '.join(sorted(merged)) or 'nobody'}")
-    spelled = next((str(e["from"]) for e in journal.club_events()
-                    if e.get("kind") == "merge" and str(e.get("from", "")).casefold() == name.strip().casefold()), name)
+        raise LookupError(f"'{name}' is not counted as anyone else; merged: {', '.join(every) or 'nobody'}")
+    spelled = next(n for n in every if n.casefold() == name.strip().casefold())
     journal.add_club_event({"kind": "unmerge", "name": spelled})
     return was
+
+
+def merged_names(journal: Journal) -> list[str]:
+    """The names counted as another driver now, spelled as they were merged."""
+    spelled = {str(e["from"]).casefold(): str(e["from"]) for e in journal.club_events()
+               if e.get("kind") == "merge" and e.get("from")}
+    return sorted((spelled.get(n, n) for n in seasons.merges(journal)), key=str.casefold)
 
 
 def raced_together(journal: Journal, name: str, other: str):

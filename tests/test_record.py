@@ -170,3 +170,21 @@ def test_a_merge_taken_back_leaves_two_drivers_again(state_dir, capsys):
     assert record.find(app.journal, "Anne").races == 6 and record.find(app.journal, "Ann").races == 1
     assert main(["results", "--state", str(state_dir), "--unmerge", "Ann"]) == 2
     assert "'Ann' is not counted as anyone else; merged: nobody" in capsys.readouterr().err
+
+
+def test_the_box_takes_a_merge_back(state_dir):
+    from companion.ui import flow
+    from tests.table import press
+
+    app, _ = club(state_dir)
+    race(app, ["Ann", "Bob"])
+    record.merge(app.journal, "Ann", "Anne")
+    app.go_home()
+    app.push(flow.Results())
+    press(app, "OK DOWN DOWN DOWN DOWN OK")     # the club menu: Undo a merge
+    assert app.frame().title == "Undo a merge" and app.frame().body[0].items == ("Ann",)
+    press(app, "OK OK")                         # Ann, and the confirm
+    assert app.toast == "Ann on their own again"
+    assert record.find(app.journal, "Ann").races == 1 and record.find(app.journal, "Anne").races == 6
+    press(app, "OK")                            # the list again: nobody merged
+    assert app.frame().title == "Undo a merge" and "Nobody yet." in str(app.frame().body)

@@ -23,7 +23,7 @@ def _menu(title: str, items: list[str], selected: int, footer: str) -> View:
 class ClubMenu(Screen):
     """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
     championship), and making a dataclass costs more than that press's whole budget."""
-    ITEMS = ("New season", "Seasons", "Drivers", "Merge names")
+    ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge")
 
     def __init__(self, selected: int = 0):
         self.selected = selected
@@ -46,8 +46,10 @@ class ClubMenu(Screen):
             elif self.selected == 2:
                 app.push(Pick("Drivers", club.driver_names(), lambda app, name: app.push(
                     Lines(name, lambda: app.club().driver_lines(name), lambda: app.club().print_driver(name)))))
-            else:
+            elif self.selected == 3:
                 app.push(Pick("Merge whom", club.driver_names(), _merge_into))
+            else:
+                app.push(Pick("Undo a merge", club.merged_names(), _unmerge))
 
 
 def _merge_into(app, name: str) -> None:
@@ -61,6 +63,15 @@ def _merge_into(app, name: str) -> None:
             app.toast = app.club().merge(name, into)
         app.push(Confirm(f"Count {name} as {into}?", yes))
     app.push(Pick(f"{name} is", others, confirm))
+
+
+def _unmerge(app, name: str) -> None:
+    from companion.ui.flow import Confirm
+
+    def yes() -> None:
+        app.pop()                      # the list of merged names
+        app.toast = app.club().unmerge(name)
+    app.push(Confirm(f"{name} on their own?", yes))
 
 
 class NewSeason(Screen):
