@@ -78,10 +78,10 @@ class Club:
 
     def merge(self, name: str, into: str) -> str:
         from companion import record
-        if record.raced_together(self.journal, name, into) is not None:
-            return "They raced each other"
         try:
             record.merge(self.journal, name, into)
+        except record.RacedEachOther:
+            return "They raced each other"
         except LookupError as exc:
             return str(exc)
         return f"{name} is {into} now"

@@ -221,7 +221,7 @@ def _check_room(season: seasons.Season, new: list) -> None:
     standings printed already, or to come from the box's own races)."""
     if not season.races:
         return
-    held = sum(len(results.session_races(s)) for s in season.sessions)
+    held = season.held()
     adding = sum(len(results.session_races(session)) for session, _, _ in new)
     if held + adding > season.races:
         raise ImportRefused(f"season {season.name} has {season.races} races and holds {held}: the file's "
@@ -229,11 +229,11 @@ def _check_room(season: seasons.Season, new: list) -> None:
                             f"--season NAME)")
 
 
-def import_season(journal: Journal, text: str, season: str | None = None) -> tuple[str, int, int]:
-    """Add the races of an export file the box does not hold into a season of its game:
+def import_season(journal: Journal, data: dict[str, Any], season: str | None = None) -> tuple[str, int, int]:
+    """Add the races of an export file (as :func:`read_export` checked it) the box does not
+    hold into a season of its game:
     ``season``, else the season of the file's name when the box has one, else the
     game's current season. Returns (the season's name, races added, races already held)."""
-    data = read_export(text)
     game = str(data["game"])
     every = seasons.named(journal, game)
     known = {s.name.casefold(): s.name for s in every}

@@ -117,6 +117,10 @@ def find(journal: Journal, name: str) -> Record:
     return found
 
 
+class RacedEachOther(LookupError):
+    """Two names that stood in one race: two drivers, not two spellings of one."""
+
+
 def merge(journal: Journal, name: str, into: str) -> None:
     """Make ``name`` the same driver as ``into`` from now on (an event; no race changes).
     Both must be drivers of the journal, and different."""
@@ -131,7 +135,7 @@ def merge(journal: Journal, name: str, into: str) -> None:
         raise LookupError(f"'{name}' and '{into}' are one driver already")
     met = raced_together(journal, name, into)
     if met is not None:
-        raise LookupError(f"'{every[a].name}' and '{every[b].name}' raced each other "
+        raise RacedEachOther(f"'{every[a].name}' and '{every[b].name}' raced each other "
                           f"({results.title(results.key_of(met) or met.activity)}, "
                           f"{results.when(met.started)}): two drivers, not two spellings")
     journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})

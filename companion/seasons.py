@@ -56,6 +56,10 @@ class Season:
             self._races = out[:self.races] if self.races else out
         return self._races
 
+    def held(self) -> int:
+        """The races its sessions hold, past a set number too (an import is checked by it)."""
+        return sum(len(results.session_races(s)) for s in self.sessions)
+
     def complete(self) -> bool:
         return bool(self.races) and len(self.race_list()) >= self.races
 
@@ -122,21 +126,23 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
         if put is not None and put in by_name:
             by_name[put].sessions.append(s)
             continue
-        at = 0
-        for k, season in enumerate(out):
-            if season.after < s.id:
-                at = k
-        while at + 1 < len(out) and _full(out[at]):    # started before a set season's last
-            at += 1                                     # race, finished after it: the next's
-        out[at].sessions.append(s)
+        _home(out, s.id).sessions.append(s)
     for season in out:
         season.sessions.sort(key=results.finish_order)
     return out
 
 
-def _full(season: Season) -> bool:
-    """A season of a set number of races that has them all (its sessions so far)."""
-    return bool(season.races) and sum(len(results.session_races(s)) for s in season.sessions) >= season.races
+def _home(every: list[Season], session_id: int) -> Season:
+    """The season a race of this box started as session ``session_id`` counts in: the
+    newest started before it; but a season of a set number of races already full (the
+    race put aside and finished after its last race) passes it on to the next."""
+    at = 0
+    for k, season in enumerate(every):
+        if season.after < session_id:
+            at = k
+    while at + 1 < len(every) and every[at].races and every[at].held() >= every[at].races:
+        at += 1
+    return every[at]
 
 
 def named(journal: Journal, game: str) -> list[Season]:
@@ -248,7 +254,7 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
                      for k, race in enumerate(races)]
     rows = scoring.championship(counted_races)
     for r in rows:
-        lost = [k for k in dropped[r["name"]]]
+        lost = dropped[r["name"]]
         r["dropped"] = [k + 1 for k in lost]
         r["dropped_points"] = sum(next((e.get("points", 0) for e in races[k] if e["name"] == r["name"]), 0)
                                   for k in lost)
@@ -312,7 +318,7 @@ def season_of(journal: Journal, session: Session) -> Season:
             return season
     put = journal.race_ids().get(session.id, ("", None))[1]
     named = next((s for s in all_seasons if put is not None and s.name == put), None)
-    return named or next((s for s in reversed(all_seasons) if s.after < session.id), all_seasons[0])
+    return named or _home(all_seasons, session.id)
 
 
 def race_number(journal: Journal, session: Session) -> int:

@@ -273,20 +273,23 @@ def test_championship_list_scrolls_without_owing_presses(state_dir):
     assert shown(app.frame())[0] == menu.items[1]
 
 
+def app_after_one_race(state_dir, activity: str, key: str):
+    """The app on a journal holding one finished race of ``activity`` kept under ``key``
+    (as an older version, or one with other activities, wrote it)."""
+    journal = Journal(state_dir)
+    sid = journal.start_session(activity, {}, {}, key)
+    journal.finish_session(sid, {"game": key, "standings": [{"position": 1, "name": "Red", "points": 0}]})
+    return make_app(state_dir)
+
+
 def test_a_championship_key_that_is_no_game_is_shown_as_it_is(state_dir):
     """A race of an activity this version does not have keeps its key as its name."""
-    journal = Journal(state_dir)
-    sid = journal.start_session("old-rally", {}, {}, "old-rally")
-    journal.finish_session(sid, {"game": "old-rally", "standings": [{"position": 1, "name": "Red", "points": 0}]})
-    app = make_app(state_dir)
+    app = app_after_one_race(state_dir, "old-rally", "old-rally")
     assert app.championship_lines()[0] == "old-rally: 1 race"
 
 
 def test_an_older_lap_counter_race_kept_under_none_counts_in_the_lap_counters_own(state_dir):
-    journal = Journal(state_dir)
-    sid = journal.start_session("laps", {}, {}, "none")
-    journal.finish_session(sid, {"game": "none", "standings": [{"position": 1, "name": "Red", "points": 0}]})
-    app = make_app(state_dir)
+    app = app_after_one_race(state_dir, "laps", "none")
     assert app.championship_lines()[0] == "Lap counter: 1 race"
 
 

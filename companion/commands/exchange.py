@@ -65,10 +65,10 @@ def import_(args) -> int:
         if journal.read_only:
             raise CommandError("the journal is read-only here: an import is written to it; nothing was changed")
         try:
-            game = exchange.read_export(text)["game"]
-            into, added, held = exchange.import_season(journal, text, args.season)
+            data = exchange.read_export(text)
+            into, added, held = exchange.import_season(journal, data, args.season)
         except exchange.ImportRefused as exc:
             raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
     said = f"; {held} already here" if held else ""
-    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {results.title(game)}{said}")
+    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {results.title(data['game'])}{said}")
     return 0
