@@ -9,7 +9,7 @@ driver's two worst results (a season of a set number of races would be over afte
 and the next one, empty, the current one), the drivers' places shuffled with a fixed seed.
 ``measure`` opens that journal as the box does and, inside ``sys.call_tracing`` (which
 ``bench/run.py`` has callgrind count alone), builds what the box shows on its
-championship screen: the lines of the current season (``results.championship_lines``,
+championship screen: the lines of the current season (``onscreen.championship_lines``,
 made again for every frame of that screen). With ``--what receipt`` the championship
 receipt instead, with ``--what table`` the table screen's championship block, with
 ``--what record`` every driver's record. The first time after the journal changed (the
@@ -35,7 +35,7 @@ COLOURS = ("Red", "Blue", "Green", "Black", "White", "Yellow", "Orange", "Purple
 
 
 def write(state: Path, races: int) -> None:
-    from companion import seasons
+    from companion.league import seasons
     from companion.app import App
     from companion.core.journal import Journal
     from companion.devices.display import HeadlessDisplay
@@ -56,13 +56,13 @@ def write(state: Path, races: int) -> None:
 
 
 def measure(state: Path, what: str, again: bool) -> None:
-    from companion import record, results
+    from companion.league import onscreen, paper, record, seasons
     from companion.core.journal import Journal
 
     journal = Journal(state)
-    work = {"lines": lambda: results.championship_lines(journal),
-            "receipt": lambda: results.championship_receipt(journal),
-            "table": lambda: results.standings(journal),
+    work = {"lines": lambda: onscreen.championship_lines(journal),
+            "receipt": lambda: paper.championship_receipt(journal),
+            "table": lambda: seasons.shown_table(journal),
             "record": lambda: record.records(journal)}[what]
     work()                      # the code loaded, as on the box
     if not again:

@@ -369,12 +369,12 @@ class App:
         """Print the running game's ``kind`` receipt; False if the game has none now."""
         if self.runner is None:
             return False
-        from companion import results as res
+        from companion.league import paper
         receipt = self.runner.receipts().get(kind)
         if receipt is not None and kind == "program" and self.table_on():
             receipt = self._with_table_address(receipt)
         if receipt is not None:
-            self.submit(res.stamp(self.journal, self.runner.session, receipt))
+            self.submit(paper.stamp(self.journal, self.runner.session, receipt))
         return receipt is not None
 
     def _with_table_address(self, receipt):
@@ -386,12 +386,11 @@ class App:
     def print_results(self) -> bool:
         """Print the session's results (dated, numbered in its championship): the
         activity's own receipt, else its standings as they stand."""
-        from companion import results as res
-        receipt = res.results_receipt(self.journal, self.runner) if self.runner else None
+        from companion.league import paper
+        receipt = paper.results_receipt(self.journal, self.runner) if self.runner else None
         if receipt is not None:
             self.submit(receipt)
-            from companion import seasons
-            final = seasons.after_race(self.journal, self.runner.session)
+            final = paper.after_race(self.journal, self.runner.session)
             if final is not None:      # the season's last race: its final standings too
                 self.submit(final)
         return receipt is not None
@@ -435,12 +434,12 @@ class App:
             self.backup.close()
 
     def print_last_results(self) -> None:
-        from companion import results as res
-        self._submit_kept(res.last_results_receipt(self.journal))
+        from companion.league import paper
+        self._submit_kept(paper.last_results_receipt(self.journal))
 
     def print_championship(self) -> None:
-        from companion import results as res
-        self._submit_kept(res.championship_receipt(self.journal))
+        from companion.league import paper
+        self._submit_kept(paper.championship_receipt(self.journal))
 
     def _submit_kept(self, receipt) -> None:
         """Print a receipt rebuilt from the journal (None: there is no finished race)."""
@@ -463,11 +462,11 @@ class App:
         return 0 if self.printer is None else len(self.printer.pending())
 
     def championship_lines(self) -> list[str]:
-        from companion import results as res
-        return res.championship_lines(self.journal)
+        from companion.league import onscreen
+        return onscreen.championship_lines(self.journal)
 
     def club(self):
-        from companion.club import Club
+        from companion.league.club import Club
         return Club(self.journal, self.submit)
 
     def table_on(self) -> bool:

@@ -141,7 +141,7 @@ class SessionRunner:
               championship: str | None = None) -> "SessionRunner":
         act = registry.activity(slug)
         state = act.setup(options, data)  # fails before anything is written
-        sid = journal.start_session(slug, options, data, championship or championship_of(slug, options))
+        sid = journal.start_session(slug, options, data, championship or registry.championship_of(slug, options))
         return cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
 
     @classmethod
@@ -272,7 +272,7 @@ class SessionRunner:
 
     def results(self) -> dict:
         """What ``results.json`` holds: game, standings and what the game adds."""
-        out = {"game": game_of(self.session.activity, self.session.options), "activity": self.session.activity,
+        out = {"game": registry.game_of(self.session.activity, self.session.options), "activity": self.session.activity,
                "standings": list(self.activity.standings(self.state))}
         for key, value in (self.activity.summary(self.state) or {}).items():
             out.setdefault(key, value)
@@ -288,20 +288,3 @@ class SessionRunner:
         self.journal.finish_session(self.session.id, results)
         self.session = self.journal.session(self.session.id)
         return results
-
-
-def game_of(slug: str, options: dict) -> str:
-    """The game a session counts for: the activity when it is a game; for a tool, the game
-    whose points table it uses (the lap counter's "Points" option), else the tool itself."""
-    if slug in registry.GAMES:
-        return slug
-    game = options.get("game")
-    return game if game in registry.GAMES else slug
-
-
-def championship_of(slug: str, options: dict) -> str:
-    """The championship a session counts in: a game's own; a tool's own, and for a tool
-    scoring with a game's points table, one of its own named by that table
-    ("laps:formula-de", never the game's: a lap-counter race is no Formula Dé race)."""
-    game = game_of(slug, options)
-    return slug if game == slug else f"{slug}:{game}"

@@ -235,8 +235,8 @@ def test_a_lap_counter_race_with_a_games_points_counts_in_the_lap_counters_own(s
     assert session.championship == "laps:formula-de" and session.results["game"] == "formula-de"
     assert app.championship_lines()[0] == "Lap counter"         # the whole name is too long for the screen
     assert app.championship_lines()[1].endswith(", 1 race")
-    from companion import results as res
-    assert res.title(session.championship) == "Lap counter, Formula Dé points"
+    from companion.league import ledger
+    assert ledger.title(session.championship) == "Lap counter, Formula Dé points"
 
 
 def test_a_lap_counter_race_without_points_is_the_lap_counters_own(state_dir):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion import results as res
+from companion.league import ledger, paper
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -83,10 +83,10 @@ def test_a_race_ended_early_shows_prints_and_counts_its_results(state_dir, slug)
     assert "Ended early, as it stood" in top
 
     # the championship counts it, and `print results` finds the same receipt
-    session = res.last_finished(app.journal)
+    session = ledger.last_finished(app.journal)
     assert session.results["standings"] == standing
     assert "1 race" in " ".join(app.championship_lines()[:2])       # on the title's line, or the season's
-    again = res.last_results_receipt(app.journal)
+    again = paper.last_results_receipt(app.journal)
     assert again is not None and again.text_lines() == printed[0].text_lines()
 
     press(app, "OK")

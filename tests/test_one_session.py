@@ -10,7 +10,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from companion import results as res, seasons
+from companion.league import ledger, paper, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -90,7 +90,7 @@ def test_put_aside_then_the_chosen_game_and_the_race_resumes_from_the_menu(state
     assert isinstance(app.screen, Wizard) and app.screen.slug == "lacorsa"
     assert app.journal.open_session() is None
     assert [s.id for s in app.journal.aside_sessions()] == [three_wide]
-    assert res.finished(app.journal) == [] and app.championship_lines() == []     # counted nowhere
+    assert ledger.finished(app.journal) == [] and app.championship_lines() == []     # counted nowhere
 
     press(app, "BACK")                                   # leave the wizard: the main menu lists it
     assert isinstance(app.screen, flow.Home)
@@ -109,7 +109,7 @@ def test_end_it_keeps_the_results_then_goes_on_to_the_chosen_game(state_dir):
     app, tray, _ = three_wide_dealt(state_dir)
     answer(app, "end")
     assert isinstance(app.screen, flow.Final) and app.frame().footer in ("OK: go on", "OK: go on  hold: more")
-    [session] = res.finished(app.journal)
+    [session] = ledger.finished(app.journal)
     assert session.activity == "3-wide" and session.results["ended_early"] is True
     assert app.championship_lines()[0] == "3-Wide: 1 race"
     printed = [r for r in tray.receipts if r.kind == "results"]
@@ -148,13 +148,13 @@ def test_a_race_aside_counts_once_finished_after_the_races_finished_meanwhile(st
     app.journal.put_aside()
     play(app, "laps", 0)                                 # B: finished while A is aside
     play_to_the_end(app)
-    assert res.race_count(app.journal, "laps") == 1
+    assert seasons.race_count(app.journal, "laps") == 1
     app.go_home()
     app.switch(("resume", aside))                        # no race open: taken up at once
     assert app.runner.session.id == aside
     play_to_the_end(app)
-    assert res.race_count(app.journal, "laps") == 2
-    assert res.last_finished(app.journal).id == aside    # the race finished last is the last
+    assert seasons.race_count(app.journal, "laps") == 2
+    assert ledger.last_finished(app.journal).id == aside    # the race finished last is the last
     stamped = [r.text_lines()[2] for r in tray.receipts if r.kind == "results"]
     assert stamped[-1] == f"Lap counter {seasons.current(app.journal, 'laps').name}, race 2"
 
@@ -208,7 +208,7 @@ def test_ending_a_lap_counter_race_early_asks_first(state_dir):
 
     press(app, "GO OK")                                  # yes
     assert app.runner.finished()
-    session = res.last_finished(app.journal)
+    session = ledger.last_finished(app.journal)
     assert session.results["ended_early"] is True
     [printed] = [r for r in tray.receipts if r.kind == "results"]
     assert "Ended early, as it stood" in printed.text_lines()[1:4]
@@ -219,7 +219,7 @@ def test_a_lap_counter_race_run_to_the_flag_does_not_say_it_ended_early(state_di
     lap_race(app)
     while not app.runner.finished():
         press(app, "GO")
-    assert "ended_early" not in res.last_finished(app.journal).results
+    assert "ended_early" not in ledger.last_finished(app.journal).results
     [printed] = [r for r in tray.receipts if r.kind == "results"]
     assert "Ended early, as it stood" not in printed.text_lines()
 
@@ -233,13 +233,13 @@ def test_a_lap_counter_race_with_formula_de_points_is_no_formula_de_race(state_d
     while not app.runner.finished():
         press(app, "GO")
     play(app, "formula-de", 10_000)
-    assert res.race_count(app.journal, "formula-de") == 2
-    assert res.race_count(app.journal, "laps:formula-de") == 1
+    assert seasons.race_count(app.journal, "formula-de") == 2
+    assert seasons.race_count(app.journal, "laps:formula-de") == 1
     results = [r for r in tray.receipts if r.kind == "results"]
     assert not any("championship" in line for line in results[1].text_lines()[1:4])   # its first
     assert results[2].text_lines()[2] == f"Formula Dé {seasons.current(app.journal, 'formula-de').name}, race 2"
-    assert res.title("laps:formula-de") == "Lap counter, Formula Dé points"
-    text = " ".join(res.championship_receipt(app.journal, "laps:formula-de").text_lines())
+    assert ledger.title("laps:formula-de") == "Lap counter, Formula Dé points"
+    text = " ".join(paper.championship_receipt(app.journal, "laps:formula-de").text_lines())
     assert "Lap counter, Formula Dé points" in " ".join(text.split())
 
 
@@ -256,13 +256,13 @@ def test_a_journal_written_before_is_read_right(state_dir):
     app, tray = make_app(state_dir)
     app.boot()
     # the lap-counter race moved to the lap counter's championship; the real races keep theirs
-    assert res.race_count(app.journal, "formula-de") == 2
-    assert res.race_count(app.journal, "laps:formula-de") == 1
+    assert seasons.race_count(app.journal, "formula-de") == 2
+    assert seasons.race_count(app.journal, "laps:formula-de") == 1
     sessions = {s.id: s for s in app.journal.sessions()}
-    assert res.key_of(sessions[2]) == "laps:formula-de"
-    assert res.race_number(app.journal, sessions[1]) == 1 and res.race_number(app.journal, sessions[6]) == 2
+    assert ledger.key_of(sessions[2]) == "laps:formula-de"
+    assert seasons.race_number(app.journal, sessions[1]) == 1 and seasons.race_number(app.journal, sessions[6]) == 2
     season = seasons.current(app.journal, "formula-de").name
-    assert f"Formula Dé {season}, race 2" in res.stamp_lines(app.journal, sessions[6])
+    assert f"Formula Dé {season}, race 2" in paper.stamp_lines(app.journal, sessions[6])
     assert app.championship_lines()[0] == "Formula Dé: 2 races"   # the newest finished race's
     # the races left behind by a newer one are aside, none is "open": the menu lists them
     assert app.journal.open_session() is None
@@ -283,7 +283,7 @@ def test_a_journal_written_before_reads_right_read_only(state_dir):
     with Journal(state_dir, read_only=True) as journal:
         assert journal.open_session() is None
         assert [s.id for s in journal.aside_sessions()] == [5, 3]
-        assert res.race_count(journal, "formula-de") == 2 and res.race_count(journal, "laps:formula-de") == 1
+        assert seasons.race_count(journal, "formula-de") == 2 and seasons.race_count(journal, "laps:formula-de") == 1
 
 
 def test_the_table_screen_follows_the_race_being_played_never_one_aside(state_dir):

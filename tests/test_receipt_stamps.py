@@ -2,7 +2,7 @@
 
 import random
 
-from companion import results as res, seasons
+from companion.league import ledger, paper, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -26,11 +26,11 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
     assert kinds == ["program", "results", "program", "results"]
     for receipt, session in zip(tray.receipts, [sessions[0]] * 2 + [sessions[1]] * 2):
         lines = receipt.text_lines()
-        assert lines[1] == res.when(session.started)
+        assert lines[1] == paper.when(session.started)
     assert not any("championship" in line for line in tray.receipts[1].text_lines())   # a one-off so far
     # the lap counter's own championship (with Formula Dé's points), numbered in its season;
     # its whole name is too long for the line, so the tool's name stands for it
-    name = seasons.current(app.journal, res.key_of(sessions[1])).name
+    name = seasons.current(app.journal, ledger.key_of(sessions[1])).name
     assert tray.receipts[2].text_lines()[2] == f"Lap counter {name}, race 2"
     assert tray.receipts[3].text_lines()[2] == f"Lap counter {name}, race 2"
 
@@ -38,8 +38,8 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
 def test_the_championship_says_when_it_was_printed(state_dir):
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(1))
     race(app)
-    receipt = res.championship_receipt(app.journal, now=0.0)
-    assert receipt.text_lines()[1] == f"Printed {res.when(0.0)}"
+    receipt = paper.championship_receipt(app.journal, now=0.0)
+    assert receipt.text_lines()[1] == f"Printed {paper.when(0.0)}"
     assert receipt.text_lines()[2] == "After 1 race"
     assert receipt.text_lines()[3] == "Lap counter, Formula Dé points"     # the title, too long for its line
     assert receipt.text_lines()[4] == f"Season {seasons.current(app.journal, 'laps:formula-de').name}"
@@ -50,14 +50,14 @@ def test_the_championship_draws_the_points_after_each_race(state_dir):
 
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(1))
     race(app)
-    assert not any(isinstance(i, Picture) for i in res.championship_receipt(app.journal, now=0.0).items)
+    assert not any(isinstance(i, Picture) for i in paper.championship_receipt(app.journal, now=0.0).items)
     race(app)
     race(app)
-    receipt = res.championship_receipt(app.journal, now=0.0)
+    receipt = paper.championship_receipt(app.journal, now=0.0)
     (chart,) = [i for i in receipt.items if isinstance(i, Picture)]
     spec = chart.chart()
     assert spec["chart"] == "championship" and [len(p) for p in spec["points"]] == [4, 4]
-    rows = res.standings(app.journal)[1]
+    rows = seasons.shown_table(app.journal)[1]
     assert [p[-1] for p in spec["points"]] == [r["points"] for r in rows]
 
 
@@ -71,6 +71,6 @@ def test_a_session_that_runs_its_own_championship_is_not_numbered_again(state_di
             sid = journal.start_session("lacorsa", options, {}, championship="lacorsa")
             journal.finish_session(sid, standings)
         own, again, plain, second = journal.sessions()
-        assert not any("race" in line for line in res.stamp_lines(journal, again))
-        assert not any("race" in line for line in res.stamp_lines(journal, own))
-        assert res.stamp_lines(journal, second)[-1].endswith("race 4")
+        assert not any("race" in line for line in paper.stamp_lines(journal, again))
+        assert not any("race" in line for line in paper.stamp_lines(journal, own))
+        assert paper.stamp_lines(journal, second)[-1].endswith("race 4")

@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from companion import charts, record, results as res, seasons
+from companion import charts
+from companion.league import ledger, record, seasons
 from companion.cli import main
 from companion.core.journal import Journal
 from companion.receipts.model import Picture
@@ -42,7 +43,7 @@ def test_a_record_counts_every_game_and_season(state_dir):
 
 
 def top_speed_second(journal):
-    last = [s for s in journal.sessions(finished=True) if res.key_of(s) == TOP_SPEED][-1]
+    last = [s for s in journal.sessions(finished=True) if ledger.key_of(s) == TOP_SPEED][-1]
     return last.results["standings"][1]["points"]
 
 

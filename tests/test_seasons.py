@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import record, results as res, seasons
+from companion.league import onscreen, record, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -50,15 +50,15 @@ def test_a_journal_from_before_seasons_is_the_games_first_season(state_dir):
     first = seasons.seasons(app.journal, GAME)
     assert [s.name for s in first] == [f"{time.localtime(first[0].sessions[0].started).tm_year}-1"]
     assert len(first[0].race_list()) == 3
-    key, rows = res.standings(app.journal)
+    key, rows = seasons.shown_table(app.journal)
     assert key == GAME
     assert [(r["name"], r["points"]) for r in rows] == [("Anne", 26), ("Bob", 24), ("Cy", 22)]
 
     new = seasons.start(app.journal, GAME, "Spring")
     assert new.name == "Spring" and new.race_list() == []
     race(app, ["Bob", "Anne"])
-    assert res.championship_lines(app.journal)[:2] == ["Lap counter", "Season Spring, 1 race"]   # the whole name too long for the screen
-    assert [(r["name"], r["points"]) for r in res.standings(app.journal)[1]] == [("Bob", 10), ("Anne", 8)]
+    assert onscreen.championship_lines(app.journal)[:2] == ["Lap counter", "Season Spring, 1 race"]   # the whole name too long for the screen
+    assert [(r["name"], r["points"]) for r in seasons.shown_table(app.journal)[1]] == [("Bob", 10), ("Anne", 8)]
     old = seasons.find(app.journal, GAME, first[0].name)
     assert len(old.race_list()) == 3          # the first season kept whole
     assert "Spring, race 1" not in " ".join(texts(tray.receipts[-1]))   # race 1 is not numbered
@@ -95,7 +95,7 @@ def test_a_journal_written_just_before_seasons_keeps_every_championship_as_its_f
     while not app.runner.finished():
         app.perform(registry.activity("top-speed").demo.script(app.runner.state))
     assert len(seasons.current(app.journal, "top-speed").race_list()) == 2   # finished: in the first season
-    assert res.race_number(app.journal, app.journal.session(6)) == 2
+    assert seasons.race_number(app.journal, app.journal.session(6)) == 2
 
 
 def test_starting_a_season_is_kept_in_the_journal(state_dir):
@@ -190,17 +190,17 @@ def test_a_reader_sees_the_box_finish_a_race_and_start_a_season(state_dir):
     app, _ = app_on(state_dir)
     race(app, ["Anne", "Bob"])
     reader = Journal(state_dir, read_only=True)
-    assert res.race_count(reader, GAME) == 1
+    assert seasons.race_count(reader, GAME) == 1
     app.start_session("laps", {"game": "formula-de", "players": [{"name": "Cy", "colour": "Red"}, {"name": "Dee",
                       "colour": "Blue"}], "length": 2, "count": "up", "timing": "off"})
     app.perform(app.moves()[0])
-    assert res.race_count(reader, GAME) == 1          # a race in progress counts nothing yet
+    assert seasons.race_count(reader, GAME) == 1          # a race in progress counts nothing yet
     while not app.runner.finished():
         app.perform(app.moves()[0])
-    assert res.race_count(reader, GAME) == 2
-    assert [r["name"] for r in res.standings(reader)[1]] == ["Cy", "Anne", "Dee", "Bob"]   # the latest race breaks ties
+    assert seasons.race_count(reader, GAME) == 2
+    assert [r["name"] for r in seasons.shown_table(reader)[1]] == ["Cy", "Anne", "Dee", "Bob"]   # the latest race breaks ties
     seasons.start(app.journal, GAME, "Cup")
-    assert seasons.current(reader, GAME).name == "Cup" and res.race_count(reader, GAME) == 0
+    assert seasons.current(reader, GAME).name == "Cup" and seasons.race_count(reader, GAME) == 0
     reader.close()
 
 
@@ -222,14 +222,14 @@ def test_a_damaged_club_row_is_passed_over(state_dir):
 def test_a_season_left_without_a_race_is_not_listed(state_dir):
     """A season of 1 race completes and starts the next by itself; a season named on the
     box then takes over, and the empty one between is left out of the lists."""
-    from companion.club import Club
+    from companion.league.club import Club
 
     app, tray = app_on(state_dir)
     seasons.start(app.journal, GAME, "Sprint", races=1)
     race(app, ["Anne", "Bob"])
     assert tray.receipts[-1].title == "Final standings"
     auto = seasons.current(app.journal, GAME).name
-    assert auto != "Sprint" and res.championship_lines(app.journal)[1].startswith("Sprint")   # still shown
+    assert auto != "Sprint" and onscreen.championship_lines(app.journal)[1].startswith("Sprint")   # still shown
     seasons.start(app.journal, GAME, "Cup")
     assert [s.name for s in seasons.seasons(app.journal, GAME)] == ["Sprint", auto, "Cup"]
     assert Club(app.journal, submit=lambda receipt: None).season_names() == ["Cup", "Sprint"]
@@ -258,6 +258,6 @@ def test_a_race_finished_after_its_season_was_complete_counts_in_the_next(state_
     assert [s.id for s in duo.sessions] != [] and aside not in [s.id for s in duo.sessions]
     nxt = seasons.current(app.journal, GAME)
     assert [s.id for s in nxt.sessions] == [aside]
-    assert res.race_number(app.journal, app.journal.session(aside)) == 1
+    assert seasons.race_number(app.journal, app.journal.session(aside)) == 1
     assert len([r for r in tray.receipts if r.title == "Final standings"]) == 1      # not printed again
     assert record.find(app.journal, "Ann").races == 1 == len(nxt.race_list())

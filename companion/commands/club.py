@@ -40,9 +40,9 @@ def show(args) -> int:
 
 
 def _key(journal, wanted: str | None) -> str:
-    from companion import results, seasons
+    from companion.league import ledger, seasons
 
-    key = results.championship_key(journal, wanted)
+    key = ledger.championship_key(journal, wanted)
     keys = sorted(seasons.games(journal))
     if key is None or key not in keys:
         raise CommandError(f"no championship '{wanted}'; available: {', '.join(keys) or 'none'}"
@@ -53,7 +53,7 @@ def _key(journal, wanted: str | None) -> str:
 def _game_with(journal, name: str) -> str | None:
     """The one game that has a season called ``name`` (None: none, or several do, and the
     newest race's game is asked)."""
-    from companion import seasons
+    from companion.league import seasons
 
     having = [g for g in seasons.games(journal) if any(s.name.casefold() == name.strip().casefold()
                                       for s in seasons.seasons(journal, g))]
@@ -61,19 +61,19 @@ def _game_with(journal, name: str) -> str | None:
 
 
 def _print_json(data) -> int:
-    from companion import exchange
+    from companion.league import exchange
 
     print(json.dumps({"schema": exchange.SCHEMA, **data}, indent=2, ensure_ascii=False))
     return 0
 
 
 def _seasons(journal, key: str, as_json: bool) -> int:
-    from companion import exchange, results, seasons
+    from companion.league import exchange, ledger, seasons
 
     every = seasons.listed(journal, key)
     if as_json:
         return _print_json({"championship": key, "seasons": [exchange.season_summary(journal, s) for s in every]})
-    print(f"Seasons of {results.title(key)}:")
+    print(f"Seasons of {ledger.title(key)}:")
     for k, s in enumerate(every):
         rows = seasons.table(journal, s)
         lead = f"  {'won by' if s.complete() or k < len(every) - 1 else 'led by'} {rows[0]['name']} " \
@@ -84,7 +84,7 @@ def _seasons(journal, key: str, as_json: bool) -> int:
 
 
 def _season(journal, key: str, name: str, as_json: bool) -> int:
-    from companion import exchange, results, seasons
+    from companion.league import exchange, ledger, seasons
 
     try:
         season = seasons.find(journal, key, name)
@@ -93,7 +93,7 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
     rows = seasons.table(journal, season)
     if as_json:
         return _print_json({"championship": key, "season": exchange.season_json(journal, season)})
-    print(f"{results.title(key)} season {season.label()}"
+    print(f"{ledger.title(key)} season {season.label()}"
           + (f", each driver's {season.drop} worst dropped" if season.drop else ""))
     for r in rows:
         print(f"  {r['position']:>2}. {r['name']:<16} {r['points']:>4}")
@@ -103,7 +103,7 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
 
 
 def _driver(journal, name: str, as_json: bool) -> int:
-    from companion import record, results
+    from companion.league import ledger, record
 
     try:
         rec = record.find(journal, name)
@@ -115,13 +115,13 @@ def _driver(journal, name: str, as_json: bool) -> int:
     for won in rec.seasons_won:
         print(f"  won {won}")
     for game, n in rec.games.items():
-        print(f"  {results.title(game)}: {n} race{'' if n == 1 else 's'}")
+        print(f"  {ledger.title(game)}: {n} race{'' if n == 1 else 's'}")
     return 0
 
 
 def _merge(journal, name: str, into: str | None) -> int:
     """``--merge NAME INTO``, or with ``into`` None ``--unmerge NAME``."""
-    from companion import record
+    from companion.league import record
 
     if journal.read_only:
         raise CommandError("the journal is read-only here: a merge is written to it; nothing was changed")
@@ -138,7 +138,7 @@ def _merge(journal, name: str, into: str | None) -> int:
 
 
 def _csv(journal, folder: str) -> int:
-    from companion import exchange
+    from companion.league import exchange
 
     try:
         written = exchange.write_csv(journal, folder)
@@ -151,7 +151,7 @@ def _csv(journal, folder: str) -> int:
 def receipt_asked(journal, args):
     """``companion print driver --name NAME`` and ``companion print championship --season
     NAME``: the record's or the season's receipt (a finished season's final standings)."""
-    from companion import record, results, seasons
+    from companion.league import ledger, paper, record, seasons
 
     if args.what == "driver":
         if not args.name:
@@ -166,7 +166,7 @@ def receipt_asked(journal, args):
     except seasons.SeasonError as exc:
         raise CommandError(str(exc)) from None
     every = seasons.seasons(journal, key)
-    made = seasons.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)
+    made = paper.season_receipt(journal, season, final=season.complete() or season.name != every[-1].name)
     if made is None:
-        raise CommandError(f"season {season.name} of {results.title(key)} has no race yet: nothing to print")
+        raise CommandError(f"season {season.name} of {ledger.title(key)} has no race yet: nothing to print")
     return made

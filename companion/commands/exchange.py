@@ -1,5 +1,5 @@
 """``companion export --season NAME FILE`` and ``companion import FILE``: one season's races
-carried from one box to another (``companion.exchange``)."""
+carried from one box to another (``companion.league.exchange``)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def export(args) -> int:
     import json
     import os
 
-    from companion import exchange, seasons
+    from companion.league import exchange, seasons
     from companion.commands.club import _key
     from companion.commands.results import open_journal
 
@@ -50,7 +50,7 @@ def export(args) -> int:
 
 
 def import_(args) -> int:
-    from companion import exchange, results
+    from companion.league import exchange, ledger
     from companion.commands.results import open_journal
 
     try:
@@ -70,5 +70,5 @@ def import_(args) -> int:
         except exchange.ImportRefused as exc:
             raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
     said = f"; {held} already here" if held else ""
-    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {results.title(data['game'])}{said}")
+    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {ledger.title(data['game'])}{said}")
     return 0

@@ -27,7 +27,7 @@ def register(sub) -> None:
 
 
 def print_command(args) -> int:
-    from companion import results
+    from companion.league import paper
     from companion.commands.results import open_journal
     from companion.core.names import counted
     from companion.devices.board import is_raspberry_pi, load_pinout
@@ -42,8 +42,8 @@ def print_command(args) -> int:
                 from companion.commands.club import receipt_asked
                 receipt = receipt_asked(journal, args)
             else:
-                receipt = (results.last_results_receipt(journal) if args.what == "results"
-                           else results.championship_receipt(journal))
+                receipt = (paper.last_results_receipt(journal) if args.what == "results"
+                           else paper.championship_receipt(journal))
             if journal.read_only:   # nothing is written on a read-only card: spool aside
                 import tempfile
                 spool = Path(tempfile.mkdtemp(prefix="companion-spool-"))

@@ -46,25 +46,25 @@ def open_journal(state: str | None):
 
 
 def show(args) -> int:
-    from companion import results
+    from companion.league import ledger, paper, seasons
 
     from companion.commands import club
     if club.asked(args):
         return club.show(args)
     with open_journal(args.state) as journal:
-        last = results.last_finished(journal)
-        key, standings = results.standings(journal, args.championship)
+        last = ledger.last_finished(journal)
+        key, standings = seasons.shown_table(journal, args.championship)
         if args.championship and not standings:
-            keys = sorted({k for k in map(results.key_of, results.finished(journal)) if k})
+            keys = sorted({k for k in map(ledger.key_of, ledger.finished(journal)) if k})
             raise CommandError(f"no championship '{args.championship}'; available: {', '.join(keys) or 'none'}")
         open_session = journal.open_session()
         aside = journal.aside_sessions()
         if args.json:
-            from companion import exchange, seasons
+            from companion.league import exchange
             print(json.dumps({
                 "schema": exchange.SCHEMA,
                 "last": last.results if last else None,
-                "championship": {"key": key, "races": results.race_count(journal, key),
+                "championship": {"key": key, "races": seasons.race_count(journal, key),
                                  "season": seasons.shown(journal, key).name if key else None,
                                  "standings": standings},
                 "running": open_session.activity if open_session else None,
@@ -75,23 +75,22 @@ def show(args) -> int:
             said = running(open_session)
             print(f"{said[0].upper()}{said[1:]} (started {_when(open_session.started)})")
         for session in aside:     # unfinished, counted nowhere until taken up and finished
-            print(f"Put aside: {results.title(session.activity)} (started {_when(session.started)})")
+            print(f"Put aside: {ledger.title(session.activity)} (started {_when(session.started)})")
         if last is None:
             print("No finished race yet.")
             return 0
-        from companion import seasons
-        number, held = results.race_number(journal, last), len(results.session_races(last))
+        number, held = seasons.race_number(journal, last), len(ledger.session_races(last))
         which = f", race {number} of season {seasons.season_of(journal, last).name}" if number > 1 else ""
         last_what = "Last race"
         if held > 1:        # a season played in one session: its races, its totals below
             which = f", races {number}-{number + held - 1} of its championship"
             last_what = "Last season"
-        print(f"{last_what}: {results.activity_title(last.activity, last.options)}{which} "
+        print(f"{last_what}: {paper.activity_title(last.activity, last.options)}{which} "
               f"({_when(last.finished)})")
         for row in last.results["standings"]:
             print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
-        count = results.race_count(journal, key)
-        print(f"Championship {results.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
+        count = seasons.race_count(journal, key)
+        print(f"Championship {ledger.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0
@@ -99,9 +98,9 @@ def show(args) -> int:
 
 def running(session) -> str:
     """How the command line names a session still open: "a session is running: Dice roller"."""
-    from companion import results
+    from companion.league import ledger
 
-    return f"a {_noun(session.activity)} is running: {results.title(session.activity)}"
+    return f"a {_noun(session.activity)} is running: {ledger.title(session.activity)}"
 
 
 def _noun(slug: str) -> str:

@@ -531,11 +531,11 @@ class Journal:
         """Mark a finished session as running again (its last move was undone)."""
         self._write("UPDATE sessions SET finished=NULL, results=NULL WHERE id=?", (session_id,))
 
-    # -- the club: race ids, seasons and merged names (companion.seasons) ---------------
+    # -- the club: race ids, seasons and merged names (companion.league.seasons) ---------------
 
     def race_ids(self) -> dict[int, tuple[str, str | None]]:
         """session id -> (race id, the season it was put in by an import, else None).
-        Sessions from before race ids were kept have none here (``companion.seasons.race_id``)."""
+        Sessions from before race ids were kept have none here (``companion.league.seasons.race_id``)."""
         try:
             return self.cached("races", lambda: {int(s): (str(r), season) for s, r, season
                                                  in self._db.execute("SELECT session, race, season FROM races")},

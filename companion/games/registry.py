@@ -52,6 +52,23 @@ TOOLS: dict[str, Entry] = {e.slug: e for e in (
 )}
 
 
+def game_of(slug: str, options: dict) -> str:
+    """The game a session counts for: the activity when it is a game; for a tool, the game
+    whose points table it uses (the lap counter's "Points" option), else the tool itself."""
+    if slug in GAMES:
+        return slug
+    game = options.get("game")
+    return game if game in GAMES else slug
+
+
+def championship_of(slug: str, options: dict) -> str:
+    """The championship a session counts in: a game's own; a tool's own, and for a tool
+    scoring with a game's points table, one of its own named by that table
+    ("laps:formula-de", never the game's: a lap-counter race is no Formula Dé race)."""
+    game = game_of(slug, options)
+    return slug if game == slug else f"{slug}:{game}"
+
+
 class UnknownName(LookupError):
     """An unknown game, tool, die or deck; ``str()`` names what is available."""
 

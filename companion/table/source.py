@@ -21,9 +21,9 @@ import logging
 import sqlite3
 from typing import Any
 
-from companion import results
 from companion.core.journal import UNDO, Journal, JournalError, Session
 from companion.games import registry
+from companion.league import ledger, paper, record, seasons
 from companion.table import public
 from companion.table.public import public_view
 
@@ -233,11 +233,10 @@ class Follower:
         if self.journal is None:
             return out
         out["championship"] = self._championship()
-        from companion import record
         out["drivers"] = record.summaries(self.journal)
         if self.session is None:
             return out
-        out["title"] = results.activity_title(self.session.activity, self.session.options)
+        out["title"] = paper.activity_title(self.session.activity, self.session.options)
         out["activity"] = self.session.activity
         out["history"] = self.history[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
@@ -248,12 +247,11 @@ class Follower:
         return out
 
     def _championship(self) -> dict[str, Any]:
-        key, rows = results.standings(self.journal)
+        key, rows = seasons.shown_table(self.journal)
         if key is None:
             return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
-        from companion import seasons
         season = seasons.shown(self.journal, key).name
-        return {"title": results.title(key), "season": season,
-                "races": results.race_count(self.journal, key),
+        return {"title": ledger.title(key), "season": season,
+                "races": seasons.race_count(self.journal, key),
                 "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows],
                 "dropped": seasons.dropped_note(rows)}

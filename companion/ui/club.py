@@ -1,6 +1,6 @@
 """The club's screens, reached with OK from the championship (``flow.Results``): start a new
 season, read and print past seasons, each driver's record, and merge two spellings of a
-driver. They ask everything of ``app.club()`` (``companion.club.Club``)."""
+driver. They ask everything of ``app.club()`` (``companion.league.club.Club``)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from companion.club import Club
+    from companion.league.club import Club
     from companion.games.api import Activity, Move
     from companion.ui.view import View
 
@@ -63,7 +63,7 @@ class Host(Protocol):
     def printer_status(self) -> str | None: ...
     def printer_pending(self) -> int: ...
     def championship_lines(self) -> list[str]: ...
-    def club(self) -> "Club": ...                      # seasons and drivers (companion.club)
+    def club(self) -> "Club": ...                      # seasons and drivers (companion.league.club)
 
     # the table screen (its own process): whether it is on, and its address
     def table_on(self) -> bool: ...

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from companion import results
+from companion.league import seasons
 from companion.cli import main
 from companion.core import backup
 from companion.core.journal import Journal
@@ -27,7 +27,7 @@ def record(state_dir):
     with Journal(state_dir, read_only=True) as journal:
         sessions = [(s.id, s.activity, s.options, s.championship, s.finished, s.results,
                      journal.replay(s.id).effective) for s in journal.sessions()]
-        return sessions, results.standings(journal)
+        return sessions, seasons.shown_table(journal)
 
 
 def files(folder):

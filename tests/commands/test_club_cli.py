@@ -97,7 +97,7 @@ def test_a_name_that_reads_as_a_formula_stays_text_in_the_spreadsheet(state_dir,
 
 
 def test_printing_a_season_with_no_race_says_so(state_dir, capsys):
-    from companion import seasons
+    from companion.league import seasons
     from tests.test_seasons import app_on, race
 
     app, _ = app_on(state_dir)

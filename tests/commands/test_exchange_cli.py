@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion import record, seasons
+from companion.league import record, seasons
 from companion.cli import main
 from tests.test_seasons import GAME, app_on, race
 
@@ -64,7 +64,7 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
 
 def resealed(data, change):
     """``data`` with its first race changed by ``change`` and its checksum made again."""
-    from companion import exchange
+    from companion.league import exchange
 
     races = json.loads(json.dumps(data["races"]))
     change(races[0])
@@ -123,7 +123,7 @@ def test_a_deeply_nested_or_oversized_file_is_refused(boxes, tmp_path, capsys):
     nested.write_text("[" * 200_000 + "]" * 200_000, "utf-8")
     assert main(["import", "--state", str(b), str(nested)]) == 2
     assert "refused, nothing was changed: the file is damaged: it is not whole JSON" in capsys.readouterr().err
-    from companion import exchange
+    from companion.league import exchange
     big = tmp_path / "big.json"
     big.write_text(" " * (exchange.MAX_FILE + 1), "utf-8")
     assert main(["import", "--state", str(b), str(big)]) == 2

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import record
+from companion.league import record
 from companion.games import registry
 from companion.table.public import public_view
 
@@ -439,7 +439,7 @@ def test_the_chart_and_the_order_say_the_games_words(browser, state_dir, serving
 
 def test_the_season_its_dropped_results_and_every_drivers_record_are_read_on_a_phone(browser, state_dir, serving,
                                                                                    tmp_path):
-    from companion import seasons
+    from companion.league import seasons
     from tests.test_record import club
     from tests.test_seasons import GAME, race as lap_race
 

@@ -3,7 +3,7 @@ says which results the season drops; the drivers' records ride in their own ``dr
 
 import json
 
-from companion import seasons
+from companion.league import seasons
 from tests.tablescreen.test_server import get
 from tests.table import make_app
 from tests.test_seasons import GAME, race

@@ -2,7 +2,7 @@
 championship, the club menu, a new season's rules, the seasons and a season's table, the
 drivers and a driver's record, and the merge lists, with nothing cut."""
 
-from companion import seasons
+from companion.league import seasons
 from companion.ui import flow
 from companion.ui.render import cut_texts
 from tests.table import press

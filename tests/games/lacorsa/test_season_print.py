@@ -5,7 +5,7 @@ import json
 import random
 import time
 
-from companion import results as res, seasons
+from companion.league import ledger, onscreen, paper, seasons
 from companion.app import App
 from companion.cli import main
 from companion.core.journal import Journal
@@ -28,7 +28,7 @@ def season(state_dir):
     """A finished 7-race championship in the journal: (app, its standings as results.json keeps them)."""
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(3))
     play(app)
-    return app, res.last_finished(app.journal).results["standings"]
+    return app, ledger.last_finished(app.journal).results["standings"]
 
 
 def table_rows(lines):
@@ -43,7 +43,7 @@ def table_rows(lines):
 
 def test_the_print_shows_every_race_of_the_season(state_dir):
     app, standings = season(state_dir)
-    lines = res.championship_receipt(app.journal, now=0.0).text_lines()
+    lines = paper.championship_receipt(app.journal, now=0.0).text_lines()
     assert lines[2] == "After 7 races"
     assert " # Car        1 2 3 4 5 6 7  Pts" in lines
     assert "Key: 1-7 = place in each race," in lines
@@ -54,23 +54,23 @@ def test_the_print_shows_every_race_of_the_season(state_dir):
 
 def test_the_chart_follows_the_seasons_races(state_dir):
     app, standings = season(state_dir)
-    receipt = res.championship_receipt(app.journal, now=0.0)
+    receipt = paper.championship_receipt(app.journal, now=0.0)
     (chart,) = [i for i in receipt.items if isinstance(i, Picture)]
     spec = chart.chart()
     points = app.runner.state.settings.points
     after = {r["name"]: [sum(points[p - 1] if p <= len(points) else 0 for p in r["races"][:k]) for k in range(8)]
              for r in standings}
     assert dict(zip(spec["names"], spec["points"])) == after
-    assert [p[-1] for p in spec["points"]] == [r["points"] for r in res.standings(app.journal)[1]]
+    assert [p[-1] for p in spec["points"]] == [r["points"] for r in seasons.shown_table(app.journal)[1]]
 
 
 def test_a_race_after_the_season_is_race_8(state_dir):
     app, _ = season(state_dir)
-    assert res.championship_lines(app.journal)[0] == "Lacorsa: 7 races"
+    assert onscreen.championship_lines(app.journal)[0] == "Lacorsa: 7 races"
     play(app, championship=False)
-    lines = res.last_results_receipt(app.journal).text_lines()
+    lines = paper.last_results_receipt(app.journal).text_lines()
     assert f"Lacorsa {seasons.current(app.journal, 'lacorsa').name}, race 8" in lines
-    print_lines = res.championship_receipt(app.journal, now=0.0).text_lines()
+    print_lines = paper.championship_receipt(app.journal, now=0.0).text_lines()
     assert print_lines[2] == "After 8 races"
     assert " # Car      1 2 3 4 5 6 7 8  Pts" in print_lines
 
@@ -79,8 +79,8 @@ def test_a_one_off_race_is_no_championship_race(state_dir):
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(3))
     play(app, championship=False)
     assert not any("championship" in line.lower() or "race 1" in line
-                   for line in res.last_results_receipt(app.journal).text_lines())
-    assert res.championship_receipt(app.journal, now=0.0).text_lines()[2] == "After 1 race"
+                   for line in paper.last_results_receipt(app.journal).text_lines())
+    assert paper.championship_receipt(app.journal, now=0.0).text_lines()[2] == "After 1 race"
 
 
 def test_results_command_counts_the_seasons_races(state_dir, capsys):
@@ -124,7 +124,7 @@ def test_a_season_that_does_not_add_up_counts_as_one_race(state_dir):
         for results in (kept, broken):
             sid = journal.start_session("lacorsa", {"championship": True}, {}, championship="lacorsa")
             journal.finish_session(sid, results)
-        lines = res.championship_receipt(journal, now=0.0).text_lines()
+        lines = paper.championship_receipt(journal, now=0.0).text_lines()
         assert lines[2] == "After 3 races"
         assert [line.split() for line in lines if line[:3].strip().isdigit()] == [
             ["1", "Red", "1", "2", "1", "48"], ["2", "Blue", "2", "1", "2", "36"]]
@@ -133,8 +133,8 @@ def test_a_season_that_does_not_add_up_counts_as_one_race(state_dir):
 def test_two_players_with_two_cars_each_get_their_totals_on_the_print(state_dir):
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(5))
     play(app, names=("Bartholomew", "Ann"))
-    standings = res.last_finished(app.journal).results["standings"]
-    lines = res.championship_receipt(app.journal, now=0.0).text_lines()
+    standings = ledger.last_finished(app.journal).results["standings"]
+    lines = paper.championship_receipt(app.journal, now=0.0).text_lines()
     at = lines.index("Players")
     assert lines[at + 1] == " # Player                    Pts"
     totals = {}

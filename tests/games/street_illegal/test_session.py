@@ -51,8 +51,8 @@ def test_race_in_the_journal_resumes_and_reports(state_dir):
 
 def test_championship_in_the_journal_counts_the_old_pros_as_one_team(state_dir):
     """Two races with different fields through the journal, then the device's championship
-    table (companion.results): one "Old Pros" row with the sum of the team's points."""
-    from companion import results as device_results
+    table (companion.league.seasons): one "Old Pros" row with the sum of the team's points."""
+    from companion.league import seasons
 
     data = game_data.load("street-illegal")
     stored = []
@@ -64,7 +64,7 @@ def test_championship_in_the_journal_counts_the_old_pros_as_one_team(state_dir):
             while not runner.finished():
                 runner.perform(autoplay.choose(runner.state, rng), rng)
             stored.append(runner.finish())
-        key, table = device_results.standings(journal)
+        key, table = seasons.shown_table(journal)
 
     assert key == "street-illegal"
     rows = {r["name"]: r for r in table}

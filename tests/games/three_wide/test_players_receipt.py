@@ -3,7 +3,8 @@ score (4.1), shown in the results' own layout, every column in the key."""
 
 import random
 
-from companion import results as res
+from companion.league import ledger
+from companion.league import paper as league_paper
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
@@ -30,10 +31,10 @@ def players_block(lines):
 
 def test_associated_cars_get_a_column_each_and_a_key(state_dir):
     journal = finished(state_dir, 5)                   # 10 team cars and 2 associated ones
-    lines = res.last_results_receipt(journal).text_lines()
+    lines = league_paper.last_results_receipt(journal).text_lines()
     block = players_block(lines)
     assert block[0] == " # Player        Team Assoc  Pts"
-    scores = res.last_finished(journal).results["players"]
+    scores = ledger.last_finished(journal).results["players"]
     rows = [line.split() for line in block[1:1 + len(scores)]]
     assert rows == [[str(p["position"]), p["name"], str(p["team"]), str(p["associated"]), str(p["points"])]
                     for p in scores]
@@ -49,7 +50,7 @@ def test_associated_cars_get_a_column_each_and_a_key(state_dir):
 
 
 def test_with_team_cars_only_the_players_have_their_points(state_dir):
-    lines = res.last_results_receipt(finished(state_dir, 3)).text_lines()
+    lines = league_paper.last_results_receipt(finished(state_dir, 3)).text_lines()
     block = players_block(lines)
     assert block[0] == " # Player                    Pts"
     assert block[-2:] == ["Key: Pts = the player's score,", "their cars' points"]
@@ -58,7 +59,7 @@ def test_with_team_cars_only_the_players_have_their_points(state_dir):
 
 @needs_emupos
 def test_the_printer_prints_the_players_table_as_the_receipt_says(state_dir):
-    receipt = res.last_results_receipt(finished(state_dir, 5))
+    receipt = league_paper.last_results_receipt(finished(state_dir, 5))
     result = interpret(encode(receipt, {**CONFIG, "model": "epson"}))
     assert result["unknown"] == []
     (text,) = result["receipts"]
@@ -70,8 +71,8 @@ def test_the_printer_prints_the_players_table_as_the_receipt_says(state_dir):
 
 def test_the_championship_of_a_players_game_counts_the_players(state_dir):
     journal = finished(state_dir, 5)
-    lines = res.championship_receipt(journal, now=0.0).text_lines()
-    scores = {p["name"]: p["points"] for p in res.last_finished(journal).results["players"]}
+    lines = league_paper.championship_receipt(journal, now=0.0).text_lines()
+    scores = {p["name"]: p["points"] for p in ledger.last_finished(journal).results["players"]}
     table = {line.split()[1]: int(line.split()[-1]) for line in lines if line[:3].strip().isdigit()}
     assert table == scores
     assert "Key: 1 = place in race 1," in lines

@@ -187,7 +187,7 @@ def test_one_session_is_one_race_and_its_standings_carry_what_the_championship_a
 
 
 def test_the_platform_championship_adds_up_finished_races(tmp_path):
-    from companion import results
+    from companion.league import seasons
     from companion.core.journal import Journal
     from companion.core.rng import make_rng
     from companion.games.top_speed.autoplay import demo_script
@@ -202,7 +202,7 @@ def test_the_platform_championship_adds_up_finished_races(tmp_path):
             while not runner.finished():
                 runner.perform(demo_script(runner.state), rng)
             races.append(runner.finish()["standings"])
-        key, table = results.standings(journal)
+        key, table = seasons.shown_table(journal)
     assert key == "top-speed"
     totals = {name: sum(r["points"] for race in races for r in race if r["name"] == name)
               for name in ("Red", "Blue", "Yellow")}

@@ -18,9 +18,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from companion import results
 from companion.core import scoring
 from companion.core.journal import Journal, Session
+from companion.core.names import counted
+from companion.league import ledger
 
 MAX_RACES = 200
 MAX_DROP = 9
@@ -52,13 +53,13 @@ class Season:
         """Its races as championship entries, oldest first (a session may hold several);
         made once (a season is read whole from the journal, ``seasons``)."""
         if self._races is None:
-            out = [race for s in self.sessions for race in results.session_races(s)]
+            out = [race for s in self.sessions for race in ledger.session_races(s)]
             self._races = out[:self.races] if self.races else out
         return self._races
 
     def held(self) -> int:
         """The races its sessions hold, past a set number too (an import is checked by it)."""
-        return sum(len(results.session_races(s)) for s in self.sessions)
+        return sum(len(ledger.session_races(s)) for s in self.sessions)
 
     def complete(self) -> bool:
         return bool(self.races) and len(self.race_list()) >= self.races
@@ -66,24 +67,12 @@ class Season:
     def label(self) -> str:
         """``2026-2, 3 of 8 races`` or ``2026-2, 3 races``."""
         n = len(self.race_list())
-        return f"{self.name}, {n} of {self.races} races" if self.races else f"{self.name}, {_counted(n, 'race')}"
-
-
-def _counted(n: int, noun: str) -> str:
-    from companion.core.names import counted
-    return counted(n, noun)
-
-
-def key_of(session: Session) -> str | None:
-    """The championship (the game) a session's races count in: the one kept with it. The
-    one place seasons, records and export ask it (``results.key_of``: a lap-counter race
-    counts in the lap counter's own)."""
-    return results.key_of(session)
+        return f"{self.name}, {n} of {self.races} races" if self.races else f"{self.name}, {counted(n, 'race')}"
 
 
 def games(journal: Journal) -> list[str]:
     """The championships that have a finished race, in the order they first had one."""
-    return list(dict.fromkeys(k for k in map(key_of, results.finished(journal)) if k))
+    return list(dict.fromkeys(k for k in map(ledger.key_of, ledger.finished(journal)) if k))
 
 
 def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
@@ -105,7 +94,7 @@ def seasons(journal: Journal, game: str) -> list[Season]:
 def _seasons(journal: Journal, game: str) -> list[Season]:
     events = journal.club_events()
     ids = journal.race_ids()
-    done = results.finished(journal, game)
+    done = ledger.finished(journal, game)
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
                       int(e.get("after") or 0), e.get("created"))
                for e in events if e.get("kind") == "season" and e.get("game") == game]
@@ -128,7 +117,7 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
             continue
         _home(out, s.id).sessions.append(s)
     for season in out:
-        season.sessions.sort(key=results.finish_order)
+        season.sessions.sort(key=ledger.finish_order)
     return out
 
 
@@ -178,7 +167,7 @@ def find(journal: Journal, game: str, name: str) -> Season:
         if season.name.casefold() == name.strip().casefold():
             return season
     known = ", ".join(s.name for s in seasons(journal, game))
-    raise SeasonError(f"no season '{name}' of {results.title(game)}; its seasons: {known}")
+    raise SeasonError(f"no season '{name}' of {ledger.title(game)}; its seasons: {known}")
 
 
 def default_name(journal: Journal, game: str, now: float | None = None) -> str:
@@ -214,7 +203,7 @@ def season_event(journal: Journal, game: str, name: str | None = None, *, races:
     SeasonError says why it cannot be."""
     name = check_name(name) if name is not None else default_name(journal, game)
     if any(s.name.casefold() == name.casefold() for s in named(journal, game)):
-        raise SeasonError(f"{results.title(game)} has a season called '{name}' already")
+        raise SeasonError(f"{ledger.title(game)} has a season called '{name}' already")
     if races is not None and not (1 <= races <= MAX_RACES):
         raise SeasonError(f"a season has 1 to {MAX_RACES} races (or no set number), not {races}")
     if not (0 <= drop <= MAX_DROP) or (races and drop >= races):
@@ -312,7 +301,7 @@ def dropped_note(rows: list[dict[str, Any]]) -> list[str]:
 
 def season_of(journal: Journal, session: Session) -> Season:
     """The season ``session`` belongs to (a race still running: the season it will count in)."""
-    all_seasons = seasons(journal, key_of(session) or session.activity)
+    all_seasons = seasons(journal, ledger.key_of(session) or session.activity)
     for season in all_seasons:
         if any(s.id == session.id for s in season.sessions):
             return season
@@ -325,31 +314,16 @@ def race_number(journal: Journal, session: Session) -> int:
     """The race's number in its season: 1 + the races of the season's sessions that
     finished before it (a race put aside counts after the races finished meanwhile)."""
     season = season_of(journal, session)
-    mine = results.finish_order(session)
-    return 1 + sum(len(results.session_races(s)) for s in season.sessions
-                   if s.id != session.id and results.finish_order(s) < mine)
+    mine = ledger.finish_order(session)
+    return 1 + sum(len(ledger.session_races(s)) for s in season.sessions
+                   if s.id != session.id and ledger.finish_order(s) < mine)
 
 
-def season_receipt(journal: Journal, season: Season, now: float | None = None, *, final: bool = False):
-    """A season's table on paper (None when it has no race): its name and how many races,
-    the points after each race, and the results it dropped."""
-    from companion.receipts import layouts
-
-    rows = table(journal, season)
-    if not rows:
-        return None
-    header = layouts.PLAYER_HEADER if results.rows_are(journal, season.game) == "players" else layouts.NAME_HEADER
-    heading = f"{'Final standings' if final else 'Championship'} {results.title(season.game)}"
-    return results.championship_receipt_of(heading, rows, header, season.race_list(), dropped_note(rows),
-                                           [f"Season {season.name}" + (f", {len(season.race_list())} of {season.races} races"
-                                                                       if season.races else "")], now)
-
-
-def after_race(journal: Journal, session: Session):
-    """What a finished race does to its season: the race that completes a season of a set
-    number of races starts the next one (the same rules, the next default name) and gives
-    the final standings to print; any other race gives None."""
-    game = key_of(session)
+def completed_by(journal: Journal, session: Session) -> Season | None:
+    """The season a finished race completes, or None: the race that completes a season of
+    a set number of races starts the next one (the same rules, the next default name);
+    its final standings are printed (``paper.after_race``)."""
+    game = ledger.key_of(session)
     if not game:
         return None
     every = seasons(journal, game)
@@ -358,4 +332,25 @@ def after_race(journal: Journal, session: Session):
         return None
     if every[-1].name == season.name:
         start(journal, game, races=season.races, drop=season.drop)
-    return season_receipt(journal, season, final=True)
+    return season
+
+
+def shown_table(journal: Journal, championship: str | None = None) -> tuple[str | None, list[dict[str, Any]]]:
+    """(key, :func:`table`) of ``championship``'s shown season (:func:`shown`), by
+    default the championship of the newest finished race."""
+    key = ledger.championship_key(journal, championship)
+    if key is None:
+        return None, []
+    return key, table(journal, shown(journal, key))
+
+
+def races(journal: Journal, key: str) -> list[list[dict[str, Any]]]:
+    """The races of championship ``key``'s shown season, oldest first, each as its
+    championship entries: a finished session is one race, or the races of the season it
+    played."""
+    return shown(journal, key).race_list()
+
+
+def race_count(journal: Journal, key: str | None) -> int:
+    """How many races championship ``key`` has counted (0 for None)."""
+    return len(races(journal, key)) if key is not None else 0

@@ -8,11 +8,15 @@ the box offers a name again), and an owner's merge (``{"kind": "merge", "from": 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import results, seasons
+from companion import charts
 from companion.core.journal import Journal
+from companion.core.names import counted
+from companion.league import ledger, paper, seasons
+from companion.receipts.model import Feed, Line, Receipt, Rule, picture, stamped
 
 
 @dataclass
@@ -74,7 +78,7 @@ def _records(journal: Journal) -> dict[str, Record]:
         for number, season in enumerate(every):
             for session in season.sessions:
                 dnf = not_finished(session.results or {})
-                held = results.session_races(session)
+                held = ledger.session_races(session)
                 for k, race in enumerate(held, start=1):
                     for place, entry in enumerate(race, start=1):
                         _count(out, merged, game, season.name, session, entry, place, len(race),
@@ -84,7 +88,7 @@ def _records(journal: Journal) -> dict[str, Record]:
             if table and table[0]["points"] > 0:
                 winner = out.get(key(table[0]["name"], merged))
                 if winner is not None:
-                    winner.seasons_won.append(f"{results.title(game)} {season.name}")
+                    winner.seasons_won.append(f"{ledger.title(game)} {season.name}")
                     winner.won_in.append((game, season.name))
     for rec in out.values():
         rec.places.sort(key=lambda p: p["started"])     # every game's races, in time order
@@ -136,8 +140,8 @@ def merge(journal: Journal, name: str, into: str) -> None:
     met = raced_together(journal, name, into)
     if met is not None:
         raise RacedEachOther(f"'{every[a].name}' and '{every[b].name}' raced each other "
-                          f"({results.title(results.key_of(met) or met.activity)}, "
-                          f"{results.when(met.started)}): two drivers, not two spellings")
+                          f"({ledger.title(ledger.key_of(met) or met.activity)}, "
+                          f"{paper.when(met.started)}): two drivers, not two spellings")
     journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})
 
 
@@ -165,8 +169,8 @@ def raced_together(journal: Journal, name: str, other: str):
     make them) stood in one race, or None."""
     merged = seasons.merges(journal)
     pair = {key(name.strip(), merged), key(other.strip(), merged)}
-    for session in results.finished(journal):
-        for race in results.session_races(session):
+    for session in ledger.finished(journal):
+        for race in ledger.session_races(session):
             if pair <= {key(str(e["name"]), merged) for e in race}:
                 return session
     return None
@@ -175,24 +179,18 @@ def raced_together(journal: Journal, name: str, other: str):
 def receipt(rec: Record, now: float | None = None):
     """A driver's record on paper: the numbers, the seasons won, and their place in every
     race drawn (two races or more)."""
-    import time
-
-    from companion.receipts.model import Feed, Line, Receipt, Rule, picture, stamped
-
     items: list[Any] = [Line(rec.name, bold=True, size=2, align="center"), Rule()]
     items += [Line(line) for line in rec.lines()]
-    from companion.core.names import counted
-    items += [Line(f"{results.title(game)}: {counted(n, 'race')}"[:results.PAPER_CHARS]) for game, n in rec.games.items()]
+    items += [Line(f"{ledger.title(game)}: {counted(n, 'race')}"[:paper.PAPER_CHARS]) for game, n in rec.games.items()]
     for won in rec.seasons_won:
-        items.append(Line(f"  {won}"[:results.PAPER_CHARS]))
+        items.append(Line(f"  {won}"[:paper.PAPER_CHARS]))
     if len(rec.places) >= 2:
-        from companion import charts
         items += [Rule(), Line("Place in each race", bold=True, align="center"),
                   picture(charts.places_spec(rec.name, [p["position"] for p in rec.places],
                                              [p["cars"] for p in rec.places]))]
     items += [Rule(), Feed(2)]
     made = Receipt("record", "Driver's record", tuple(items))
-    return stamped(made, [f"Printed {results.when(now if now is not None else time.time())}"])
+    return stamped(made, [f"Printed {paper.when(now if now is not None else time.time())}"])
 
 
 def summaries(journal: Journal) -> list[dict[str, Any]]:

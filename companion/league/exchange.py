@@ -2,7 +2,7 @@
 spreadsheet files, and a season's races carried from one box to another.
 
 A race keeps its identity everywhere: the race id made when it started (a random UUID kept
-with the session; ``companion.seasons.race_id``). ``import_season`` adds the races of an
+with the session; ``league.seasons.race_id``). ``import_season`` adds the races of an
 export file that the box does not hold yet, in one transaction, into a season of the
 same game; a file from a newer companion, or one whose checksum does not match, is
 refused whole and nothing changes.
@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion import results, seasons
 from companion.core.journal import Journal, Session
+from companion.league import ledger, seasons
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -65,7 +65,7 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
     ids = journal.race_ids() if ids is None else ids
     out, number = [], 0
     for s in season.sessions:
-        held = results.session_races(s)
+        held = ledger.session_races(s)
         base = seasons.race_id(s, ids)
         for k, race in enumerate(held, start=1):
             number += 1
@@ -124,13 +124,13 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
     for game in seasons.games(journal):
         for season in seasons.seasons(journal, game):
             for r in race_rows(journal, season, ids):
-                races.append([r["race"], results.title(game), season.name, r["number"], r["date"],
+                races.append([r["race"], ledger.title(game), season.name, r["number"], r["date"],
                               sheet_time(r["started"]), sheet_time(r["finished"]),
                               len(r["standings"]), r["standings"][0]["name"] if r["standings"] else "",
                               "yes" if r["ended_early"] else "no"])
-                standings += [[r["race"], results.title(game), season.name, r["number"], e["position"], e["name"],
+                standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"], e["name"],
                                e["points"], e.get("colour", "")] for e in r["standings"]]
-            tables += [[results.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
+            tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
                         row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
                        for row in seasons.standings(season, merged)]
     written = []
@@ -157,7 +157,7 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
     season = seasons.find(journal, game, name)
     ids = journal.race_ids()
     races = [{"race": seasons.race_id(s, ids), "activity": s.activity, "options": s.options,
-              "championship": seasons.key_of(s), "started": s.started, "finished": s.finished,
+              "championship": ledger.key_of(s), "started": s.started, "finished": s.finished,
               "results": s.results} for s in season.sessions]
     return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
             "season": {"name": season.name, "races": season.races, "drop": season.drop},
@@ -222,7 +222,7 @@ def _check_room(season: seasons.Season, new: list) -> None:
     if not season.races:
         return
     held = season.held()
-    adding = sum(len(results.session_races(session)) for session, _, _ in new)
+    adding = sum(len(ledger.session_races(session)) for session, _, _ in new)
     if held + adding > season.races:
         raise ImportRefused(f"season {season.name} has {season.races} races and holds {held}: the file's "
                             f"{adding} more would take it past them (import them into another season with "
@@ -239,7 +239,7 @@ def import_season(journal: Journal, data: dict[str, Any], season: str | None = N
     known = {s.name.casefold(): s.name for s in every}
     wanted = season or str(data["season"].get("name", ""))
     if season is not None and season.casefold() not in known:
-        raise ImportRefused(f"no season '{season}' of {results.title(game)} here; its seasons: "
+        raise ImportRefused(f"no season '{season}' of {ledger.title(game)} here; its seasons: "
                             f"{', '.join(known.values()) or 'none yet'}")
     start = None
     if wanted.casefold() in known:

@@ -1,14 +1,15 @@
 """What the box's results screens ask of the club's record (``Host.club()``): the seasons
 of the game the championship screen shows, the drivers' records, merging two spellings,
-and their receipts. Reads and writes the journal only through ``companion.seasons`` and
-``companion.record``."""
+and their receipts. Reads and writes the journal only through ``league.seasons`` and
+``league.record``."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from companion import results, seasons
 from companion.core.journal import Journal
+from companion.league import ledger, paper, record, seasons
+from companion.league.onscreen import screen_count, screen_season
 
 
 class Club:
@@ -18,7 +19,7 @@ class Club:
 
     def game(self) -> str | None:
         """The championship the results screen shows: the newest race's."""
-        return results.championship_key(self.journal)
+        return ledger.championship_key(self.journal)
 
     # -- seasons -------------------------------------------------------------------------
 
@@ -50,7 +51,7 @@ class Club:
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)
-        receipt = seasons.season_receipt(self.journal, season, final=season.complete())
+        receipt = paper.season_receipt(self.journal, season, final=season.complete())
         if receipt is None:
             return "No race in that season yet"
         self.submit(receipt)
@@ -60,24 +61,19 @@ class Club:
 
     def driver_names(self) -> list[str]:
         """Every driver, the most races first."""
-        from companion import record   # its dataclass is made when the drivers are asked for
         every = record.records(self.journal).values()
         return [r.name for r in sorted(every, key=lambda r: (-r.races, r.name.casefold()))]
 
     def driver_lines(self, name: str) -> list[str]:
-        from companion import record
-        from companion.results import screen_count, screen_season
         rec = record.find(self.journal, name)
         return [*rec.lines(), *(screen_count(game, n) for game, n in rec.games.items()),
                 *(screen_season(game, season) for game, season in rec.won_in)]
 
     def print_driver(self, name: str) -> str:
-        from companion import record
         self.submit(record.receipt(record.find(self.journal, name)))
         return ""
 
     def merge(self, name: str, into: str) -> str:
-        from companion import record
         try:
             record.merge(self.journal, name, into)
         except record.RacedEachOther:
@@ -87,11 +83,9 @@ class Club:
         return f"{name} is {into} now"
 
     def merged_names(self) -> list[str]:
-        from companion import record
         return record.merged_names(self.journal)
 
     def unmerge(self, name: str) -> str:
-        from companion import record
         try:
             record.unmerge(self.journal, name)
         except LookupError as exc:

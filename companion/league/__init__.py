@@ -1,0 +1,13 @@
+"""The club's record, read from the journal: below the app, the ui and the table screen,
+which read it; it imports nothing above it (core, kit, the games' registry and data,
+receipts, charts and the session runner are below it).
+
+Its floors, each importing only the ones before it:
+
+- ``ledger``: the finished races and the championship each counts in;
+- ``seasons``: the seasons of a game, their races and tables, merged names;
+- ``paper`` (the receipts: a championship, a season, a race's results and their stamps)
+  and ``onscreen`` (the same on the box's screen);
+- ``record`` (a driver's record), ``exchange`` (export and import) and ``club`` (what the
+  box's club menu asks, ``Host.club()``).
+"""

@@ -1,0 +1,90 @@
+"""The ledger: the finished races read from the journal, and the championship each counts in.
+
+Every finished session stores its results (the ``results.json`` shape) in the journal;
+a championship is the sum of the finished sessions that share a championship key (the
+game's slug; a tool's own, "laps:formula-de" for the lap counter scoring with Formula Dé's
+points: ``key_of``). A session put aside is unfinished: it counts nowhere. A session is
+one race of it, or the races of a season it played itself (Lacorsa's championship:
+``core.scoring.session_races``). The seasons (``league.seasons``) are read from this.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core import scoring
+from companion.core.journal import Journal, Session
+from companion.games import registry
+from companion.games.data import title as title_of
+
+
+def finished(journal: Journal, championship: str | None = None) -> list[Session]:
+    """The finished sessions with standings (of ``championship``), in the order they
+    finished (a race put aside and finished later counts after the races finished
+    meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
+    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings")]
+    if championship is not None:
+        out = [s for s in out if key_of(s) == championship]
+    return sorted(out, key=finish_order)
+
+
+def finish_order(session: Session) -> tuple[float, int]:
+    """Where a session stands in the order races finished (one still running: last)."""
+    return (session.finished if session.finished is not None else float("inf"), session.id)
+
+
+def key_of(session: Session) -> str | None:
+    """The championship ``session`` counts in: a game's as the journal keeps it; a tool's
+    from its activity and options (``registry.championship_of``), so a lap-counter race
+    kept under a game's key by an older version counts in the lap counter's own."""
+    if session.activity in registry.GAMES or not isinstance(session.options, dict):
+        return session.championship
+    return registry.championship_of(session.activity, session.options)
+
+
+def last_finished(journal: Journal) -> Session | None:
+    """The newest race finished on this box (a race imported from another is not)."""
+    imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
+    races = [s for s in finished(journal) if s.id not in imported]
+    return journal.session(races[-1].id) if races else None
+
+
+def championship_key(journal: Journal, championship: str | None = None) -> str | None:
+    if championship is not None:
+        return championship
+    last = last_finished(journal)
+    return key_of(last) if last else None
+
+
+def session_races(session: Session) -> list[list[dict[str, Any]]]:
+    """A finished session as the championship's races: one, or a season's."""
+    return scoring.session_races(championship_entries(session))
+
+
+def rows_are(journal: Journal, key: str) -> str:
+    """What championship ``key``'s rows are, as its newest race's game says: "cars" or
+    "players"."""
+    races = finished(journal, key)
+    try:
+        return registry.activity(races[-1].activity).championship_of if races else "cars"
+    except LookupError:
+        return "cars"
+
+
+def championship_entries(session: Session) -> list[dict[str, Any]]:
+    """A finished race as championship entries: its standings, or what the game says
+    counts (Street Illegal's Old Pros score as one team)."""
+    try:
+        act = registry.activity(session.activity)
+    except LookupError:  # an activity this version does not play: its standings as they are
+        return list(session.results["standings"])
+    return list(act.championship_entries(session.results))
+
+
+def title(key: str) -> str:
+    """A championship's name: its game's (or tool's) title; a tool scoring with a game's
+    points: "Lap counter, Formula Dé points"."""
+    tool, _, game = key.partition(":")
+    return f"{title_of(tool)}, {title_of(game)} points" if game else title_of(key)
+
+
