@@ -14,7 +14,7 @@ from companion.league import ledger, paper, seasons
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.display import HeadlessDisplay
-from companion.ui import flow
+from companion.ui import dialog, flow
 from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard
 from tests.test_end_race import play_a_little as play   # the demo's answers, a few moves
@@ -200,7 +200,7 @@ def test_ending_a_lap_counter_race_early_asks_first(state_dir):
     press(app, "UP")                                     # one UP from the default: the slip
     assert app.frame().footer == "< End race early >"
     press(app, "GO")
-    assert isinstance(app.screen, flow.Confirm) and app.frame().body
+    assert isinstance(app.screen, dialog.Confirm) and app.frame().body
     press(app, "BACK")                                   # no: the race goes on, nothing written
     assert isinstance(app.screen, flow.Race) and not app.runner.finished()
     assert len(list(app.journal.rows(app.runner.session.id))) == events

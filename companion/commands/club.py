@@ -24,7 +24,7 @@ def asked(args) -> bool:
 
 
 def show(args) -> int:
-    from companion.commands.results import open_journal
+    from companion.commands.journal import open_journal
 
     with open_journal(args.state) as journal:
         if args.merge or args.unmerge:

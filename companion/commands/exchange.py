@@ -27,7 +27,7 @@ def export(args) -> int:
 
     from companion.league import exchange, seasons
     from companion.commands.club import _key
-    from companion.commands.results import open_journal
+    from companion.commands.journal import open_journal
 
     with open_journal(args.state) as journal:
         key = _key(journal, args.championship)
@@ -51,7 +51,7 @@ def export(args) -> int:
 
 def import_(args) -> int:
     from companion.league import exchange, ledger
-    from companion.commands.results import open_journal
+    from companion.commands.journal import open_journal
 
     try:
         with open(args.file, encoding="utf-8") as fh:

@@ -28,7 +28,7 @@ def register(sub) -> None:
 
 def print_command(args) -> int:
     from companion.league import paper
-    from companion.commands.results import open_journal
+    from companion.commands.journal import open_journal
     from companion.core.names import counted
     from companion.devices.board import is_raspberry_pi, load_pinout
     from companion.devices.printer import open_printer

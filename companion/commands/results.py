@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from companion import paths
 from companion.commands import CommandError
+from companion.commands.journal import open_journal
 from companion.core.names import counted
 
 
@@ -17,32 +17,6 @@ def register(sub) -> None:
     from companion.commands import club
     club.register_options(p)
     p.set_defaults(func=show)
-
-
-def open_journal(state: str | None):
-    """The journal in ``state`` (which must exist: reading never creates a state dir). On
-    a read-only card it is read as it is, with a line on stderr saying so."""
-    import sys
-
-    from companion.core.journal import Journal, JournalError, JournalReadOnly, read_only_reason
-
-    state_dir = paths.state_dir(state)
-    if not (state_dir / Journal.FILENAME).exists():
-        raise CommandError(f"no journal in {state_dir} (run the companion first, or pass --state DIR)")
-    try:
-        return Journal(state_dir)
-    except JournalReadOnly:
-        pass
-    except JournalError as exc:
-        raise CommandError(str(exc)) from None
-    try:
-        journal = Journal(state_dir, read_only=True)
-    except JournalError as exc:
-        raise CommandError(str(exc)) from None
-    reason = read_only_reason(journal.path) or "read-only"
-    print(f"companion: reading the journal in {state_dir} as it is ({reason})"
-          + (f"; {journal.notice}" if journal.notice else ""), file=sys.stderr)
-    return journal
 
 
 def show(args) -> int:

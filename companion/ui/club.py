@@ -56,7 +56,7 @@ def _merge_into(app, name: str) -> None:
     others = [n for n in app.club().driver_names() if n != name]
 
     def confirm(app, into: str) -> None:
-        from companion.ui.flow import Confirm
+        from companion.ui.dialog import Confirm
 
         def yes() -> None:
             app.pop()                  # the "into whom" list
@@ -66,7 +66,7 @@ def _merge_into(app, name: str) -> None:
 
 
 def _unmerge(app, name: str) -> None:
-    from companion.ui.flow import Confirm
+    from companion.ui.dialog import Confirm
 
     def yes() -> None:
         app.pop()                      # the list of merged names

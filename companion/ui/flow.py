@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
 from companion.ui import fonts, screens as ui
+from companion.ui.dialog import Confirm
 from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
 from companion.ui.view import Menu, Text, View
 
@@ -334,24 +335,6 @@ def _rest_of(label: str) -> str:
     if len(label) <= MENU_CHARS:
         return "BACK: back"
     return "\u2026" + label[-(LINE_CHARS - 1):]
-
-
-@dataclass
-class Confirm(Screen):
-    question: str
-    on_yes: Callable[[], None]
-
-    def view(self, app: Host) -> View:
-        return replace(ui.confirm(self.question), footer="OK: yes  BACK: no")
-
-    def handle(self, app: Host, gesture) -> None:
-        if gesture.kind != "press":
-            return
-        if gesture.button in (OK, GO):
-            app.pop()
-            self.on_yes()
-        elif gesture.button == BACK:
-            app.pop()
 
 
 @dataclass

@@ -14,7 +14,7 @@ from companion.ui import fonts
 from companion.ui.view import Big, Menu, Text, View
 
 if TYPE_CHECKING:                 # only the attributes are read; no import at run time
-    from companion.games.api import Option
+    from companion.kit.questions import Option
 
 APP_TITLE = "Race Companion"
 BODY_WIDTH = WIDTH - 2 * MARGIN   # px for body text

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
+from companion.kit.questions import DESCRIBE, EDIT, Asking, CarOption, Option
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.ui import screens as ui
 from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
 from companion.ui.view import Menu, View
 
-if TYPE_CHECKING:  # the contract is loaded with the first activity, not for the first frame
-    from companion.games.api import CarOption, Option
+if TYPE_CHECKING:
     from companion.ui.host import Host
 
 
@@ -75,7 +75,6 @@ class Wizard(Screen):
         if getattr(option, "source", None) is None:
             return option
         choices = tuple(option.source(self.data(app), self.values)) or option.choices
-        from companion.games.api import DESCRIBE, EDIT
         at = next((i for i, (v, _) in enumerate(choices) if v == DESCRIBE), None)
         if at is not None and getattr(option, "describe", None) is not None and self.owned(app, option.describe):
             # "Edit my circuits", before "Describe a circuit"
@@ -191,13 +190,11 @@ class Wizard(Screen):
                 self.step -= 1
 
     def describing(self, question: Question) -> bool:
-        """Whether the answer is "describe a new one" (the contract is loaded by now)."""
-        from companion.games.api import DESCRIBE
+        """Whether the answer is "describe a new one"."""
         return self.value(question.option, question.car) == DESCRIBE
 
     def editing(self, question: Question) -> bool:
         """Whether the answer is "edit my entries"."""
-        from companion.games.api import EDIT
         return self.value(question.option, question.car) == EDIT
 
     def saved(self, question: Question, key: str | None) -> None:
@@ -431,7 +428,6 @@ class Describing(Wizard):
         return out
 
     def asking(self, option, car) -> Any:
-        from companion.games.api import Asking
         group, index = car if car is not None else (None, 0)
         return Asking(self.answers(), self.grouped(), group, index, option.key, self.cars)
 
@@ -659,7 +655,7 @@ class EntryActions(Screen):
             from companion.ui.players import EntryName
             app.push(EntryName(owner.describe.noun, self.label, self.rename, list(self.label)))
         elif pressed(gesture, OK, GO) and self.selected == 2:
-            from companion.ui.flow import Confirm
+            from companion.ui.dialog import Confirm
             app.push(Confirm(f"Delete {self.label}? Races run on it keep it.", lambda: self.delete(app)))
 
     def rename(self, app: Host, name: str) -> bool:

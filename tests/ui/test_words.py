@@ -13,7 +13,7 @@ from companion.games.lacorsa import screens as lacorsa_screens
 from companion.games.three_wide import rules as three_wide
 from companion.games.top_speed import rules as top_speed
 from companion.games import registry
-from companion.ui import flow
+from companion.ui import dialog, flow
 from companion.ui.players import Players
 from companion.ui.render import cut_texts
 from companion.ui.wizard import SplitEntry, Wizard
@@ -68,7 +68,7 @@ def test_no_screen_of_a_setup_and_a_race_is_cut(slug, state_dir):
             app.push({"history": flow.History, "grid": flow.Decisions, "key": flow.Key}[key]())
             checked(app, seen)
             app.pop()
-    app.push(flow.Confirm(f"End this {app.current().session} now?", lambda: None))
+    app.push(dialog.Confirm(f"End this {app.current().session} now?", lambda: None))
     checked(app, seen)
     app.go_home()
     for screen in (flow.Results(), flow.PrinterMenu()):
