@@ -26,7 +26,7 @@ def test_program_and_results_are_dated_and_numbered(state_dir):
     assert kinds == ["program", "results", "program", "results"]
     for receipt, session in zip(tray.receipts, [sessions[0]] * 2 + [sessions[1]] * 2):
         lines = receipt.text_lines()
-        assert lines[1] == paper.when(session.started)
+        assert lines[1] == ledger.when(session.started)
     assert not any("championship" in line for line in tray.receipts[1].text_lines())   # a one-off so far
     # the lap counter's own championship (with Formula Dé's points), numbered in its season;
     # its whole name is too long for the line, so the tool's name stands for it
@@ -39,7 +39,7 @@ def test_the_championship_says_when_it_was_printed(state_dir):
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), printer=PaperTray(), rng=random.Random(1))
     race(app)
     receipt = paper.championship_receipt(app.journal, now=0.0)
-    assert receipt.text_lines()[1] == f"Printed {paper.when(0.0)}"
+    assert receipt.text_lines()[1] == f"Printed {ledger.when(0.0)}"
     assert receipt.text_lines()[2] == "After 1 race"
     assert receipt.text_lines()[3] == "Lap counter, Formula Dé points"     # the title, too long for its line
     assert receipt.text_lines()[4] == f"Season {seasons.current(app.journal, 'laps:formula-de').name}"

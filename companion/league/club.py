@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from companion.core.journal import Journal
-from companion.league import ledger, paper, record, seasons
+from companion.league import ledger, seasons
 from companion.league.onscreen import screen_count, screen_season
 
 
@@ -51,6 +51,7 @@ class Club:
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)
+        from companion.league import paper     # its receipts: loaded to print
         receipt = paper.season_receipt(self.journal, season, final=season.complete())
         if receipt is None:
             return "No race in that season yet"
@@ -61,19 +62,23 @@ class Club:
 
     def driver_names(self) -> list[str]:
         """Every driver, the most races first."""
+        from companion.league import record   # its dataclass is made when the drivers are asked for
         every = record.records(self.journal).values()
         return [r.name for r in sorted(every, key=lambda r: (-r.races, r.name.casefold()))]
 
     def driver_lines(self, name: str) -> list[str]:
+        from companion.league import record
         rec = record.find(self.journal, name)
         return [*rec.lines(), *(screen_count(game, n) for game, n in rec.games.items()),
                 *(screen_season(game, season) for game, season in rec.won_in)]
 
     def print_driver(self, name: str) -> str:
+        from companion.league import record
         self.submit(record.receipt(record.find(self.journal, name)))
         return ""
 
     def merge(self, name: str, into: str) -> str:
+        from companion.league import record
         try:
             record.merge(self.journal, name, into)
         except record.RacedEachOther:
@@ -83,9 +88,11 @@ class Club:
         return f"{name} is {into} now"
 
     def merged_names(self) -> list[str]:
+        from companion.league import record
         return record.merged_names(self.journal)
 
     def unmerge(self, name: str) -> str:
+        from companion.league import record
         try:
             record.unmerge(self.journal, name)
         except LookupError as exc:

@@ -10,6 +10,7 @@ one race of it, or the races of a season it played itself (Lacorsa's championshi
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from companion.core import scoring
@@ -88,3 +89,7 @@ def title(key: str) -> str:
     return f"{title_of(tool)}, {title_of(game)} points" if game else title_of(key)
 
 
+def when(ts: float) -> str:
+    """A race's date and time in words, as the receipts print it and the messages say it:
+    ``Mon 23 Nov 2026 14:05``."""
+    return time.strftime("%a %d %b %Y %H:%M", time.localtime(ts))

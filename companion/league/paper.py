@@ -47,7 +47,7 @@ def championship_receipt_of(title_line: str, rows, header, counted, notes=(), li
         said = (Line("Results dropped", bold=True), *(Line(n[i:i + PAPER_CHARS]) for n in notes
                                                       for i in range(0, len(n), PAPER_CHARS)))
         receipt = replace(receipt, items=(*receipt.items[:-1], *said, receipt.items[-1]))
-    return stamped(receipt, [f"Printed {when(now if now is not None else time.time())}"])
+    return stamped(receipt, [f"Printed {ledger.when(now if now is not None else time.time())}"])
 
 
 def last_results_receipt(journal: Journal):
@@ -84,19 +84,14 @@ def activity_title(slug: str, options: dict) -> str:
     return title_of(slug)
 
 
-# -- dates and race numbers on paper ------------------------------------------------------
-
-def when(ts: float) -> str:
-    """A date and time as the receipts print it: ``Mon 23 Nov 2026 14:05``."""
-    return time.strftime("%a %d %b %Y %H:%M", time.localtime(ts))
-
+# -- the lines every receipt of a race starts with ------------------------------------
 
 def stamp_lines(journal: Journal, session: Session) -> list[str]:
     """The lines every receipt of a session starts with: its date, that it was ended
     early (from the pause menu), and its number in the championship from the second
     race on (a one-off race is no championship's race 1). A session that runs its own
     championship (Lacorsa's races) numbers its races itself."""
-    lines = [when(session.started)]
+    lines = [ledger.when(session.started)]
     if session.results and session.results.get("ended_early"):
         lines.append("Ended early, as it stood")
     own = isinstance(session.options, dict) and session.options.get("championship") is True

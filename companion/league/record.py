@@ -8,15 +8,12 @@ the box offers a name again), and an owner's merge (``{"kind": "merge", "from": 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import charts
 from companion.core.journal import Journal
 from companion.core.names import counted
-from companion.league import ledger, paper, seasons
-from companion.receipts.model import Feed, Line, Receipt, Rule, picture, stamped
+from companion.league import ledger, seasons
 
 
 @dataclass
@@ -141,7 +138,7 @@ def merge(journal: Journal, name: str, into: str) -> None:
     if met is not None:
         raise RacedEachOther(f"'{every[a].name}' and '{every[b].name}' raced each other "
                           f"({ledger.title(ledger.key_of(met) or met.activity)}, "
-                          f"{paper.when(met.started)}): two drivers, not two spellings")
+                          f"{ledger.when(met.started)}): two drivers, not two spellings")
     journal.add_club_event({"kind": "merge", "from": every[a].name, "into": every[b].name})
 
 
@@ -179,6 +176,12 @@ def raced_together(journal: Journal, name: str, other: str):
 def receipt(rec: Record, now: float | None = None):
     """A driver's record on paper: the numbers, the seasons won, and their place in every
     race drawn (two races or more)."""
+    import time
+
+    from companion import charts     # paper, its receipts and pictures: loaded to print
+    from companion.league import paper
+    from companion.receipts.model import Feed, Line, Receipt, Rule, picture, stamped
+
     items: list[Any] = [Line(rec.name, bold=True, size=2, align="center"), Rule()]
     items += [Line(line) for line in rec.lines()]
     items += [Line(f"{ledger.title(game)}: {counted(n, 'race')}"[:paper.PAPER_CHARS]) for game, n in rec.games.items()]
@@ -190,7 +193,7 @@ def receipt(rec: Record, now: float | None = None):
                                              [p["cars"] for p in rec.places]))]
     items += [Rule(), Feed(2)]
     made = Receipt("record", "Driver's record", tuple(items))
-    return stamped(made, [f"Printed {paper.when(now if now is not None else time.time())}"])
+    return stamped(made, [f"Printed {ledger.when(now if now is not None else time.time())}"])
 
 
 def summaries(journal: Journal) -> list[dict[str, Any]]:
