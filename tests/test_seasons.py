@@ -19,7 +19,7 @@ from tests.table import PaperTray
 
 FIXTURE = Path(__file__).parent / "fixtures" / "journal-before-seasons.sqlite3"
 # The races below are run on the lap counter with a game's points, which count in the lap
-# counter's own championship of that game (``results.key_of``): their seasons are its seasons.
+# counter's own championship of that game (``ledger.key_of``): their seasons are its seasons.
 GAME, TOP_SPEED = "laps:formula-de", "laps:top-speed"
 
 
