@@ -13,7 +13,7 @@ from pathlib import Path
 from companion import results as res, seasons
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.ui import flow
 from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard

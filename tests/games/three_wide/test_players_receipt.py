@@ -6,7 +6,7 @@ import random
 from companion import results as res
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games.three_wide import autoplay
 from companion.receipts.escpos import encode
 from tests.receipts.test_emupos import CONFIG, interpret, needs_emupos, paper, printed
