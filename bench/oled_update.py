@@ -44,7 +44,7 @@ def main(mode: str, frames: int) -> None:
                           footer="ROLL")) for i in range(FRAMES)]
     bus = CountingBus()
     if mode == "partial":
-        from companion.devices.display import OledDisplay
+        from companion.devices.oled import OledDisplay
         device = OledDisplay(DEFAULTS["display"], bus=bus).device
     else:
         from luma.oled.device import ssd1306

@@ -38,7 +38,7 @@ def write(state: Path, races: int) -> None:
     from companion.league import seasons
     from companion.app import App
     from companion.core.journal import Journal
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
 
     rng = random.Random(2024)
     with Journal(state) as journal:
@@ -89,7 +89,7 @@ def presses(state: Path, out: Path) -> None:
     from companion.app import App
     from companion.core.journal import Journal
     from companion.devices.buttons import parse_keys
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
 
     app = App(journal=Journal(state), display=HeadlessDisplay(), rng=random.Random(1), printer_factory=lambda: None)
     app.refresh()

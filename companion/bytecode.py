@@ -26,7 +26,7 @@ LIBRARIES = (
     "gpiozero.pins.mock", "lgpio", "serial", "serial.tools.list_ports", "PIL.Image", "PIL.ImageDraw",
     "PIL.ImageFont", "PIL.ImageChops", "PIL.PngImagePlugin", "encodings.cp437", "sqlite3", "tomllib", "json", "zlib", "pickle",
     "socket", "selectors", "tty", "termios", "fcntl", "select", "struct", "tempfile", "unicodedata", "hashlib",
-    "argparse", "logging", "dataclasses", "collections", "queue", "threading",
+    "argparse", "logging", "dataclasses", "collections", "queue", "threading", "segno",
 )
 
 

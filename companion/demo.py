@@ -221,7 +221,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     from companion.core.rng import make_rng
     from companion.devices.board import load_pinout
     from companion.devices.buttons import GpioButtons
-    from companion.devices.display import OledDisplay
+    from companion.devices.oled import OledDisplay
     from companion.devices.fake_i2c import FakeBus
     from companion.devices.gestures import BUTTONS, Timing
     from companion.devices.printer import open_printer

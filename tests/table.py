@@ -6,7 +6,7 @@ import random
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.buttons import InputEnded, ScriptedButtons
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 
 
 def make_app(state_dir, seed=1, display=None):

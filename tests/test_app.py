@@ -9,7 +9,7 @@ from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.ui import flow
 from companion.ui.render import list_window
 from tests.table import make_app, press

@@ -9,7 +9,7 @@ import pytest
 from companion.league import ledger, paper
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games import registry
 from companion.receipts.model import overflows
 from companion.ui import flow

@@ -26,13 +26,14 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "paths": (),
     "core": (),
     "bytecode": (),
+    "qr": (),
     "kit": ("core", "profile"),
     "charts": ("core",),
     "autobackup": ("core",),
-    "ui": ("kit", "profile"),
-    "receipts": ("core", "charts"),
+    "ui": ("kit", "profile", "qr"),
+    "receipts": ("core", "charts", "qr"),
     "games": ("core", "profile", "kit", "charts", "ui", "receipts"),
-    "devices": ("core", "receipts"),
+    "devices": ("core", "receipts", "qr"),
     "tools": ("core", "profile", "kit", "charts", "ui", "receipts", "games"),
     "session": ("core", "games"),
     "league": ("core", "kit", "charts", "receipts", "games", "session"),
@@ -43,14 +44,6 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "commands": ("core", "paths", "games", "league", "table", "devices", "demo", "runtime"),
     "cli": ("core", "games", "commands"),
 }
-
-# Edges allowed for now, each with the reason it is still there (remove the line when it goes).
-TEMPORARY = {
-    ("receipts", "table"): "the QR code moves to companion/qr.py",
-    ("ui", "table"): "the QR code moves to companion/qr.py",
-    ("devices", "table"): "the QR code moves to companion/qr.py",
-}
-
 
 @dataclass(frozen=True)
 class Edge:
@@ -168,11 +161,6 @@ def cycle_report(found: list[Edge]) -> str:
     return "\n".join(lines)
 
 
-def counted(found: list[Edge]) -> list[Edge]:
-    """The edges the checks hold to the floors: all but the temporary ones."""
-    return [e for e in found if (e.source, e.target) not in TEMPORARY]
-
-
 def floors(allowed: dict[str, tuple[str, ...]] = MAY_IMPORT) -> dict[str, int]:
     """Each room's floor: 0 for a room that imports none of the others, else one above the
     highest floor it may import (the allowed graph has no cycle: test below)."""
@@ -196,7 +184,7 @@ def test_every_room_is_named():
 
 
 def test_no_room_is_in_an_import_cycle():
-    report = cycle_report(counted(edges()))
+    report = cycle_report(edges())
     assert report == "", "import cycles between rooms:\n" + report
 
 
@@ -207,15 +195,9 @@ def test_what_the_rooms_may_import_has_no_cycle_either():
 
 
 def test_every_room_imports_only_what_it_may():
-    bad = [f"{e.source} -> {e.target}  {e.where}" for e in counted(edges())
+    bad = [f"{e.source} -> {e.target}  {e.where}" for e in edges()
            if e.target not in MAY_IMPORT[e.source]]
     assert bad == [], "imports a room may not make (docs/architecture.md):\n" + "\n".join(bad)
-
-
-def test_the_temporary_edges_are_still_there():
-    """A temporary edge that has gone is taken off the list, so it cannot come back."""
-    there = {(e.source, e.target) for e in edges()}
-    assert set(TEMPORARY) <= there
 
 
 def test_the_cycle_check_finds_a_cycle_and_the_imports_behind_it():

@@ -13,7 +13,7 @@ from pathlib import Path
 from companion.league import ledger, paper, seasons
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.ui import dialog, flow
 from companion.ui.render import cut_texts
 from companion.ui.wizard import Wizard

@@ -24,7 +24,7 @@ from companion.app import App
 from companion.cli import main
 from companion.core.journal import Journal
 from companion.devices.buttons import InputEnded, ScriptedButtons
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.ui import flow
 from companion.ui.wizard import Wizard
 from tests.forkstart import Forkstart

@@ -5,7 +5,7 @@ import random
 from companion.league import ledger, paper, seasons
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from tests.table import PaperTray
 
 

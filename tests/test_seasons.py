@@ -12,7 +12,7 @@ import pytest
 from companion.league import onscreen, record, seasons
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games import registry
 from companion.receipts.model import Line
 from tests.table import PaperTray

@@ -16,7 +16,7 @@ from companion.core.journal import Journal
 from companion.demo import Driver, FakeClock
 from companion.devices.board import load_pinout
 from companion.devices.buttons import GpioButtons
-from companion.devices.display import OledDisplay
+from companion.devices.oled import OledDisplay
 from companion.devices.fake_i2c import FakeBus, Ssd1306Ram
 from companion.devices.gestures import BUTTONS, Timing
 from companion.paths import pinout_path

@@ -17,7 +17,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.buttons import GpioButtons, ScriptedButtons
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.devices.fake_i2c import FakeBus
 from companion.devices.gestures import monotonic_ms
 from companion.runtime import Runtime, StartupError

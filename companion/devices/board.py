@@ -185,7 +185,7 @@ def is_raspberry_pi(model_path: str | Path = "/proc/device-tree/model") -> bool:
 
 
 def desktop_available(env=os.environ) -> bool:
-    from companion.devices.display import graphical_display_available
+    from companion.devices.emulated import graphical_display_available
     try:
         installed = all(importlib.util.find_spec(name) for name in ("pygame", "luma.emulator"))
     except (ImportError, ValueError):
@@ -289,15 +289,16 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
 
 
 def _build_display(hardware: str, pinout: dict, out_dir, i2c_bus):
-    from companion.devices import display
     if hardware == "pi":
-        return display.OledDisplay(pinout["display"], bus=i2c_bus)
+        from companion.devices.oled import OledDisplay
+        return OledDisplay(pinout["display"], bus=i2c_bus)
+    from companion.devices import emulated
     if hardware == "desktop":
-        return display.DesktopDisplay()
+        return emulated.DesktopDisplay()
     if hardware == "terminal":
         from companion.devices.buttons import TERMINAL_HELP
-        return display.TerminalDisplay(help_line=TERMINAL_HELP)
-    return display.HeadlessDisplay(out_dir)
+        return emulated.TerminalDisplay(help_line=TERMINAL_HELP)
+    return emulated.HeadlessDisplay(out_dir)
 
 
 def _build_buttons(hardware: str, pinout: dict, timing: Timing, pin_factory):

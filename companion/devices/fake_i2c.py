@@ -1,6 +1,6 @@
 """A recording smbus-like bus and models of the SSD1306 / SH1106 display RAM (for the demo and tests).
 
-The bus is handed to luma's ``i2c(bus=...)`` (through ``display.i2c_link``): luma's own
+The bus is handed to luma's ``i2c(bus=...)`` (through ``oled.i2c_link``): luma's own
 commands (init, contrast, power) come with control byte 0x00 in SMBus blocks of at most
 32 bytes; a frame's windows come as I2C messages of any length, all in one call
 (``write_messages``, what smbus2's ``i2c_rdwr`` does on the device), each a control byte

@@ -300,12 +300,11 @@ class Decoder:
 
     def _print_qr(self) -> int:
         """The stored data printed as a QR code (drawn by the companion's encoder) at the
-        alignment, its modules ``size`` dots square; the level is the one selected (M when
-        the companion's encoder has no such level)."""
-        from companion.table import qr
+        alignment, its modules ``size`` dots square, at the level selected."""
+        from companion import qr
         if self._text:
             self._print_line()
-        level = self._qr["level"] if self._qr["level"] in qr.LEVEL_BITS else "M"
+        level = self._qr["level"]
         paper = self.width * 12
         x = {"left": 0, "center": None, "right": paper}[self._align]
         img = qr.image(self._qr["data"].decode("utf-8", "replace"), level, self._qr["size"], paper, x)

@@ -29,7 +29,7 @@ def check_display(display_config: dict, *, bus=None) -> tuple[bool, str]:
     where = (f"{display_config.get('driver', '?')} display at 0x{display_config.get('address', 0):02X} "
              f"on I2C bus {display_config.get('i2c_port', '?')}")
     try:
-        from companion.devices.display import OledDisplay
+        from companion.devices.oled import OledDisplay
         display = OledDisplay(display_config, bus=bus)
         try:
             display.show(test_pattern())

@@ -22,6 +22,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
 
+from companion import qr
 from companion.core.config import ConfigError, require
 from companion.receipts.model import Columns, Feed, Line, Picture, QRCode, Receipt, Rule, flat, format_columns
 
@@ -132,14 +133,7 @@ class PrintCode(PrintImage):
     the companion's encoder at the same size and level) or a raster kind (``image`` is sent)."""
 
     def drawn(self):
-        from companion.table import qr
         return qr.image(self.picture.text, QR_LEVEL, QR_MODULE_DOTS, WIDTH_DOTS)
-
-
-def _fits(text: str) -> bool:
-    """Whether ``text`` fits the QR codes the companion draws (an address always does)."""
-    from companion.table import qr
-    return len(text.encode("utf-8")) <= max(qr.capacity(6, level) for level in qr.LEVEL_BITS)
 
 
 def qr_commands(text: str) -> bytes:
@@ -217,7 +211,7 @@ def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: s
     for item in flat(receipt.items, raster=raster is not None, code=code is not None):
         if isinstance(item, Picture):
             lines.append(PrintImage(item, raster))
-        elif isinstance(item, QRCode) and _fits(item.text):   # else its text alone
+        elif isinstance(item, QRCode) and qr.fits(item.text):   # else its text alone
             lines.extend((PrintLine(), PrintCode(item, code), PrintLine()))
         elif isinstance(item, Line):
             size = 2 if item.size == 2 else 1

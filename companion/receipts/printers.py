@@ -27,7 +27,7 @@ picture (``raster = "none"`` in ``[printer]`` chooses this for any model).
 QR codes (``qr``): ``True`` where the printer draws a QR code itself from ``GS ( k``
 (Epson's 2D-code command, function 165-181: model 2, module size, error correction level,
 store, print); ``False``: the code is sent as a raster image the companion draws
-(``companion.table.qr``), or, without raster, only its text prints. Which models know
+(``companion.qr``), or, without raster, only its text prints. Which models know
 ``GS ( k`` (docs/printer.md): Epson's TM printers document it (the TM-T20, TM-T82, TM-m30 and
 TM-T88 from the IV on); that the printers sold as Epson-compatible do too is an assumption,
 as is that the CSN-A2 family lacks it (its manuals list ``GS k`` 1D barcodes only) and that a

@@ -37,7 +37,7 @@ class TableCode(Screen):
 
     def view(self, app: "Host") -> View:
         if self.shown is None:
-            from companion.table import qr
+            from companion import qr
             from companion.ui.render import picture_layout
 
             url = app.table_address()

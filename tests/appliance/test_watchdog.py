@@ -119,7 +119,7 @@ def test_the_app_tells_systemd_what_it_is_doing(systemd, state_dir):
     from companion.app import App
     from companion.core.journal import Journal
     from companion.devices.buttons import ScriptedButtons
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
 
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1),
               watchdog=watchdog())

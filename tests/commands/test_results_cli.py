@@ -9,7 +9,7 @@ import time
 from companion.app import App
 from companion.cli import main
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 
 
 def race(state_dir, game="formula-de", end_early=False):

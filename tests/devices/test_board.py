@@ -14,7 +14,8 @@ from companion.devices import DeviceError
 from companion.devices.board import (DEFAULT_PINOUT, DEFAULTS, build_board, detect_hardware,
                                      is_raspberry_pi, load_pinout)
 from companion.devices.buttons import GpioButtons, InputEnded, ScriptedButtons
-from companion.devices.display import HeadlessDisplay, OledDisplay
+from companion.devices.emulated import HeadlessDisplay
+from companion.devices.oled import OledDisplay
 from companion.devices.gestures import Gesture
 from companion.devices.selftest import check_buttons, check_display
 

@@ -2,15 +2,17 @@
 
 import io
 import random
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
 
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
-from companion.devices.display import (JOINED, HeadlessDisplay, OledDisplay, TerminalDisplay, changed_runs,
-                                       half_blocks, page_bytes, plan_windows,
-                                       quadrant_blocks)
+from companion.devices.emulated import HeadlessDisplay, TerminalDisplay, half_blocks, quadrant_blocks
+from companion.devices.oled import OledDisplay, Sh1106Window, Ssd1306Window
+from companion.devices.oled_plan import JOINED, changed_runs, page_bytes, plan_windows, plan_writes
 from companion.ui.render import render
 from companion.ui.view import Big, View
 
@@ -209,6 +211,34 @@ def test_windows_reach_a_byte_or_two_past_their_changes_where_that_spares_comman
     assert plan_windows([(1, 10, 12), (2, 40, 41)]) == [(1, 10, 12), (2, 40, 41)]
 
 
+@pytest.mark.parametrize("driver, ram_class", CONTROLLERS)
+def test_the_planner_alone_brings_the_ram_from_frame_to_frame(driver, ram_class):
+    """plan_writes() without luma or a bus: pictures in, writes out, and the controller
+    model (from the datasheets) that replays them holds each picture; a frame like the one
+    before needs no write and leaves the pointer where it was."""
+    window = {"ssd1306": Ssd1306Window, "sh1106": Sh1106Window}[driver]
+    offset = ram_class.offset
+    ram, old, at = ram_class(), None, (None, None)
+    rng = random.Random(7)
+    for density in (0.5, 0.02, 0.2, 0.0):
+        picture = random_frame(rng, density)
+        frame = page_bytes(picture)
+        writes, at = plan_writes(old, frame, 128, offset, at, window.RAM_COLUMNS, window.PAGE_ADDRESSING)
+        bus = FakeBus()
+        bus.write_messages(0x3C, writes)
+        ram.replay(bus.writes)
+        assert ram.image().tobytes() == picture.tobytes()
+        old = frame
+    assert plan_writes(old, old, 128, offset, at, window.RAM_COLUMNS) == ([], at)
+
+
+def test_the_planner_and_the_frame_helpers_load_no_luma():
+    probe = ("import sys; import companion.devices.oled_plan, companion.devices.emulated; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('luma', 'pygame', 'smbus2')))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_windows_start_on_the_page_the_pointer_is_on():
     runs = [(2, 5, 9), (3, 8, 9), (6, 40, 50)]
     assert plan_windows(runs, at=(3, 70)) == [(3, 8, 9), (6, 40, 50), (2, 5, 9)]
@@ -285,7 +315,7 @@ def test_on_the_device_bus_a_frame_is_one_i2c_rdwr_call_replayed_exactly():
     calls of at most 42 (Linux's limit), each message a control byte and what follows."""
     from smbus2 import i2c_msg
 
-    from companion.devices.display import i2c_link
+    from companion.devices.oled import i2c_link
 
     class Smbus2Like:
         def __init__(self):
@@ -352,7 +382,7 @@ def test_quadrant_blocks_decode_back_to_the_frame():
     frame = random_frame(random.Random(1), 0.5)
     lines = quadrant_blocks(frame)
     assert len(lines) == 32 and all(len(line) == 64 for line in lines)
-    from companion.devices.display import _QUADRANT
+    from companion.devices.emulated import _QUADRANT
     pixels = {char: bits for bits, char in _QUADRANT.items()}
     back = Image.new("1", (128, 64))
     for row, line in enumerate(lines):
@@ -389,7 +419,7 @@ def test_terminal_render_picks_detail_by_width():
 # -- desktop window ---------------------------------------------------------------------------
 
 def test_desktop_window_without_a_display_says_what_to_use(monkeypatch):
-    from companion.devices.display import DesktopDisplay
+    from companion.devices.emulated import DesktopDisplay
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     monkeypatch.setattr("sys.platform", "linux")
@@ -401,7 +431,7 @@ def test_desktop_window_shows_frames(monkeypatch):
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("DISPLAY", ":0")
-    from companion.devices.display import DesktopDisplay
+    from companion.devices.emulated import DesktopDisplay
     display = DesktopDisplay()
     try:
         display.show(roll_screen("4"))
@@ -435,7 +465,7 @@ def test_the_ssd1306_init_is_lumas_command_for_command(size):
     import luma.oled.device
     from luma.core.interface.serial import i2c
 
-    from companion.devices.display import i2c_link, oled_class
+    from companion.devices.oled import i2c_link, oled_class
 
     def init_commands(make):
         bus = FakeBus()
@@ -453,4 +483,4 @@ def test_the_ssd1306_init_is_lumas_command_for_command(size):
     ours = init_commands(lambda bus: oled_class("ssd1306")(i2c_link(bus, 1, 0x3C), width=width, height=height))
     assert ours[:len(lumas)] == lumas and len(lumas) == 24
     device = oled_class("ssd1306")(i2c_link(FakeBus(), 1, 0x3C), width=width, height=height)
-    assert not hasattr(device, "_mask") and device._colend - device._colstart == width
+    assert not hasattr(device, "_mask") and device.column_offset == (32 if width == 64 else 0)

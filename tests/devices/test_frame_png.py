@@ -8,7 +8,8 @@ import textwrap
 
 from PIL import Image
 
-from companion.devices.display import HeadlessDisplay, image_bytes, png_bytes
+from companion.devices.display import image_bytes
+from companion.devices.emulated import HeadlessDisplay, png_bytes
 
 
 def test_random_frames_read_back_exactly():
@@ -47,7 +48,9 @@ def test_a_frame_to_png_and_to_the_oleds_ram_imports_neither_imagefile_nor_loggi
     code = textwrap.dedent("""
         import sys
         from PIL import Image
-        from companion.devices.display import page_bytes, png_bytes, same_frame
+        from companion.devices.display import same_frame
+        from companion.devices.emulated import png_bytes
+        from companion.devices.oled_plan import page_bytes
         frame = Image.new("1", (128, 64))
         frame.paste(1, (3, 5, 40, 20))
         assert png_bytes(frame).startswith(b"\\x89PNG") and len(page_bytes(frame)) == 1024

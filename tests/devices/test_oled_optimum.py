@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from companion.devices.board import DEFAULTS
-from companion.devices.display import OledDisplay
+from companion.devices.oled import OledDisplay
 from companion.devices.fake_i2c import FakeBus, Sh1106Ram, Ssd1306Ram
 from companion.ui.render import render
 from companion.ui.view import Big, View

@@ -10,7 +10,7 @@ from PIL import Image
 
 from companion.devices import DeviceError
 from companion.devices.board import DEFAULTS
-from companion.devices.display import OledDisplay
+from companion.devices.oled import OledDisplay
 from companion.devices.fake_i2c import DATA, FakeBus, pieces
 from companion.ui.render import render
 from companion.ui.view import Big, View

@@ -5,7 +5,7 @@ import io
 import pytest
 
 from companion.devices.buttons import TERMINAL_HELP
-from companion.devices.display import TerminalDisplay, braille_blocks
+from companion.devices.emulated import TerminalDisplay, braille_blocks
 from companion.ui import screens
 from companion.ui.render import render
 
@@ -95,7 +95,7 @@ def test_a_resized_terminal_is_redrawn_at_once(monkeypatch):
 def test_braille_draws_the_title_bar_and_the_highlighted_row_as_marked_text():
     """At 2x4 pixels a character an inverted field is a solid block with the letters as
     gaps: the 80x24 terminal draws the letters as dots, with a bar at the field's left."""
-    from companion.devices.display import braille_marked, marked
+    from companion.devices.emulated import braille_marked, marked
 
     image = frame()                                   # title bar, "Deck shuffler" highlighted
     plain, shown = braille_blocks(image), braille_marked(image)

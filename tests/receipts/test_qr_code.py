@@ -18,7 +18,7 @@ from companion.receipts.printers import PROFILES, of_config
 from tests.receipts.test_emupos import interpret, needs_emupos, printed
 from tests.table import PaperTray, make_app
 from tests.tablescreen.conftest import play
-from tests.tablescreen.test_qr import decode as zbar, needs_zbar
+from tests.zbar import decode as zbar, needs_zbar
 
 URL = "http://192.168.1.23:8080/"
 CONFIG = {"heat_dots": 7, "heat_time": 80, "heat_interval": 2, "chars_per_line": 32}

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games import registry
 
 

@@ -22,6 +22,7 @@ import pytest
 
 from tests.tablescreen.conftest import race
 from tests.tablescreen.test_server import WAIT_S, get
+from tests.zbar import decode, needs_zbar
 
 REPO = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
@@ -112,13 +113,12 @@ def test_a_table_port_without_the_table_screen_is_one_line(capsys):
     assert capsys.readouterr().err == "companion run: --table-port is the port of --table: give both, or neither\n"
 
 
-@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg is not installed (apt-get install zbar-tools)")
+@needs_zbar
 def test_the_pause_menus_qr_code_leads_to_the_table_screen_beside_it(tmp_path):
     """On another port than the pinout's (TABLE_PORT=0: any free one), the pause menu's QR
     code still leads to the table screen `companion run --table` started."""
     from PIL import Image
 
-    from tests.tablescreen.test_qr import decode
 
     state = tmp_path / "state"
     race(state, "lacorsa", 12).journal.close()          # a race open: run resumes it

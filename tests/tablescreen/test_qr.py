@@ -1,47 +1,14 @@
-"""The table screen's QR code: read back by a real decoder (zbarimg, Debian's zbar-tools)
-from an image and from the OLED frame the pause menu shows; the pause menu offers it only
-when the table screen is on, and the program receipt prints the address."""
+"""The table screen's QR code on the OLED: read back by a real decoder (zbarimg, Debian's
+zbar-tools) from the frame the pause menu shows; the pause menu offers it only when the
+table screen is on, and the program receipt prints the address. The code itself:
+tests/test_qr.py."""
 
-import shutil
-import subprocess
-
-import pytest
-from PIL import Image
-
-from companion.table import qr
 from companion.ui.render import render
 from companion.ui.tablecode import TableCode, address_lines
 from companion.ui.picture import Picture
 from tests.table import PaperTray, make_app, press
 from tests.tablescreen.conftest import play
-
-needs_zbar = pytest.mark.skipif(shutil.which("zbarimg") is None,
-                                reason="zbarimg is not installed (apt-get install zbar-tools)")
-
-
-def decode(image: Image.Image, path) -> str:
-    image.convert("L").resize((image.width * 4, image.height * 4), Image.NEAREST).save(path)
-    done = subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True, text=True, timeout=30)
-    return done.stdout.strip()
-
-
-@needs_zbar
-@pytest.mark.parametrize("text", ["http://192.168.1.23:8080/", "x", "http://racecompanion.local:8080/",
-                                  "http://a-much-longer-host-name-for-a-box.local:65535/", "h" * 100])
-def test_every_size_decodes(tmp_path, text):
-    modules = qr.matrix(text)
-    n = len(modules)
-    image = Image.new("1", (n + 8, n + 8), 1)
-    for y, row in enumerate(modules):
-        for x, dark in enumerate(row):
-            if dark:
-                image.putpixel((x + 4, y + 4), 0)
-    assert decode(image, tmp_path / "qr.png") == text
-
-
-def test_too_long_for_the_sizes_it_makes():
-    with pytest.raises(qr.TooLong):
-        qr.matrix("x" * 200)
+from tests.zbar import decode, needs_zbar
 
 
 def test_the_address_breaks_where_it_reads_well():

@@ -245,7 +245,7 @@ def test_leaving_a_session_with_no_deck_leaves_nothing_behind(state_dir):
 
     from companion.app import App
     from companion.core.journal import Journal
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
     from companion.devices.gestures import Gesture
     from companion.ui import flow
 

@@ -8,7 +8,7 @@ import tomllib
 
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games import data as game_data
 from companion.ui.players import EntryName
 from companion.ui.render import cut_texts

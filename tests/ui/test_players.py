@@ -134,7 +134,7 @@ def test_a_setup_the_game_refuses_is_a_message_and_the_answers_stay(state_dir):
 
     from companion.app import App
     from companion.core.journal import Journal
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
 
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1), data_dir=state_dir)
     (state_dir / "games").mkdir()

@@ -5,7 +5,7 @@ import random
 
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.devices.printer import PrinterFault, fault_not_found
 from companion.ui import flow
 from companion.ui.render import cut_texts

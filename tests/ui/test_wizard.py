@@ -4,7 +4,7 @@ import random
 
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.devices.gestures import Gesture
 from companion.games.api import Option
 from companion.ui.wizard import Wizard, adjust, hold_step

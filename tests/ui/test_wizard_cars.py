@@ -8,7 +8,7 @@ import pytest
 from companion.app import App
 from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games import registry
 from companion.ui import wizard
 from companion.ui.render import cut_texts

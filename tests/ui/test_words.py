@@ -123,7 +123,7 @@ def test_a_printer_fault_is_said_whole_in_its_alert(fault, state_dir):
     import random
     from companion.app import App
     from companion.core.journal import Journal
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
     from tests.ui.test_printer_menu import Faulty
 
     app = App(journal=Journal(state_dir), display=HeadlessDisplay(None), rng=random.Random(1),
@@ -139,7 +139,7 @@ def test_a_printer_that_cannot_be_opened_is_said_whole_and_once(state_dir):
     import random
     from companion.app import App
     from companion.core.journal import Journal
-    from companion.devices.display import HeadlessDisplay
+    from companion.devices.emulated import HeadlessDisplay
     from companion.devices.printer import fault_not_found
 
     def no_printer():

@@ -9,7 +9,7 @@ from companion.league import ledger, onscreen, paper, seasons
 from companion.app import App
 from companion.cli import main
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.receipts.model import Picture
 from tests.receipts.test_emupos import interpret, needs_emupos, printed
 from tests.table import PaperTray

@@ -7,7 +7,7 @@ from companion.league import ledger
 from companion.league import paper as league_paper
 from companion.app import App
 from companion.core.journal import Journal
-from companion.devices.display import HeadlessDisplay
+from companion.devices.emulated import HeadlessDisplay
 from companion.games.three_wide import autoplay
 from companion.receipts.escpos import encode
 from tests.receipts.test_emupos import CONFIG, interpret, needs_emupos, paper, printed
