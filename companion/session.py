@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 import json
 import pickle
 import random
@@ -49,9 +48,13 @@ def code_fingerprint(package: str) -> str:
     contract): a snapshot is used only by the code that made it."""
     import companion
 
+    try:
+        from _sha1 import sha1   # CPython's own: hashlib would load OpenSSL, 4 MB resident, for this one digest
+    except ImportError:          # pragma: no cover - an interpreter without it
+        from hashlib import sha1
     root = Path(companion.__file__).parent
     folders = [root.joinpath(*package.split(".")[1:]), root / "core", root / "kit"]
-    digest = hashlib.sha1(companion.__version__.encode())
+    digest = sha1(companion.__version__.encode())
     for path in sorted(p for folder in folders for p in folder.rglob("*.py")) + [root / "games" / "api.py"]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

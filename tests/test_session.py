@@ -80,6 +80,30 @@ def test_snapshot_of_other_code_is_ignored(state_dir, monkeypatch):
     assert resumed.state == runner.state
 
 
+def test_a_snapshot_fingerprint_is_the_sha1_of_the_code_and_loads_no_openssl():
+    """The fingerprint is SHA-1 from CPython's own module: hashlib would load OpenSSL
+    (about 4 MB resident on the box) for this one digest."""
+    import hashlib
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import companion
+
+    root = Path(companion.__file__).parent
+    files = sorted([*(root / "games" / "formula_de").rglob("*.py"), *(root / "core").rglob("*.py"),
+                    *(root / "kit").rglob("*.py")]) + [root / "games" / "api.py"]
+    digest = hashlib.sha1(companion.__version__.encode())
+    for path in files:
+        digest.update(path.read_bytes())
+    assert session_module.code_fingerprint("companion.games.formula_de") == digest.hexdigest()[:16]
+    done = subprocess.run([sys.executable, "-c", "import sys; from companion.session import code_fingerprint; "
+                           "print(code_fingerprint('companion.games.top_speed'), '_hashlib' in sys.modules)"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [session_module.code_fingerprint("companion.games.top_speed"), "False"]
+
+
 def test_snapshots_survive_reopening_the_file(state_dir):
     journal, runner = race(state_dir, SNAPSHOT_EVERY + 1)
     expected = runner.state

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.games.formula_de import driving
-from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.games.formula_de.moving import gear_choices, in_gear
+from companion.games.formula_de.state import Car, State, driving_car
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Odds:
     out: Fraction                                # chance of elimination
 
 
-def coming_corner(state: R.State, c: int):
+def coming_corner(state: State, c: int):
     """(corner, first, last) the car must deal with next: the one it stands in while it
     owes stops there, else the next one ahead."""
     circuit = state.settings.circuit
@@ -39,13 +40,13 @@ def coming_corner(state: R.State, c: int):
     return circuit.next_corner(car.dist)
 
 
-def odds(state: R.State, c: int) -> list[Odds]:
+def odds(state: State, c: int) -> list[Odds]:
     """The odds of every gear car ``c`` may pick now."""
     car = state.cars[c]
     corner, first, last = coming_corner(state, c)
     out = []
-    for gear, cost in R.gear_choices(state, c):
-        moved = R.in_gear(car, gear, cost)
+    for gear, cost in gear_choices(state, c):
+        moved = in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
         share = Fraction(1, len(faces))
         stop = short = tire = elim = Fraction(0)
@@ -67,10 +68,10 @@ def odds(state: R.State, c: int) -> list[Odds]:
     return out
 
 
-def outcome(state: R.State, c: int, car: R.Car, gear: int, face: int) -> driving.Plan:
+def outcome(state: State, c: int, car: Car, gear: int, face: int) -> driving.Plan:
     """The plan of ``car`` (car ``c`` after its gear change) rolling ``face`` in ``gear``."""
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
-    return driving.plan(state.settings.circuit, R._driving_car(car), driving.Report(gear, face), state.rain,
+    return driving.plan(state.settings.circuit, driving_car(car), driving.Report(gear, face), state.rain,
                         laps=state.settings.laps, others=others, markers=state.markers)
 
 

@@ -24,8 +24,11 @@ from functools import lru_cache
 from math import lcm
 
 from companion.games.formula_de import driving
-from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.games.formula_de.moving import can_pit, gear_choices, in_gear
+from companion.games.formula_de.state import Car, State, driving_car
+from companion.kit import cars as kitcars
+from companion.kit.update import evolve
 
 WEIGHT = {1: 6, 2: 2}
 TIRE_COST = {1: 3, 2: 2}
@@ -40,7 +43,7 @@ def _cost(plan: driving.Plan, level: int) -> int:
     return sum(n * (TIRE_COST[level] if z == T.TIRES else 1) for z, n, _ in plan.losses)
 
 
-def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: int,
+def best_brake(state: State, c: int, car: Car, gear: int, face: int, level: int,
                others: list[int] | None = None) -> tuple[int, driving.Plan]:
     """The braking (spaces) that costs the driver least after rolling ``face``
     (``others``: the other cars' distances, when the caller has them)."""
@@ -48,7 +51,7 @@ def best_brake(state: R.State, c: int, car: R.Car, gear: int, face: int, level: 
         others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
 
     def plan(b: int) -> driving.Plan:
-        return driving.plan(state.settings.circuit, R._driving_car(car), driving.Report(gear, face, brake=b),
+        return driving.plan(state.settings.circuit, driving_car(car), driving.Report(gear, face, brake=b),
                             state.rain, laps=state.settings.laps, others=others, markers=state.markers)
 
     best = plan(0)
@@ -73,7 +76,7 @@ def _grouped(faces: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(counts.items())
 
 
-def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int = 2) -> tuple[int, int]:
+def _approach(state: State, car: Car, gear: int, p: driving.Plan, level: int = 2) -> tuple[int, int]:
     """What ending this move costs on the next one, looked at one move ahead: for each
     gear the car could pick next (gearing-down costs paid from what it has left then),
     every face of its die with the brakes it has left; the cheapest of those gears. A
@@ -119,14 +122,14 @@ def _approach(state: R.State, car: R.Car, gear: int, p: driving.Plan, level: int
     return best if best is not None else (OUT_COST, 1)
 
 
-def choose_gear(state: R.State, c: int) -> tuple[int, str]:
+def choose_gear(state: State, c: int) -> tuple[int, str]:
     """The gear the automated car ``c`` picks, and why in a few words."""
     car = state.cars[c]
     level = car.level if car.level in WEIGHT else 2
     scored = []
     others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
-    for gear, cost in R.gear_choices(state, c):
-        geared = R.in_gear(car, gear, cost)
+    for gear, cost in gear_choices(state, c):
+        geared = in_gear(car, gear, cost)
         faces = state.settings.faces[gear - 1]
         moved = outs = wear = 0
         ahead, below = 0, 1   # the look-ahead costs summed: ahead / below
@@ -158,7 +161,16 @@ def tires_for(rain: bool) -> str:
     return T.RAIN if rain else T.HARD
 
 
-def report(state: R.State, c: int) -> driving.Report:
+def fit_auto_tires(state: State, cars, rain: bool) -> tuple[Car, ...]:
+    """The weather is known: every automated car fits the tires its policy picks (in a
+    road race every car keeps its hard tires)."""
+    if state.settings.road:
+        return tuple(cars)
+    fit = tires_for(rain)
+    return tuple(evolve(c, tires=fit) if c.driver == kitcars.AUTO else c for c in cars)
+
+
+def report(state: State, c: int) -> driving.Report:
     """What the automated car does after its roll (the state has the gear engaged)."""
     car = state.cars[c]
     level = car.level if car.level in WEIGHT else 2
@@ -166,6 +178,6 @@ def report(state: R.State, c: int) -> driving.Report:
     brake, _ = best_brake(state, c, car, r.gear, r.roll, level)
     report = driving.Report(r.gear, r.roll, brake=brake)
     full = car.full[0]
-    if R.can_pit(state, c, report) and car.zone_wp(T.TIRES) * 2 <= full:
+    if can_pit(state, c, report) and car.zone_wp(T.TIRES) * 2 <= full:
         report = driving.Report(r.gear, r.roll, pit=tires_for(state.rain))
     return report

@@ -209,14 +209,12 @@ def load(data: Mapping[str, Any], key: str) -> Circuit:
 
 
 def check(data: Mapping[str, Any]) -> None:
-    """Every circuit of the data, checked (the Activity's ``check_data``)."""
+    """Every circuit of the data, checked."""
     circuits = data.get("circuits")
     if not isinstance(circuits, Mapping) or not circuits:
         raise DataError(("circuits",), "no circuit", "add a [circuits.<id>] table")
     for key in circuits:
         load(data, key)
-    from companion.games.formula_de import settings
-    settings.check_tables(data)
 
 
 # -- choosing and describing a circuit at setup ---------------------------------------------

@@ -1,14 +1,14 @@
 """Formula Dé as the companion plays it: the activity the registry loads."""
 
 from companion.games.api import Activity, Demo
-from companion.games.formula_de import autoplay, public, circuit, rules, screens
+from companion.games.formula_de import autoplay, public, rules, screens, settings
 
 ACTIVITY = Activity(
     slug="formula-de", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, view=screens.view, receipts=screens.receipts,
-    decisions=screens.decisions, check_data=circuit.check,
+    decisions=screens.decisions, check_data=settings.check,
     public=public.public,
     key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),

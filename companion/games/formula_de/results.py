@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.games.formula_de.state import State, race_order
 from companion.core.names import counted
 from companion.kit.standings import ordinal, standing
 
 
-def classification(state: R.State) -> list[int]:
+def classification(state: State) -> list[int]:
     """Finishers in order, then the cars still racing (leader first), then the eliminated
     (the last out first)."""
-    running = [i for i in R.race_order(state) if i not in state.finish]
+    running = [i for i in race_order(state) if i not in state.finish]
     out = sorted((i for i, c in enumerate(state.cars) if c.out),
                  key=lambda i: (-state.cars[i].out_round, -state.cars[i].dist))
     return list(state.finish) + running + out
 
 
-def standings(state: R.State) -> list[dict[str, Any]]:
+def standings(state: State) -> list[dict[str, Any]]:
     s = state.settings
     rows = []
     length = s.circuit.length
@@ -40,7 +40,7 @@ def standings(state: R.State) -> list[dict[str, Any]]:
     return rows
 
 
-def team_standings(state: R.State) -> list[dict[str, Any]]:
+def team_standings(state: State) -> list[dict[str, Any]]:
     totals: dict[int, int] = {}
     for row in standings(state):
         totals[row["team"]] = totals.get(row["team"], 0) + row["points"]
@@ -48,7 +48,7 @@ def team_standings(state: R.State) -> list[dict[str, Any]]:
     return [standing(k + 1, f"Team {t}", p) for k, (t, p) in enumerate(ranked)]
 
 
-def summary(state: R.State) -> dict[str, Any]:
+def summary(state: State) -> dict[str, Any]:
     s = state.settings
     out = {
         "circuit": s.circuit.label, "laps": s.laps, "rounds": state.round,
@@ -65,7 +65,7 @@ def summary(state: R.State) -> dict[str, Any]:
     return out
 
 
-def lap_chart(state: R.State) -> dict[str, Any]:
+def lap_chart(state: State) -> dict[str, Any]:
     """The order after each round (finishers first), the pit stops and the eliminations,
     by car name and round: Formula De's laps are few and long, so its chart runs across
     the rounds (``companion.charts.lap_chart_spec``)."""
@@ -79,7 +79,7 @@ def lap_chart(state: R.State) -> dict[str, Any]:
             "out": [[c.name, c.out_round] for c in state.cars if c.out]}
 
 
-def wear_chart(state: R.State) -> dict[str, Any]:
+def wear_chart(state: State) -> dict[str, Any]:
     """Each car's wear points per zone at the start and every change, by lap (for
     ``companion.charts.wear_spec``)."""
     zones = list(T.ZONES)

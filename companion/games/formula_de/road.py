@@ -8,20 +8,21 @@ black dice a road move calls for, and what happens after it.
 
 from __future__ import annotations
 
-from companion.games.formula_de import rules as R
 from companion.games.formula_de import tables as T
+from companion.games.formula_de.driving import Plan, Report
+from companion.games.formula_de.state import Car, State, eliminate, lose
 from companion.kit.errors import RuleError
 from companion.kit.update import evolve, replace_at
 
 
-def sweet(state: R.State, c: int, p: R.Plan) -> bool:
+def sweet(state: State, c: int, p: Plan) -> bool:
     """How Sweet!: a car overtaking her on a straight loses a space."""
     circuit = state.settings.circuit
     return any(o.skill == "how-sweet" and o.racing and i != c and p.start < o.dist < p.final
                and circuit.corner_at(o.dist) is None for i, o in enumerate(state.cars))
 
 
-def moves(state: R.State, c: int, p: R.Plan, add) -> None:
+def moves(state: State, c: int, p: Plan, add) -> None:
     car = state.cars[c]
     r = state.report
     lap = state.lap(c)
@@ -39,24 +40,24 @@ def moves(state: R.State, c: int, p: R.Plan, add) -> None:
         add("scrap", "Drop a marker")
 
 
-def radio_target(state: R.State, c: int, p: R.Plan) -> int:
+def radio_target(state: State, c: int, p: Plan) -> int:
     """The car beside or right ahead of car ``c`` at the end of its move (-1: none)."""
     return next((i for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait
                  and o.dist in (p.final, p.final + 1)), -1)
 
 
-def frog(state: R.State) -> bool:
+def frog(state: State) -> bool:
     return state.settings.road and any(c.skill == "weather-frog" for c in state.cars)
 
 
-def aggressive_near(state: R.State, c: int, p: R.Plan) -> bool:
+def aggressive_near(state: State, c: int, p: Plan) -> bool:
     """Aggressive: a car that collides with him rolls twice."""
     return state.settings.road and any(
         o.skill == "aggressive" and o.racing and i != c and o.dist in (p.final, p.final + 1)
         for i, o in enumerate(state.cars))
 
 
-def restore(car: R.Car, amount: int, rnd: int, lap: int, cause: str, tires: bool = True) -> R.Car:
+def restore(car: Car, amount: int, rnd: int, lap: int, cause: str, tires: bool = True) -> Car:
     """Up to ``amount`` WP back in the zones that lost most, never above the start."""
     first = 0 if tires else 1
     wp, log = list(car.wp), car.log
@@ -69,7 +70,7 @@ def restore(car: R.Car, amount: int, rnd: int, lap: int, cause: str, tires: bool
     return evolve(car, wp=tuple(wp), log=log) if log != car.log else car
 
 
-def events(state: R.State, c: int, cars: list, report: R.Report, p: R.Plan, rolls, mark):
+def events(state: State, c: int, cars: list, report: Report, p: Plan, rolls, mark):
     """Engine noise, the car radio, the police station and the checkpoint."""
     s = state.settings
     circuit = s.circuit
@@ -81,20 +82,20 @@ def events(state: R.State, c: int, cars: list, report: R.Report, p: R.Plan, roll
         zone = T.noise_effect(r)
         checks.append(("noise", c, r, zone is not None))
         if zone:
-            car = R._lose(car, zone, 1, "engine noise", rnd, lap)
+            car = lose(car, zone, 1, "engine noise", rnd, lap)
             if zone != T.TIRES:
                 mark(car.dist)
             if zone != T.TIRES and car.zone_wp(zone) <= 0:
-                car = R._eliminate(car, zone, rnd, lap)
+                car = eliminate(car, zone, rnd, lap)
     cars[c] = car
     if report.radio and "radio" in rolls and not car.radio_used:
         target = report.radio - 1
         r = int(rolls["radio"])
         zone = T.radio_zone(r)
         checks.append(("radio", target, r, True))
-        other = R._lose(cars[target], zone, 1, "car radio", rnd, state.lap(target))
+        other = lose(cars[target], zone, 1, "car radio", rnd, state.lap(target))
         if zone in (T.BODY, T.ENGINE, T.HANDLING) and other.zone_wp(zone) <= 0:
-            other = R._eliminate(other, zone, rnd, state.lap(target))
+            other = eliminate(other, zone, rnd, state.lap(target))
         cars[target] = other
         cars[c] = evolve(cars[c], radio_used=True)
     police, paid = state.police, state.police_paid
@@ -123,10 +124,10 @@ def events(state: R.State, c: int, cars: list, report: R.Report, p: R.Plan, roll
             hit = T.collision_hit(r, state.rain)
             checks.append(("collision", target, r, hit))
             if hit:
-                other = R._lose(other, T.BODY, 1, "collision", rnd, state.lap(target))
+                other = lose(other, T.BODY, 1, "collision", rnd, state.lap(target))
                 mark(other.dist)
                 if other.zone_wp(T.BODY) <= 0:
-                    other = R._eliminate(other, "collision", rnd, state.lap(target))
+                    other = eliminate(other, "collision", rnd, state.lap(target))
         cars[target] = other
     if report.scrap and not cars[c].scrap_lap == lap:      # Pile of Scrap: a marker where it was
         cars[c] = evolve(cars[c], scrap_lap=lap)

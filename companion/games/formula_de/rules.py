@@ -29,17 +29,22 @@ A race goes:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
 from companion.core.names import counted
 from companion.games.api import CarOption, Move, Option, make_move
+from companion.games.formula_de import automaton, qualifying, road
 from companion.games.formula_de import circuit as board
 from companion.games.formula_de import driving
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.driving import Plan, Report
-from companion.games.formula_de.settings import Settings, build
-from companion.games.formula_de import qualifying, road   # both call back into this module
+from companion.games.formula_de.moving import can_pit, gear_choices, plan
+from companion.games.formula_de.results import classification, describe, standings, summary, team_standings
+from companion.games.formula_de.settings import build
+from companion.games.formula_de.state import (  # noqa: F401 (the screens and the tests find them here too)
+    FREE_WP, GEAR, GRID, OVER, QDONE, REPORT, ROUND, SHOW, START, Car, State, Turn, eliminate, lose, race_order,
+    set_car)
 from companion.kit import cars as kitcars
 from companion.kit.errors import RuleError
 from companion.kit.events import dispatch
@@ -71,121 +76,8 @@ CAR_OPTIONS = (
 """Tires are not asked here: they are fitted once the weather is known (``tire_moves``).
 A road race asks no build either: every car has its driver's card and hard tires."""
 
-START, GRID, GEAR, REPORT, SHOW, ROUND, OVER = "start", "grid", "gear", "report", "show", "round", "over"
-QDONE = "qualified"
-FREE_WP = (99,) * len(T.ZONES)
-"""Qualifying laps do not count wear points: a car drives them as if it had plenty."""
 NAME_CHARS = 8
 R_NAME = 6          # a car's name in a tire-change label ("Yellow to rain")
-
-
-@dataclass(frozen=True)
-class Car:
-    name: str
-    colour: str
-    driver: str
-    level: int
-    tires: str
-    wp: tuple[int, ...]
-    full: tuple[int, ...]          # WP at the start (a pit stop gives the tires back)
-    team: int = -1
-    dist: int = 0
-    gear: int = 0                  # 0: on the grid, no gear engaged yet
-    cap: int = 6                   # the highest gear it may pick next (spin: 1; pit: 4)
-    corner: int = 0                # the corner it stands in (0: none)
-    stops: int = 0                 # stops made in that corner
-    out: str = ""                  # why it was eliminated
-    out_lap: int = 0
-    out_round: int = 0
-    place: int = 0                 # finishing position (0: still racing)
-    pits: int = 0
-    pit_wait: bool = False         # slow stop: stays in the pit until next round
-    skip: bool = False             # poor start: misses the first turn
-    changed: bool = False          # tires changed in a pit stop
-    repair: int = T.TECH_REPAIR    # technical-stop WP left
-    zone: str = ""                 # the zone that changed last
-    log: tuple[tuple[int, int, str, int, str], ...] = ()   # (round, lap, zone, WP, cause)
-    grid_rolls: tuple[int, ...] = ()
-    start_roll: int = 0
-    skill: str = ""                # road races: the driver's feature
-    card: str = ""                 # road races: the driver's card
-    nitro_lap: int = 0             # the lap it last used its nitro
-    ace_lap: int = 0               # Ace At The Wheel: the lap of its last re-roll
-    radio_used: bool = False       # Car Radio: thrown (once a race)
-    scrap_lap: int = 0             # Pile of Scrap: the lap it last dropped a marker
-
-    @property
-    def racing(self) -> bool:
-        return not self.out and not self.place
-
-    def zone_wp(self, zone: str) -> int:
-        return self.wp[T.ZONES.index(zone)]
-
-
-@dataclass(frozen=True)
-class Turn:
-    """What happened on the last turn, for the screen and the history."""
-    car: int
-    gear: int
-    roll: int
-    start: int
-    final: int
-    slide: int = 0
-    losses: tuple[tuple[str, int, str], ...] = ()
-    checks: tuple[tuple[str, int, int, bool], ...] = ()   # (kind, car, roll, hit)
-    markers: tuple[int, ...] = ()          # damage markers placed (spaces from the line)
-    out: tuple[tuple[int, str], ...] = ()  # cars eliminated (car, cause)
-    corner: int = 0
-    stops: int = 0
-    overshoots: tuple[tuple[int, int], ...] = ()
-    spin: bool = False
-    pit: tuple[str, int, int] = ()         # (quick/slow, roll, spaces)
-    weather: tuple[int, int, int] = ()     # (roll, old line, new line)
-    finish: int = 0                        # finishing position
-    why: str = ""                          # an automated driver's reason
-    auto: bool = False
-    gains: tuple[tuple[int, str, int, str], ...] = ()   # (car, zone, WP back, why): repairs
-
-
-@dataclass(frozen=True)
-class State:
-    settings: Settings
-    cars: tuple[Car, ...]
-    phase: str = START
-    round: int = 0
-    order: tuple[int, ...] = ()
-    turn: int = 0                          # index into order
-    report: Report | None = None
-    weather: int = T.GOOD
-    weather_log: tuple[tuple[int, int, int], ...] = ()   # (round, roll, line)
-    weather_roll: int = 0
-    markers: tuple[int, ...] = ()
-    grid: tuple[int, ...] = ()
-    finish: tuple[int, ...] = ()
-    last: Turn | None = None
-    advice: bool = False
-    team_repair: tuple[int, ...] = ()
-    qualifying: bool = False               # a stopwatch qualifying lap is being driven
-    qualified: bool = False
-    qual: tuple[tuple, ...] = ()           # per car: () or (throws, seconds, to the back)
-    qclock: float = 0.0                    # the stopwatch's start (the lap's first throw)
-    qthrows: int = 0                       # die throws so far, overshot spaces included
-    qweather: int = T.GOOD                 # the weather of the qualifying laps
-    police: tuple[tuple[int, int, int], ...] = ()   # road races: (lap, car, speed) at the station
-    police_paid: tuple[tuple[int, int], ...] = ()   # (lap, car) that got the 2 WP
-    chart: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()   # after each round: (round,
-    # the finishers and the racing cars in order, each car's pit stops so far): the lap chart
-
-    @property
-    def car_on(self) -> int:
-        return self.order[self.turn] if self.phase in (GEAR, REPORT) else -1
-
-    @property
-    def rain(self) -> bool:
-        return T.raining(self.qweather if self.qualifying else self.weather)
-
-    def lap(self, c: int) -> int:
-        return driving.lap_of(self.cars[c].dist, self.settings.circuit.length)
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -237,66 +129,10 @@ def _constructed(wear: Any, name: str) -> tuple[int, ...]:
 
 # -- what may be done now ------------------------------------------------------------------
 
-def gear_choices(state: State, c: int) -> list[tuple[int, dict[str, int]]]:
-    """The gears car ``c`` may pick now, with the WP each costs."""
-    car = _wear(state, state.cars[c])
-    if car.cap < 6:
-        return [(g, {}) for g in range(1, car.cap + 1) if g <= max(car.gear + 1, car.cap)]
-    out = []
-    for g in T.GEARS:
-        cost = T.gear_down_cost(car.gear, g)
-        if cost is None:
-            continue
-        if any(car.zone_wp(z) < n for z, n in cost.items()):
-            continue
-        out.append((g, cost))
-    return out
-
-
-def in_gear(car: Car, gear: int, cost: dict[str, int]) -> Car:
-    """``car`` in ``gear`` with its cost (from ``gear_choices``) paid: what a driver
-    weighs before choosing, nothing logged."""
-    wp = list(car.wp)
-    for zone, n in cost.items():
-        wp[T.ZONES.index(zone)] -= n
-    return evolve(car, wp=tuple(wp), gear=gear)
-
-
 def preview(state: State, report: Report | None = None) -> Plan:
     """The move of the car on turn as reported so far."""
     c = state.car_on
-    return _plan(state, c, report or state.report)
-
-
-def _wear(state: State, car: Car) -> Car:
-    return evolve(car, wp=FREE_WP) if state.qualifying else car
-
-
-def _plan(state: State, c: int, report: Report) -> Plan:
-    car = _wear(state, state.cars[c])
-    if state.qualifying:         # alone on the track
-        return driving.plan(state.settings.circuit, _driving_car(car), report, state.rain, laps=1, qualifying=True)
-    others = [o.dist for i, o in enumerate(state.cars) if i != c and o.racing and not o.pit_wait]
-    p = driving.plan(state.settings.circuit, _driving_car(car), report, state.rain,
-                     laps=state.settings.laps, others=others, markers=state.markers)
-    if state.settings.road and not report.held and road.sweet(state, c, p):
-        p = driving.plan(state.settings.circuit, _driving_car(car), evolve(report, held=1), state.rain,
-                         laps=state.settings.laps, others=others, markers=state.markers)
-    return p
-
-
-def _driving_car(car: Car) -> driving.Car:
-    return driving.Car(car.dist, car.corner, car.stops, car.wp, car.tires, car.changed,
-                       T.FROG_SLIDE if car.skill == "weather-frog" else 3)
-
-
-def can_pit(state: State, c: int, report: Report) -> bool:
-    if state.qualifying or state.settings.road:       # no pits in road races
-        return False
-    car = state.cars[c]
-    s = state.settings
-    reach = report.roll + driving.slide_for(s.circuit, _driving_car(car), report.roll, state.rain) + report.soft
-    return driving.pit_possible(s.circuit, _driving_car(car), reach, s.laps, car.pits)
+    return plan(state, c, report or state.report)
 
 
 def moves(state: State) -> list[Move]:
@@ -349,16 +185,6 @@ def tire_moves(state: State) -> list[Move]:
         out.append(make_move("tires", label(f"{car.name[:R_NAME]} to {new}"), player=car.name, car=i, tires=new,
                              history=f"{new} tires"))
     return out
-
-
-def fit_auto_tires(state: State, cars, rain: bool) -> tuple[Car, ...]:
-    """The weather is known: every automated car fits the tires its policy picks (in a
-    road race every car keeps its hard tires)."""
-    from companion.games.formula_de import automaton
-    if state.settings.road:
-        return tuple(cars)
-    fit = automaton.tires_for(rain)
-    return tuple(evolve(c, tires=fit) if c.driver == kitcars.AUTO else c for c in cars)
 
 
 def gear_label(g: int, cost: Mapping[str, int], gear: str = "") -> str:
@@ -462,7 +288,6 @@ def resolve(state: State, move: Move, rng) -> dict:
             return {"kind": "done", "car": c, "rolls": {}, "clock": time.monotonic()}
         return {"kind": "done", "car": c, "rolls": _check_rolls(state, c, state.report, rng)}
     if kind == "auto":
-        from companion.games.formula_de import automaton
         c = move.arg("car")
         gear, why = automaton.choose_gear(state, c)
         face = roll(rng, s.faces[gear - 1])
@@ -515,7 +340,7 @@ def _resolve_start(state: State, rng) -> dict:
 def _check_rolls(state: State, c: int, report: Report, rng) -> dict:
     """Every black die the confirmed move calls for, rolled now."""
     s = state.settings
-    p = _plan(state, c, report)
+    p = plan(state, c, report)
     rolls: dict[str, Any] = {}
     if p.out:
         return rolls
@@ -568,10 +393,6 @@ def _on_turn(state: State, event, *phases: str) -> int:
     return c
 
 
-def _set(state: State, c: int, car: Car) -> State:
-    return evolve(state, cars=replace_at(state.cars, c, car))
-
-
 def _start(state: State, event) -> State:
     _need(state, START, QDONE)
     s = state.settings
@@ -599,7 +420,7 @@ def _start(state: State, event) -> State:
         line = T.FIRST_LINE[s.circuit.weather_result(w)]
     else:
         w, line = 0, T.FIRST_LINE[s.weather]
-    cars = list(fit_auto_tires(state, state.cars, T.raining(line)))
+    cars = list(automaton.fit_auto_tires(state, state.cars, T.raining(line)))
     for k, c in enumerate(grid):
         effect = T.start_effect(starts[c])
         car = evolve(cars[c], dist=-k, gear=0, corner=0, stops=0, grid_rolls=grid_rolls[c], start_roll=starts[c])
@@ -624,15 +445,6 @@ def _ok(state: State, event) -> State:
 def _next(state: State, event) -> State:
     _need(state, ROUND)
     return _new_round(state)
-
-
-def race_order(state: State, cars=None) -> tuple[int, ...]:
-    """Racing cars, leader first; level cars: the higher gear, then the one ahead before."""
-    cars = state.cars if cars is None else cars
-    before = {c: k for k, c in enumerate(state.order)}
-    racing = [i for i, c in enumerate(cars) if c.racing]
-    return tuple(sorted(racing, key=lambda i: (-cars[i].dist, cars[i].skill != "quick-off-the-mark",
-                                               -cars[i].gear, before.get(i, i))))
 
 
 def _new_round(state: State) -> State:
@@ -678,7 +490,7 @@ def _fix(state: State, event) -> State:
     here = state.settings.circuit.corner_at(dist)
     number = here[0].number if here else 0
     stops = car.stops if number and number == car.corner else 0
-    return _set(state, c, evolve(car, dist=dist, corner=number, stops=stops))
+    return set_car(state, c, evolve(car, dist=dist, corner=number, stops=stops))
 
 
 def _tires(state: State, event) -> State:
@@ -689,20 +501,7 @@ def _tires(state: State, event) -> State:
     legal = {(m.arg("car"), m.arg("tires")) for m in tire_moves(state)}
     if (c, tires) not in legal:
         raise RuleError(f"no {tires!r} tires to fit on car {c!r} now")
-    return _set(state, c, evolve(state.cars[c], tires=tires))
-
-
-def _lose(car: Car, zone: str, amount: int, cause: str, rnd: int, lap: int) -> Car:
-    if amount <= 0:
-        return car
-    i = T.ZONES.index(zone)
-    amount = min(amount, car.wp[i])
-    wp = replace_at(car.wp, i, car.wp[i] - amount)
-    return evolve(car, wp=wp, zone=zone, log=car.log + ((rnd, lap, zone, amount, cause),))
-
-
-def _eliminate(car: Car, cause: str, rnd: int, lap: int) -> Car:
-    return evolve(car, out=cause, out_lap=lap, out_round=rnd, corner=0, stops=0)
+    return set_car(state, c, evolve(state.cars[c], tires=tires))
 
 
 def _apply_gear(state: State, c: int, gear: int, face: int) -> State:
@@ -714,19 +513,19 @@ def _apply_gear(state: State, c: int, gear: int, face: int) -> State:
         raise RuleError(f"{face} is not a face of gear {gear}'s die")
     lap = state.lap(c)
     if state.qualifying:
-        return evolve(_set(state, c, evolve(car, gear=gear, cap=6)), phase=REPORT, report=Report(gear, face),
+        return evolve(set_car(state, c, evolve(car, gear=gear, cap=6)), phase=REPORT, report=Report(gear, face),
                       qthrows=state.qthrows + 1)
     for zone, n in costs.items():
-        car = _lose(car, zone, n, "gearing down", state.round, lap)
+        car = lose(car, zone, n, "gearing down", state.round, lap)
     car = evolve(car, gear=gear, cap=6)
     if car.zone_wp(T.ENGINE) <= 0:
-        car = _eliminate(car, T.ENGINE, state.round, lap)
-        state = _set(state, c, car)
+        car = eliminate(car, T.ENGINE, state.round, lap)
+        state = set_car(state, c, car)
         state = evolve(state, markers=_marker(state, car.dist))
         last = Turn(c, gear, face, car.dist, car.dist, losses=tuple((z, n, "gearing down") for z, n in costs.items()),
                     out=((c, T.ENGINE),), markers=(car.dist % state.settings.circuit.length,))
         return evolve(state, last=last, phase=SHOW)
-    return evolve(_set(state, c, car), phase=REPORT, report=Report(gear, face))
+    return evolve(set_car(state, c, car), phase=REPORT, report=Report(gear, face))
 
 
 def _marker(state: State, dist: int) -> tuple[int, ...]:
@@ -753,7 +552,7 @@ def _adjust(state: State, event) -> State:
         if value not in state.settings.faces[r.gear - 1]:
             raise RuleError(f"{value} is not a face of gear {r.gear}'s die")
         car = evolve(state.cars[c], ace_lap=state.lap(c))
-        return evolve(_set(state, c, car), report=Report(r.gear, int(value)))
+        return evolve(set_car(state, c, car), report=Report(r.gear, int(value)))
     if what == "nitro":
         r = evolve(r, nitro=T.nitro_spaces(r.gear, state.cars[c].skill))
     elif what == "skid":
@@ -807,12 +606,12 @@ def _auto(state: State, event) -> State:
 def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any], *, auto: bool, why: str) -> State:
     s = state.settings
     length = s.circuit.length
-    p = _plan(state, c, report)
+    p = plan(state, c, report)
     car = state.cars[c]
     lap = state.lap(c)
     rnd = state.round
     for zone, n, cause in p.losses:
-        car = _lose(car, zone, n, cause, rnd, lap)
+        car = lose(car, zone, n, cause, rnd, lap)
     car = evolve(car, dist=p.final, corner=p.corner, stops=p.stops, cap=1 if p.spin else 6)
     markers = state.markers
     out: list[tuple[int, str]] = []
@@ -827,7 +626,7 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         placed.append(spot)
 
     if p.out:
-        car = _eliminate(car, p.out, rnd, lap)
+        car = eliminate(car, p.out, rnd, lap)
         out.append((c, p.out))
         mark(p.final)
     cars = list(state.cars)
@@ -840,10 +639,10 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         hit = T.collision_hit(r, state.rain)
         checks.append(("collision", c, r, hit))
         if hit:
-            car = _lose(car, T.BODY, 1, "collision", rnd, lap)
+            car = lose(car, T.BODY, 1, "collision", rnd, lap)
             mark(car.dist)
             if car.zone_wp(T.BODY) <= 0:
-                car = _eliminate(car, "collision", rnd, lap)
+                car = eliminate(car, "collision", rnd, lap)
                 out.append((c, "collision"))
     for r in rolls.get("handling", ()):
         if car.out:
@@ -852,9 +651,9 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
         hit = r <= T.SCRAP_HANDLING if car.skill == "pile-of-scrap" else T.handling_hit(r, state.rain)
         checks.append(("handling", c, r, hit))
         if hit:
-            car = _lose(car, T.HANDLING, 1, "damage marker", rnd, lap)
+            car = lose(car, T.HANDLING, 1, "damage marker", rnd, lap)
             if car.zone_wp(T.HANDLING) <= 0:
-                car = _eliminate(car, T.HANDLING, rnd, lap)
+                car = eliminate(car, T.HANDLING, rnd, lap)
                 out.append((c, T.HANDLING))
                 mark(car.dist)
     cars[c] = car
@@ -872,10 +671,10 @@ def _finish_move(state: State, c: int, report: Report, rolls: Mapping[str, Any],
                    else T.engine_hit(r, state.rain))
             checks.append(("engine", i, r, hit))
             if hit:
-                other = _lose(other, T.ENGINE, 1, "motor damage", rnd, state.lap(i))
+                other = lose(other, T.ENGINE, 1, "motor damage", rnd, state.lap(i))
                 mark(other.dist)
                 if other.zone_wp(T.ENGINE) <= 0:
-                    other = _eliminate(other, T.ENGINE, rnd, state.lap(i))
+                    other = eliminate(other, T.ENGINE, rnd, state.lap(i))
                     out.append((i, T.ENGINE))
             cars[i] = other
     car = cars[c]
@@ -979,7 +778,3 @@ _HANDLERS = {"start": _start, "ok": _ok, "next": _next, "gear": _gear, "adjust":
 def finished(state: State) -> bool:
     return state.phase == OVER
 
-
-# the results live in results.py; the pack and the screens find them here too
-from companion.games.formula_de.results import (classification, describe, standings, summary,  # noqa: E402,F401
-                                                 team_standings)

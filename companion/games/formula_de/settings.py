@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.games.formula_de import circuit as board
 from companion.games.formula_de import tables as T
 from companion.games.formula_de.circuit import Circuit, load
 from companion.kit.errors import DataError, RuleError
@@ -97,7 +98,10 @@ def road_drivers(data: Mapping[str, Any]) -> tuple[tuple[tuple[str, tuple[int, .
     return tuple(out), note
 
 
-def check_tables(data: Mapping[str, Any]) -> None:
+def check(data: Mapping[str, Any]) -> None:
+    """The whole data file checked (the Activity's ``check_data``): every circuit, the
+    dice, the standard car and the road-race drivers."""
+    board.check(data)
     gear_faces(data)
     _faces(data, "black", ("dice", "black", "faces"))
     standard_wear(data)
