@@ -379,13 +379,11 @@ class Journal:
         """The file is damaged: read what can still be read, move the file (and its
         write-ahead log) aside as ``journal.sqlite3.damaged-N``, and start a sound
         journal holding the rows that were intact. Snapshots (a cache) are not kept."""
-        sessions = _read_around(self._db, "SELECT id, activity, options, data, championship, started, "
-                                          "finished, results FROM sessions", "id")
-        events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
-                              "session, seq")
-        club = [_read_around(self._db, f"SELECT {columns} FROM {table}", key) for table, columns, key in
-                (("races", "session, race, season", "session"), ("club", "id, body, crc, created", "id"))]
-        aside = _read_around(self._db, "SELECT session FROM aside", "session")
+        sessions = _intact(self._db, "sessions", SESSION_COLUMNS, "id")
+        events = _intact(self._db, "events", "session, seq, label, body, crc, created", "session, seq")
+        club = [_intact(self._db, "races", "session, race, season", "session"),
+                _intact(self._db, "club", "id, body, crc, created", "id")]
+        aside = _intact(self._db, "aside", "session", "session")
         total = _count(self._db, "events")
         self._db.close()
         n = 1
@@ -786,6 +784,21 @@ def _read_around(db: sqlite3.Connection, select: str, key: str) -> list[tuple]:
         except sqlite3.DatabaseError:
             pass
     return [rows[k] for k in sorted(rows)]
+
+
+def _intact(db: sqlite3.Connection, table: str, columns: str, key: str) -> list[tuple]:
+    """The rows of ``table`` still readable from a damaged file (``_read_around``) whose
+    checksum matches (all of them in a journal written before rows had one): a damaged
+    row is never copied into the new journal, where it would be summed anew."""
+    from companion.core import rowsums
+    try:
+        summed = rowsums.COLUMN in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        summed = False
+    if not summed:
+        return _read_around(db, f"SELECT {columns} FROM {table}", key)
+    rows = _read_around(db, f"SELECT {columns}, {rowsums.COLUMN} FROM {table}", key)
+    return [row[:-1] for row in rows if row[-1] == rowsums.row_sum(table, *row[:-1])]
 
 
 def _count(db: sqlite3.Connection, table: str) -> int | None:
