@@ -485,6 +485,8 @@ class App:
         if getattr(gesture, "kind", None) == "stuck":
             self.toast = f"{gesture.button} button held down: check it"
             return
+        if getattr(gesture, "button", None) == "GO" and not self.screen.takes_go(self):
+            return          # GO never starts, resumes, ends or chooses a session: only OK does
         self.screen.handle(self, gesture)
         # the setup is journaled when an answer is given (OK, GO, BACK), not while UP/DOWN
         # turn it, as a race journals actions, not the highlighted move

@@ -7,6 +7,7 @@ import sqlite3
 
 from companion.profile import LINE_CHARS, MENU_CHARS
 from companion.app import App
+from companion.core import rowsums
 from companion.core.journal import Journal
 from companion.devices.buttons import ScriptedButtons
 from companion.devices.emulated import HeadlessDisplay
@@ -77,6 +78,7 @@ def test_corrupt_journal_row_is_shown_and_the_rest_replayed(state_dir):
     app.run(ScriptedButtons.from_keys(f"{TO_3WIDE_DICE} GO GO GO"))
     app.journal.close()
     db = sqlite3.connect(state_dir / Journal.FILENAME)
+    rowsums.seal(db)     # a body garbled as it was written: its row's checksum is of it
     db.execute("UPDATE events SET body = 'garbage' WHERE seq = 2")
     db.commit()
     db.close()

@@ -168,7 +168,9 @@ def test_a_deck_session_ends_when_left_and_go_never_lands_in_it_again(state_dir)
     assert app.journal.open_session() is None and app.journal.aside_sessions() == []
     play(app, "laps", 0)
     play_to_the_end(app)
-    press(app, "GO")                                     # the race is over: GO leaves for the menu
+    press(app, "GO " * 5)                                # the race is over: GO does nothing
+    assert isinstance(app.screen, flow.Race) and app.runner.finished()
+    press(app, "OK")                                     # OK leaves it for the menu
     assert isinstance(app.screen, flow.Home) and app.screen.items(app)[0][0] == "dice"
     assert len(list(app.journal.rows(deck))) == 3        # no card drawn in the old deck session
 

@@ -35,8 +35,9 @@ BATCHES = 4          # per race
 
 RACES = {
     # home: DOWN x3 = Street Illegal; the wizard's defaults (GO: the cars keep their
-    # colours as names); then GO plays the main move
-    "street-illegal": "DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 300,
+    # colours as names); then GO plays the main move (once the race is over GO does
+    # nothing: OK leaves it) and a second race the same way
+    "street-illegal": ("DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 150 + "OK ") * 2,
     # Dice roller of 3-Wide: rolls, another die, an undo now and then
     "dice": "OK DOWN DOWN OK " + "GO GO DOWN OK HOLD:BACK GO UP " * 40,
 }

@@ -11,7 +11,7 @@ import pytest
 
 from companion.league import onscreen, record, seasons
 from companion.app import App
-from companion.core.journal import Journal
+from companion.core.journal import Journal, JournalDamaged
 from companion.devices.emulated import HeadlessDisplay
 from companion.games import registry
 from companion.receipts.model import Line
@@ -170,7 +170,9 @@ def test_a_new_season_named_on_the_box(state_dir):
     assert app.frame().body[0].items[0] == "Name Cup"
     press(app, "DOWN OK OK DOWN OK")           # 2 races, each driver's worst dropped
     assert app.frame().body[0].items[1:3] == ("Races 2", "Drop worst 1")
-    press(app, "GO")
+    press(app, "GO " * 3)                      # GO starts no season: only OK on "Start season"
+    assert app.frame().title == "New season" and app.toast == ""
+    press(app, "DOWN OK")
     assert isinstance(app.screen, flow.Results) and app.toast == "Season Cup started"
     season = seasons.current(app.journal, GAME)
     assert (season.name, season.races, season.drop) == ("Cup", 2, 1)
@@ -204,7 +206,7 @@ def test_a_reader_sees_the_box_finish_a_race_and_start_a_season(state_dir):
     reader.close()
 
 
-def test_a_damaged_club_row_is_passed_over(state_dir):
+def test_a_damaged_club_row_is_refused_with_its_place(state_dir):
     import sqlite3
 
     app, _ = app_on(state_dir)
@@ -214,9 +216,10 @@ def test_a_damaged_club_row_is_passed_over(state_dir):
     app.journal.close()
     with sqlite3.connect(state_dir / Journal.FILENAME) as db:    # a bit flipped on the card
         db.execute("UPDATE club SET body = replace(body, 'Next', 'Nexu') WHERE id = 2")
-    with Journal(state_dir) as journal:
-        assert [s.name for s in seasons.seasons(journal, GAME)][-1] == "Cup"
-        assert len(seasons.current(journal, GAME).race_list()) == 0
+    with pytest.raises(JournalDamaged, match=r"club event 2 \(table club\)"):   # refused, not passed over
+        Journal(state_dir)
+    with pytest.raises(JournalDamaged):
+        Journal(state_dir, read_only=True)
 
 
 def test_a_season_left_without_a_race_is_not_listed(state_dir):

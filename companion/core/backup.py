@@ -8,9 +8,10 @@ written under a temporary name (``.journal-....sqlite3.part``), checked (SQLite'
 renamed: a cut at any moment (power, Ctrl-C, a full stick) leaves every earlier backup
 whole. ``keep``: the newest backups kept in ``folder``, older ones deleted.
 
-``restore(backup_file, state_dir)`` checks a backup before it replaces anything, refuses
-while a companion (or its table screen) has the journal open, and moves the journal it
-replaces aside as ``journal.sqlite3.replaced-YYYYMMDD-HHMMSS``.
+``restore(backup_file, state_dir)`` checks a backup before it replaces anything (every
+row's checksum included: ``companion.core.rowsums``), refuses while a companion (or its
+table screen) has the journal open, and swaps it in one atomic step (``companion.core.swap``),
+keeping the journal it replaces as ``journal.sqlite3.replaced-YYYYMMDD-HHMMSS``.
 
 A backup file is a self-contained SQLite file (rollback journal mode, no ``-wal`` beside
 it); the companion turns it back to write-ahead logging when it opens it.
@@ -26,14 +27,16 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.core import rowsums, swap
 from companion.core.journal import SCHEMA, Journal
 
 PREFIX = "journal-"
 SUFFIX = ".sqlite3"
 KEEP = 5
 """Backups kept in a folder by the automatic backup (``[backup] keep``)."""
-JOURNAL_VERSIONS = (0,)
-"""The journal versions (``PRAGMA user_version``) this code reads: the journal sets none."""
+JOURNAL_VERSIONS = (0, rowsums.VERSION)
+"""The journal versions (``PRAGMA user_version``) this code reads: 0, written before rows
+carried checksums (upgraded when the companion opens it), and rows with checksums."""
 _NAME = re.compile(r"journal-(\d{8}-\d{6})(?:-(\d+))?\.sqlite3")
 _CHECKED = (("events", "body"), ("setup", "body"), ("snapshots", "state"))
 """The tables whose rows carry a CRC32 (``crc``) of the named column."""
@@ -112,12 +115,18 @@ def _check_open(db: sqlite3.Connection, path: str) -> Contents:
         raise BackupError(f"{path} is a journal of version {version}, which this companion does not read "
                           "(update the companion first)")
     for table, columns in _schema().items():
+        if version < rowsums.VERSION:
+            columns = columns - {rowsums.COLUMN}
         have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
         if not have:
             raise BackupError(f"{path} is not a Race Companion journal (it has no {table} table)")
         if not columns <= have:
             raise BackupError(f"{path} is not a Race Companion journal (its {table} table lacks "
                               f"{', '.join(sorted(columns - have))})")
+    where = rowsums.damage(db) if version >= rowsums.VERSION else None
+    if where is not None:
+        raise BackupError(f"{path} has a damaged row ({where}); it was refused and nothing was changed",
+                          "damaged row")
     for table, column in _CHECKED:
         key = "session, seq" if table != "setup" else "id"
         for row in db.execute(f"SELECT {key}, {column}, crc FROM {table}"):
@@ -179,14 +188,6 @@ def _write_failed(folder: Path, exc: BaseException) -> BackupError:
                        "the earlier backups there are whole", "cannot write")
 
 
-def _fsync(path: Path, flags: int = os.O_RDONLY) -> None:
-    fd = os.open(path, flags)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def backups(folder: str | Path) -> list[Path]:
     """The backups in ``folder``, oldest first (by the date and time in their names, then
     the number a second backup in the same second has)."""
@@ -227,9 +228,9 @@ def back_up(journal_file: str | Path, folder: str | Path, *, keep: int | None = 
             contents = check(part, called=f"the copy of {source_path}")
         except BackupError as exc:         # the journal itself is damaged: said, nothing kept
             raise BackupError(f"{exc}; nothing was kept (run `companion selftest`)", "journal damaged") from None
-        _fsync(part)
+        swap.fsync(part)
         os.replace(part, target)
-        _fsync(folder)
+        swap.fsync(folder)
     except BaseException as exc:            # Ctrl-C too: no half copy is left under any name
         for left in (part, part.with_name(part.name + "-journal")):
             try:
@@ -330,8 +331,8 @@ class Restored:
 def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None = None) -> Restored:
     """Put the backup at ``backup_file`` in place as the journal of ``state_dir`` once it
     passed ``check`` (a copy of it in ``state_dir`` is checked, the bytes that go in place);
-    the journal it replaces (with its ``-wal`` and its note of the last event) is moved aside
-    as ``journal.sqlite3.replaced-YYYYMMDD-HHMMSS``. Refused (a BackupError, nothing
+    the journal it replaces (its ``-wal`` merged into it, with its note of the last event) is
+    kept as ``journal.sqlite3.replaced-YYYYMMDD-HHMMSS``; the swap is one atomic step. Refused (a BackupError, nothing
     changed) for a backup that fails its check and while the journal is open."""
     source = Path(backup_file)
     state = Path(state_dir)
@@ -344,7 +345,8 @@ def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BackupError(f"cannot make the state directory {state}: {exc.strerror or exc}") from None
-    part = state / f".{Journal.FILENAME}.restoring"
+    swap.finish(state)                                 # a restore cut short before this one
+    part = state / swap.PART
     try:
         with open(source, "rb") as src, open(part, "wb") as dst:
             while chunk := src.read(1 << 20):
@@ -362,21 +364,34 @@ def restore(backup_file: str | Path, state_dir: str | Path, *, now: float | None
     aside = _aside_name(live, now) if live.exists() else None
     try:
         if aside is not None:
-            for suffix in ("-wal", "-shm", ".last"):
-                side = live.with_name(live.name + suffix)
-                if side.exists():
-                    os.replace(side, aside.with_name(aside.name + suffix))
-            os.replace(live, aside)
-        else:
-            live.with_name(live.name + ".last").unlink(missing_ok=True)
-        os.replace(part, live)
-        _fsync(state)
+            _merge_log(live, aside)
+        swap.put_in_place(part, live, aside)
     except OSError as exc:
-        part.unlink(missing_ok=True)
+        swap.finish(state)                     # taken back where it was not done
         raise BackupError(f"cannot put the backup in place in {state}: {exc.strerror or exc}"
                           + (f" (the journal it was to replace is {aside})" if aside and aside.exists() else "")
                           ) from None
     return Restored(contents, live, aside)
+
+
+def _merge_log(live: Path, aside: Path) -> None:
+    """Merge the journal's write-ahead log into its file and remove it (and the shared
+    memory), so the file alone is the whole journal when its name moves. A journal too
+    damaged to merge keeps its log under the name it goes aside as."""
+    try:
+        db = sqlite3.connect(live, isolation_level=None)
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        pass
+    for suffix in ("-wal", "-shm"):
+        side = live.with_name(live.name + suffix)
+        if side.exists() and side.stat().st_size and suffix == "-wal":
+            os.replace(side, aside.with_name(aside.name + suffix))
+        side.unlink(missing_ok=True)
 
 
 def _owned_like(path: Path, folder: Path) -> None:

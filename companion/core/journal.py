@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     championship TEXT,
     started REAL NOT NULL,
     finished REAL,
-    results TEXT
+    results TEXT,
+    rowsum INTEGER
 );
 CREATE TABLE IF NOT EXISTS events (
     session INTEGER NOT NULL REFERENCES sessions(id),
@@ -61,15 +62,18 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     crc INTEGER NOT NULL,
     created REAL NOT NULL,
+    rowsum INTEGER,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS setup (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL,
-    crc INTEGER NOT NULL
+    crc INTEGER NOT NULL,
+    rowsum INTEGER
 );
 CREATE TABLE IF NOT EXISTS aside (
-    session INTEGER PRIMARY KEY REFERENCES sessions(id)
+    session INTEGER PRIMARY KEY REFERENCES sessions(id),
+    rowsum INTEGER
 );
 CREATE TABLE IF NOT EXISTS snapshots (
     session INTEGER NOT NULL REFERENCES sessions(id),
@@ -77,20 +81,26 @@ CREATE TABLE IF NOT EXISTS snapshots (
     code TEXT NOT NULL,
     state BLOB NOT NULL,
     crc INTEGER NOT NULL,
+    rowsum INTEGER,
     PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS races (
     session INTEGER PRIMARY KEY REFERENCES sessions(id),
     race TEXT NOT NULL UNIQUE,
-    season TEXT
+    season TEXT,
+    rowsum INTEGER
 );
 CREATE TABLE IF NOT EXISTS club (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     body TEXT NOT NULL,
     crc INTEGER NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    rowsum INTEGER
 );
 """
+
+SESSION_COLUMNS = "id, activity, options, data, championship, started, finished, results"
+"""A session row as ``Session`` holds it (not its checksum)."""
 
 FINGERPRINTS = {
     "finished": "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(finished), 0) FROM sessions "
@@ -111,10 +121,24 @@ MOVE_KEY = "_move"
 """The key of an event row's body that holds the move it was resolved from (not part of the event)."""
 MARK_MAGIC = "RCJ1"
 PROBLEMS_FILE = "journal-problems.txt"
+SWAP_MARKER = ".journal-swap.json"
+"""The note a restore leaves while it swaps journals (``companion.core.swap.MARKER``)."""
 
 
 class JournalError(RuntimeError):
     """The journal file cannot be opened or written; ``str()`` says what to do."""
+
+
+class JournalDamaged(JournalError):
+    """A stored row fails its checksum (``companion.core.rowsums``): the journal is refused
+    as it is, nothing was changed; ``where`` names the row."""
+
+    def __init__(self, path: Path, where: str):
+        super().__init__(
+            f"the journal {path} has a damaged row ({where}); it was refused and nothing was changed. "
+            "Restore the newest backup that passes its check (`companion restore FILE`), "
+            "see docs/record-integrity.md")
+        self.where = where
 
 
 class JournalReadOnly(JournalError):
@@ -216,6 +240,11 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc.strerror or exc} "
                                "(check the state directory is writable)") from None
+        if (self.path.parent / SWAP_MARKER).exists():     # a restore was cut short
+            from companion.core import swap
+            said = swap.finish(self.path.parent, self.FILENAME)
+            if said:
+                self._tell(said[0].upper() + said[1:], "companion restore was stopped between its steps")
         fault = self._connect()
         if fault is not None:
             self._salvage(fault)
@@ -245,6 +274,19 @@ class Journal:
             except sqlite3.DatabaseError as exc:
                 raise JournalError(f"cannot read the journal {self.path}: {exc}") from None
             self.immutable = True
+        self._verify()
+
+    def _verify(self) -> None:
+        """Refuse the journal (JournalDamaged, nothing changed) when a stored row fails its
+        checksum; a journal written before rows carried them is read as it is."""
+        from companion.core import rowsums
+        try:
+            where = rowsums.damage(self._db) if rowsums.summed(self._db) else None
+        except sqlite3.DatabaseError as exc:
+            where = f"it cannot be read: {exc}"
+        if where is not None:
+            self._db.close()
+            raise JournalDamaged(self.path, where)
 
     @staticmethod
     def _connect_read_only(uri: str) -> sqlite3.Connection:
@@ -256,6 +298,18 @@ class Journal:
             db.close()
             raise
         return db
+
+    def checked_rows(self) -> int | None:
+        """How many stored rows carry a checksum that matches (every one: a damaged row
+        refused the journal when it was opened); None for a journal written before rows
+        carried them, read as it is."""
+        from companion.core import rowsums
+        if not rowsums.summed(self._db):
+            return None
+        where = rowsums.damage(self._db)
+        if where is not None:
+            raise JournalDamaged(self.path, where)
+        return sum(int(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in rowsums.layout(self._db))
 
     def writer_back(self) -> bool:
         """Whether a journal read ``immutable`` has a writer again (its shared memory is back)."""
@@ -274,9 +328,16 @@ class Journal:
             raise JournalError(f"cannot open the journal {self.path}: {exc} "
                                "(check the state directory is writable)") from None
         try:
+            problems = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
+            if problems != ["ok"]:
+                return "; ".join(problems)
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        if problems == ["ok"]:
+            self._verify()              # before anything is written: a damaged row is refused
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            problems = [r[0] for r in self._db.execute("PRAGMA quick_check(3)")]
             if problems != ["ok"]:
                 return "; ".join(problems)
             columns = [r[1] for r in self._db.execute("PRAGMA table_info(snapshots)")]
@@ -284,6 +345,7 @@ class Journal:
                 self._db.execute("DROP TABLE snapshots")
             before_aside = self._db.execute("SELECT 1 FROM sqlite_master WHERE name='aside'").fetchone() is None
             self._db.executescript(SCHEMA)
+            self._summed()
             if before_aside:
                 self._write(*LEFT_BEHIND)
         except sqlite3.DatabaseError as exc:
@@ -299,18 +361,29 @@ class Journal:
             return str(exc)
         return None
 
+    def _summed(self) -> None:
+        """Every row written from now on carries its checksum; a journal written before
+        rows had one is given them once, as its rows stand (``rowsums.upgrade``)."""
+        from companion.core import rowsums
+        rowsums.register(self._db)
+        if int(self._db.execute("PRAGMA user_version").fetchone()[0]) < rowsums.VERSION:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                rowsums.upgrade(self._db)
+                self._db.execute(f"PRAGMA user_version={rowsums.VERSION}")
+        rowsums.seal(self._db)
+
     # -- damage ------------------------------------------------------------------------
 
     def _salvage(self, fault: str) -> None:
         """The file is damaged: read what can still be read, move the file (and its
         write-ahead log) aside as ``journal.sqlite3.damaged-N``, and start a sound
         journal holding the rows that were intact. Snapshots (a cache) are not kept."""
-        sessions = _read_around(self._db, "SELECT id, activity, options, data, championship, started, "
-                                          "finished, results FROM sessions", "id")
-        events = _read_around(self._db, "SELECT session, seq, label, body, crc, created FROM events",
-                              "session, seq")
-        club = [_read_around(self._db, f"SELECT * FROM {table}", key) for table, key in (("races", "session"), ("club", "id"))]
-        aside = _read_around(self._db, "SELECT session FROM aside", "session")
+        sessions = _intact(self._db, "sessions", SESSION_COLUMNS, "id")
+        events = _intact(self._db, "events", "session, seq, label, body, crc, created", "session, seq")
+        club = [_intact(self._db, "races", "session, race, season", "session"),
+                _intact(self._db, "club", "id, body, crc, created", "id")]
+        aside = _intact(self._db, "aside", "session", "session")
         total = _count(self._db, "events")
         self._db.close()
         n = 1
@@ -336,8 +409,8 @@ class Journal:
                                  "started, finished, results) VALUES (?,?,?,?,?,?,?,?)", sessions)
             self._db.executemany("INSERT OR IGNORE INTO events (session, seq, label, body, crc, created) "
                                  "VALUES (?,?,?,?,?,?)", kept)
-            self._db.executemany("INSERT OR IGNORE INTO races VALUES (?,?,?)", [r for r in club[0] if r[0] in known])
-            self._db.executemany("INSERT OR IGNORE INTO club VALUES (?,?,?,?)", club[1])
+            self._db.executemany("INSERT OR IGNORE INTO races (session, race, season) VALUES (?,?,?)", [r for r in club[0] if r[0] in known])
+            self._db.executemany("INSERT OR IGNORE INTO club (id, body, crc, created) VALUES (?,?,?,?)", club[1])
             self._db.executemany("INSERT OR IGNORE INTO aside (session) VALUES (?)",
                                  [row for row in aside if row[0] in known])
         from companion.core.names import counted   # only on a damaged journal: not at every start
@@ -430,7 +503,7 @@ class Journal:
         return sid
 
     def session(self, session_id: int) -> Session:
-        row = self._db.execute("SELECT * FROM sessions WHERE id=?", (session_id,)).fetchone()
+        row = self._db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id=?", (session_id,)).fetchone()
         if row is None:
             raise JournalError(f"no session {session_id} in {self.path}")
         return self._session(row)
@@ -439,7 +512,7 @@ class Journal:
         """The session being played: the newest that has not finished and was not put
         aside (the race to resume on boot)."""
         row = self._db.execute(
-            f"SELECT * FROM sessions WHERE finished IS NULL {self._not_aside()} ORDER BY id DESC LIMIT 1").fetchone()
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE finished IS NULL {self._not_aside()} ORDER BY id DESC LIMIT 1").fetchone()
         return self._session(row) if row else None
 
     def aside_sessions(self) -> list[Session]:
@@ -492,7 +565,7 @@ class Journal:
         return setup if isinstance(setup, dict) else None
 
     def sessions(self, finished: bool | None = None) -> list[Session]:
-        sql = "SELECT * FROM sessions"
+        sql = f"SELECT {SESSION_COLUMNS} FROM sessions"
         if finished is True:
             sql += " WHERE finished IS NOT NULL"
         elif finished is False:
@@ -711,6 +784,21 @@ def _read_around(db: sqlite3.Connection, select: str, key: str) -> list[tuple]:
         except sqlite3.DatabaseError:
             pass
     return [rows[k] for k in sorted(rows)]
+
+
+def _intact(db: sqlite3.Connection, table: str, columns: str, key: str) -> list[tuple]:
+    """The rows of ``table`` still readable from a damaged file (``_read_around``) whose
+    checksum matches (all of them in a journal written before rows had one): a damaged
+    row is never copied into the new journal, where it would be summed anew."""
+    from companion.core import rowsums
+    try:
+        summed = rowsums.COLUMN in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        summed = False
+    if not summed:
+        return _read_around(db, f"SELECT {columns} FROM {table}", key)
+    rows = _read_around(db, f"SELECT {columns}, {rowsums.COLUMN} FROM {table}", key)
+    return [row[:-1] for row in rows if row[-1] == rowsums.row_sum(table, *row[:-1])]
 
 
 def _count(db: sqlite3.Connection, table: str) -> int | None:

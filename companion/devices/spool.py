@@ -16,6 +16,7 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.core.swap import fsync as sync_dir
 from companion.receipts.model import Columns, Feed, Line, Picture, QRCode, Receipt, Rule
 
 _ITEM_TYPES = {"line": Line, "columns": Columns, "rule": Rule, "feed": Feed, "picture": Picture, "qr-code": QRCode}
@@ -72,14 +73,6 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.fsync(fh.fileno())
     os.replace(tmp, path)
     sync_dir(path.parent)
-
-
-def sync_dir(directory: Path) -> None:
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
 
 
 class Spool:

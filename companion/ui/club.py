@@ -23,6 +23,7 @@ def _menu(title: str, items: list[str], selected: int, footer: str) -> View:
 class ClubMenu(Screen):
     """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
     championship), and making a dataclass costs more than that press's whole budget."""
+    chooses = True
     ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge")
 
     def __init__(self, selected: int = 0):
@@ -36,7 +37,7 @@ class ClubMenu(Screen):
             self.selected = (self.selected + _step(gesture)) % len(self.ITEMS)
         elif pressed(gesture, BACK):
             app.pop()
-        elif pressed(gesture, OK, GO):
+        elif pressed(gesture, OK):
             club = app.club()
             if self.selected == 0:
                 app.push(NewSeason(names={SEASON_KEY: club.default_season_name()}))
@@ -76,7 +77,8 @@ def _unmerge(app, name: str) -> None:
 
 class NewSeason(Screen):
     """A new season of the shown game: its name (entered like a player's), a set number
-    of races or open, how many worst results each driver drops. GO starts it."""
+    of races or open, how many worst results each driver drops. OK on "Start season" starts it."""
+    chooses = True
 
     def __init__(self, names: dict[str, str], races: int | None = None, drop: int = 0):
         self.names, self.races, self.drop, self.selected = names, races, drop, 0
@@ -86,14 +88,14 @@ class NewSeason(Screen):
                 f"Drop worst {self.drop}", "Start season"]
 
     def view(self, app) -> View:
-        return _menu("New season", self.rows(), self.selected, "OK: change  GO: start")
+        return _menu("New season", self.rows(), self.selected, "OK: choose")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
             self.selected = (self.selected + _step(gesture)) % len(self.rows())
         elif pressed(gesture, BACK):
             app.pop()
-        elif pressed(gesture, GO) or (pressed(gesture, OK) and self.selected == 3):
+        elif pressed(gesture, OK) and self.selected == 3:
             name = self.names.get(SEASON_KEY) or app.club().default_season_name()
             said = app.club().start_season(name, self.races, self.drop)
             if said.startswith("Season "):
@@ -111,6 +113,7 @@ class NewSeason(Screen):
 
 class Pick(Screen):
     """A list of names: OK does ``then(app, name)``."""
+    chooses = True
 
     def __init__(self, title: str, items: list[str], then: Callable):
         self.title, self.items, self.then, self.selected = title, items, then, 0

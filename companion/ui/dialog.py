@@ -1,4 +1,4 @@
-"""A yes/no question on the screen: OK or GO says yes and runs ``on_yes``, BACK says no.
+"""A yes/no question on the screen: OK says yes (GO does nothing: only a deliberate OK acts) and runs ``on_yes``, BACK says no.
 Every screen that asks before it acts (ending a race, a merge, deleting an entry) pushes one."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable
 
 from companion.ui import screens as ui
-from companion.ui.nav import BACK, GO, OK, Screen
+from companion.ui.nav import BACK, OK, Screen
 from companion.ui.view import View
 
 if TYPE_CHECKING:
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Confirm(Screen):
+    chooses = True
     question: str
     on_yes: Callable[[], None]
 
@@ -25,7 +26,7 @@ class Confirm(Screen):
     def handle(self, app: Host, gesture) -> None:
         if gesture.kind != "press":
             return
-        if gesture.button in (OK, GO):
+        if gesture.button == OK:
             app.pop()
             self.on_yes()
         elif gesture.button == BACK:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the contract, the kit and the wizard's screens are loaded w
 
 @dataclass
 class Home(Screen):
+    chooses = True
     selected: int = 0
 
     def items(self, app: Host) -> list[tuple[str, str]]:
@@ -48,7 +49,7 @@ class Home(Screen):
         items = self.items(app)
         if _step(gesture):
             self.selected = (self.selected + _step(gesture)) % len(items)
-        elif pressed(gesture, OK, GO):
+        elif pressed(gesture, OK):
             key = items[self.selected][0]
             if key == "continue":
                 app.resume_open_session()
@@ -65,6 +66,7 @@ class Home(Screen):
 @dataclass
 class Aside(Screen):
     """The races put aside, newest first, by game and when: OK takes one up again."""
+    chooses = True
     selected: int = 0
 
     def view(self, app: Host) -> View:
@@ -80,7 +82,7 @@ class Aside(Screen):
             self.selected = (self.selected + _step(gesture)) % len(races)
         elif pressed(gesture, BACK):
             app.pop()
-        elif pressed(gesture, OK, GO) and races:
+        elif pressed(gesture, OK) and races:
             app.switch(("resume", races[min(self.selected, len(races) - 1)][0]))
 
 
@@ -89,6 +91,7 @@ class OpenRace(Screen):
     """Another activity (or a race put aside) was chosen while a race is open: continue
     it, end it as it stands, or put it aside. Kept in the journal like a setup
     (:meth:`draft`), so a power cut comes back to the question."""
+    chooses = True
     session: int
     title: str                    # the open race's game
     target: tuple                 # what was chosen instead: ("new", slug) | ("resume", id)
@@ -118,7 +121,7 @@ class OpenRace(Screen):
             self.selected = (self.selected + _step(gesture)) % len(self.ANSWERS)
         elif pressed(gesture, BACK):
             app.pop()
-        elif pressed(gesture, OK, GO):
+        elif pressed(gesture, OK):
             app.answer_open(self, self.ANSWERS[self.selected][0])
 
 
@@ -172,7 +175,7 @@ class Race(Screen):
             return
         if gesture.button == BACK:
             app.push(Pause())
-        elif gesture.button in (OK, GO) and not moves:
+        elif gesture.button == OK and not moves:     # (GO does nothing then: takes_go)
             app.close_session()
         elif gesture.button in (OK, GO):
             # Both do what the footer shows; after each action the highlight
@@ -182,6 +185,10 @@ class Race(Screen):
                 app.push(Confirm(move.confirm, lambda: self.make(app, move)))
             else:
                 self.make(app, move)
+
+    def takes_go(self, app: Host) -> bool:
+        """GO makes the race's move; once the race is over it does nothing (OK leaves it)."""
+        return bool(app.moves())
 
     def make(self, app: Host, move) -> None:
         app.perform(move)
@@ -197,6 +204,7 @@ PAUSE_LABELS = {"continue": "Continue", "history": "History", "undo": "Undo last
 
 @dataclass
 class Pause(Screen):
+    chooses = True
     selected: int = 0
 
     def items(self, app: Host) -> list[tuple[str, str]]:
@@ -220,7 +228,7 @@ class Pause(Screen):
         if pressed(gesture, BACK):
             app.pop()
             return
-        if not pressed(gesture, OK, GO):
+        if not pressed(gesture, OK):
             return
         key, _ = items[self.selected % len(items)]
         if key == "continue":
@@ -250,6 +258,7 @@ class Pause(Screen):
 class Final(Screen):
     """A race ended early: its results as they stood, scrollable; OK goes to the main menu
     (or, when it was ended to play something else, to that: ``then``)."""
+    chooses = True
     then: tuple | None = None
     scroll: Scroll = field(default_factory=Scroll)
 
@@ -261,7 +270,7 @@ class Final(Screen):
             self.scroll.page()
         elif _step(gesture):
             self.scroll.line(_step(gesture))
-        elif pressed(gesture, OK, GO, BACK):
+        elif pressed(gesture, OK, BACK):
             app.close_session()
             if self.then is not None:
                 app.go_to(self.then)

@@ -19,7 +19,18 @@ def pressed(gesture, *buttons: str) -> bool:
 
 
 class Screen:
-    """One screen of the navigation stack: a view now, and what a gesture does."""
+    """One screen of the navigation stack: a view now, and what a gesture does.
+
+    ``chooses``: the screen starts, resumes, ends or chooses a session (the home menu, the
+    races aside, a race over, the pause menu, a confirm dialog, the club's choices): only a
+    deliberate OK acts on it, GO does nothing there (the app drops it before the screen sees
+    it), so a burst of GO past a result never lands in another race."""
+
+    chooses = False
+
+    def takes_go(self, app: "Host") -> bool:
+        """Whether GO may act on this screen now (not on one that ``chooses``)."""
+        return not self.chooses
 
     def view(self, app: "Host") -> "View":  # pragma: no cover - interface
         raise NotImplementedError
