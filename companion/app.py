@@ -541,7 +541,7 @@ class App:
                                      "race": running.id if running else None})
         if self.power.low:
             logging.getLogger(__name__).warning("%s: under-voltage; %s", STATUS, ADVICE)
-            self.toast = f"{STATUS}: use a 5 V 3 A supply"
+            self.toast = f"{STATUS}: check the supply"
         else:
             logging.getLogger(__name__).warning("power: no under-voltage now")
         return True

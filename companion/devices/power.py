@@ -22,7 +22,8 @@ from pathlib import Path
 UNDER_VOLTAGE_NOW = 1 << 0
 UNDER_VOLTAGE_SINCE_BOOT = 1 << 16
 STATUS = "Power low"
-ADVICE = "use a 5 V supply of 3 A or more: the printer draws 2 A at its peaks (hardware/power.md)"
+ADVICE = ("check the Pi's supply (the official one for its model) and that the printer has "
+          "its own, with a common ground (hardware/power.md)")
 
 
 @dataclass(frozen=True)
