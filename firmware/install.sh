@@ -135,6 +135,8 @@ if [[ -n $ROOT ]]; then SYSTEMCTL+=(--root="$ROOT"); fi
 systemd_runs_here() {
 	local init_root our_root
 	[[ -d /run/systemd/system ]] || return 1
+	# only root may read /proc/1/root; anyone else gets here only for a dry run
+	if [[ $EUID -ne 0 ]]; then return 0; fi
 	init_root=$(stat -L -c '%d:%i' /proc/1/root/ 2>/dev/null) || return 1
 	our_root=$(stat -L -c '%d:%i' /)
 	[[ $init_root == "$our_root" ]]

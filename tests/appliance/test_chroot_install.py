@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import time
 from pathlib import Path
@@ -79,8 +80,8 @@ def copy_configuration(root: Path) -> list[Path]:
     for conf in Path("/etc/apt/apt.conf.d").glob("*"):
         if conf.is_file() and "Acquire" in conf.read_text(errors="replace"):
             shutil.copy(conf, root / "etc/apt/apt.conf.d" / conf.name)
-    for name in ("etc/pip.conf", "etc/xdg/pip"):
-        source = Path("/") / name
+    for source, name in [(Path("/") / n, n) for n in ("etc/pip.conf", "etc/xdg/pip")] + [
+            (Path.home() / ".config/pip", "root/.config/pip"), (Path.home() / ".pip", "root/.pip")]:
         if source.is_dir():
             shutil.copytree(source, root / name, dirs_exist_ok=True)
         elif source.is_file():
@@ -88,7 +89,7 @@ def copy_configuration(root: Path) -> list[Path]:
             shutil.copy(source, root / name)
     # a proxy's certificate authority may only be in this machine's bundle
     shutil.copy("/etc/ssl/certs/ca-certificates.crt", root / "etc/ssl/certs/ca-certificates.crt")
-    settings = subprocess.run(["pip", "config", "list"], capture_output=True, text=True).stdout
+    settings = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True).stdout
     settings += " ".join(f"{k}={v}" for k, v in os.environ.items() if k.startswith("PIP_"))
     folders = {Path(p) for p in re.findall(r"(?:file://)?(/[\w./+-]+)", settings)}
     return sorted(p for p in folders if p.is_dir() and p.parts[1] not in ("etc", "usr"))
