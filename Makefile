@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: run test bench demo clean
+.PHONY: run test bench demo image clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,5 +27,10 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py $(ARGS)
 
+# The SD card image (as root; firmware/image/build.sh --dry-run prints its steps):
+# out/race-companion.img.xz and out/race-companion.json for Raspberry Pi Imager.
+image:
+	firmware/image/build.sh $(ARGS)
+
 clean:
-	rm -rf $(VENV) demo-out build *.egg-info
+	rm -rf $(VENV) demo-out build out *.egg-info

@@ -30,7 +30,7 @@ class App:
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
                  renderer: Callable[[View], Any] | None = None, table: dict | None = None,
-                 backup=None):
+                 backup=None, power=None):
         self.journal = journal
         self.display = display
         self.printer = printer
@@ -42,6 +42,7 @@ class App:
         self._render = renderer
         self.table = table             # [table] of the pinout (None: no table screen)
         self.backup = backup           # companion.autobackup.AutoBackup (None: no automatic backup)
+        self.power = power             # companion.devices.power.PowerWatch (None: not watched)
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
@@ -512,6 +513,9 @@ class App:
         """The top screen's view, with the message of the moment over it and, while the
         printer has a problem, "P!" in the title bar (the Printer menu says what it is)."""
         view = self.screen.view(self)
+        if self.power is not None and self.power.low:
+            from companion.devices.power import STATUS
+            view = _with(view, status=f"{STATUS} {view.status}".strip())
         if self.printer_status():
             view = _with(view, status=f"P! {view.status}".strip())
         if not self.toast:
@@ -524,6 +528,24 @@ class App:
         if page + 1 < len(pages):                    # a long message: a page at a time
             return _with(view, alert=pages[page], footer="OK: more  BACK: close")
         return _with(view, alert=pages[page])
+
+    def _power_changed(self) -> bool:
+        """The under-voltage flag turned low or back: kept in the journal (with the race
+        running then) and in the system log; said once on the screen when it turns low."""
+        reading = self.power.news()
+        if reading is None:
+            return False
+        import logging
+        from companion.devices.power import ADVICE, STATUS
+        running = self.journal.open_session()
+        self.journal.add_club_event({"kind": "power", "low": self.power.low,
+                                     "race": running.id if running else None})
+        if self.power.low:
+            logging.getLogger(__name__).warning("%s: under-voltage; %s", STATUS, ADVICE)
+            self.toast = f"{STATUS}: check the supply"
+        else:
+            logging.getLogger(__name__).warning("power: no under-voltage now")
+        return True
 
     def refresh(self) -> None:
         from companion.devices import DeviceError
@@ -551,6 +573,8 @@ class App:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
                 self.toast = f"{status}. Receipts wait."   # four lines of the alert box
+            changed = True
+        if self.power is not None and self._power_changed():
             changed = True
         failed = self.backup.news() if self.backup is not None else None
         if failed:      # said once: the race is kept, the next one is backed up again

@@ -63,6 +63,15 @@ def _auto_backup(journal: Journal, pinout: dict):
     return AutoBackup(journal.path, Path(settings["dir"]).expanduser(), settings["keep"])
 
 
+def _power_watch(pinout: dict):
+    """The under-voltage flag of ``[power] throttled``, watched (None when unset)."""
+    path = (pinout.get("power") or {}).get("throttled")
+    if not path:
+        return None
+    from companion.devices.power import PowerWatch
+    return PowerWatch(path)
+
+
 @dataclass
 class Runtime:
     state_dir: Path
@@ -93,7 +102,8 @@ class Runtime:
             raise StartupError(str(exc)) from None
         app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
                   rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
-                  table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout))
+                  table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout),
+                  power=_power_watch(board.pinout))
         if journal.notice:  # a damaged or shortened journal is said on the first frame
             app.toast = journal.notice
         return cls(state_dir, journal, board, app)

@@ -4,6 +4,8 @@
 #
 #   sudo firmware/install.sh            install, or bring an install up to date
 #   firmware/install.sh --dry-run       print what it would do; change nothing
+#   install.sh --offline                in an image being built (a chroot, a container):
+#                                       enable, but start and reload nothing
 #
 # What it does, each step only when it is not done yet (a second run changes nothing):
 #   apt packages, the `companion` system user (groups gpio, i2c, dialout), a virtual
@@ -12,7 +14,13 @@
 #   cmdline.txt), i2c-dev loaded at boot, the udev rule and the service unit, enabled; the
 #   table screen's service and socket (on the port of [table] in the pinout), enabled unless
 #   [table] enabled = false; the companion's state and cache made readable by its group,
-#   through which the table screen's service (a user of its own) reads the race.
+#   through which the table screen's service (a user of its own) reads the race; fewer
+#   card writes (journald capped, no swap file, apt's daily timers off).
+#
+# Where no systemd runs for this root (a chroot, a container, ROOT=, --offline) it only
+# enables units, which works offline: it reloads, starts and triggers nothing, empties
+# /etc/machine-id and removes the SSH host keys (each card makes its own at first boot),
+# and ends with "starts at the next boot".
 #
 # Environment (for building an image tree and for the tests):
 #   ROOT=DIR      prefix for every file it reads or writes for the system (/etc, /boot,
@@ -22,7 +30,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -31,9 +39,11 @@ die() {
 }
 
 DRY_RUN=0
+OFFLINE=0
 for arg in "$@"; do
 	case $arg in
 	-n | --dry-run) DRY_RUN=1 ;;
+	--offline) OFFLINE=1 ;;
 	-h | --help)
 		usage
 		exit 0
@@ -118,6 +128,21 @@ put() {
 # systemctl, acting on the unit files under $ROOT when it is set.
 SYSTEMCTL=(systemctl)
 if [[ -n $ROOT ]]; then SYSTEMCTL+=(--root="$ROOT"); fi
+
+# True when a running systemd manages this root: Debian's test (/run/systemd/system), and
+# PID 1's root is ours (in a chroot it is the build host's). Unreadable (an unprivileged
+# container, systemd-nspawn) counts as not running.
+systemd_runs_here() {
+	local init_root our_root
+	[[ -d /run/systemd/system ]] || return 1
+	# only root may read /proc/1/root; anyone else gets here only for a dry run
+	if [[ $EUID -ne 0 ]]; then return 0; fi
+	init_root=$(stat -L -c '%d:%i' /proc/1/root/ 2>/dev/null) || return 1
+	our_root=$(stat -L -c '%d:%i' /)
+	[[ $init_root == "$our_root" ]]
+}
+if [[ -n $ROOT ]] || ! systemd_runs_here; then OFFLINE=1; fi
+if ((OFFLINE)); then export SYSTEMD_OFFLINE=1; fi
 
 check_environment() {
 	if [[ -n $ROOT && ! -d $ROOT ]]; then die "ROOT=$ROOT is not a directory"; fi
@@ -230,19 +255,18 @@ configure_boot() {
 		REBOOT=1
 	fi
 
-	# With the PL011 back on GPIO 14/15 the Bluetooth modem has no UART: stop its setup
-	# service failing at every boot. (A Pi 5's Bluetooth has its own UART.)
-	if ! tr -d '\0' 2>/dev/null </proc/device-tree/model | grep -q 'Raspberry Pi 5' &&
-		"${SYSTEMCTL[@]}" is-enabled --quiet hciuart.service 2>/dev/null; then
-		run "${SYSTEMCTL[@]}" disable hciuart.service
-	fi
+	# With the PL011 back on GPIO 14/15 the Bluetooth modem has no UART: its setup service
+	# would fail at every boot. Which board this is, is decided on the board at boot (an
+	# image is built elsewhere): a Pi 5's Bluetooth has its own UART, so it runs there only.
+	put /etc/systemd/system/hciuart.service.d/race-companion.conf 0644 \
+		"Bluetooth's UART setup only on a Pi 5" <"$SRC_DIR/systemd/hciuart.service.d/race-companion.conf" || :
 }
 
 install_system_files() {
 	put /etc/modules-load.d/race-companion.conf 0644 "load i2c-dev at boot" <<<"i2c-dev" || :
 
 	if put /etc/udev/rules.d/60-race-companion.rules 0644 "systemd sees /dev/i2c-1" \
-		<"$SRC_DIR/firmware/60-race-companion.rules" && [[ -z $ROOT ]]; then
+		<"$SRC_DIR/firmware/60-race-companion.rules" && ((!OFFLINE)); then
 		run udevadm control --reload-rules
 		run udevadm trigger --action=add --subsystem-match=i2c-dev
 	fi
@@ -250,7 +274,7 @@ install_system_files() {
 	local unit
 	unit=$(<"$SRC_DIR/systemd/$UNIT")
 	if put "/etc/systemd/system/$UNIT" 0644 "the service, for $APP_DIR" \
-		< <(printf '%s\n' "${unit//"/opt/race-companion"/"$APP_DIR"}") && [[ -z $ROOT ]]; then
+		< <(printf '%s\n' "${unit//"/opt/race-companion"/"$APP_DIR"}") && ((!OFFLINE)); then
 		run systemctl daemon-reload
 	fi
 
@@ -261,6 +285,37 @@ install_system_files() {
 	fi
 	share_state
 	install_table
+}
+
+# Fewer writes to the SD card (docs/deployment.md): the system journal capped, no swap
+# file on the card, apt's daily download and upgrade timers off.
+spare_the_card() {
+	put /etc/systemd/journald.conf.d/race-companion.conf 0644 "the system journal capped" \
+		<"$SRC_DIR/firmware/journald.conf" || :
+	local name
+	for name in dphys-swapfile.service apt-daily.timer apt-daily-upgrade.timer; do
+		case $("${SYSTEMCTL[@]}" is-enabled "$name" 2>/dev/null) in
+		masked) ok "$name off" ;;
+		"" | not-found) ok "$name not installed" ;;
+		*) run "${SYSTEMCTL[@]}" mask "$name" ;;
+		esac
+	done
+}
+
+# An image carries no identity of one card: systemd makes the machine id at first boot
+# when /etc/machine-id is empty, and Raspberry Pi OS makes missing SSH host keys then
+# (regenerate_ssh_host_keys). Only offline: a running box keeps its own.
+forget_identity() {
+	local key
+	if [[ -s $ROOT/etc/machine-id ]]; then
+		run truncate --size=0 "$ROOT/etc/machine-id"
+	else
+		ok "/etc/machine-id empty (made at first boot)"
+	fi
+	for key in "$ROOT"/etc/ssh/ssh_host_*_key "$ROOT"/etc/ssh/ssh_host_*_key.pub; do
+		[[ -e $key ]] && run rm -f -- "$key"
+	done
+	return 0
 }
 
 # table_setting KEY DEFAULT: KEY under [table] in the pinout the companion reads.
@@ -323,18 +378,21 @@ finish() {
 		echo "Nothing to do: Race Companion is installed and enabled."
 	elif ((DRY_RUN)); then
 		echo "Dry run: nothing was changed. Run it again without --dry-run, as root, to do the above."
+	elif ((OFFLINE)); then
+		echo "Done. No systemd runs here, so nothing was started: the companion starts at the next boot."
 	elif ((REBOOT)); then
 		echo "Done. Reboot to apply the boot settings; the companion then starts by itself: sudo reboot"
-	elif [[ -z $ROOT ]]; then
+	else
 		run systemctl daemon-reload
 		run systemctl restart "$UNIT"
 		if [[ $(table_setting enabled true) != false ]]; then run systemctl restart companion-table.socket; fi
 		echo "Done. The companion is (re)started: systemctl status $UNIT"
-	else
-		echo "Done."
 	fi
 }
 
+if ((OFFLINE)); then
+	echo "No systemd runs for this root: units are enabled, nothing is started or reloaded."
+fi
 if ((DRY_RUN)); then
 	echo "Race Companion install plan for $APP_DIR (dry run: nothing will be changed)"
 else
@@ -346,4 +404,6 @@ make_user
 make_venv
 configure_boot
 install_system_files
+spare_the_card
+if ((OFFLINE)); then forget_identity; fi
 finish

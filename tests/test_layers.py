@@ -37,7 +37,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "tools": ("core", "profile", "kit", "charts", "ui", "receipts", "games"),
     "session": ("core", "games"),
     "league": ("core", "kit", "charts", "receipts", "games", "session"),
-    "table": ("core", "kit", "games", "league"),
+    "table": ("core", "kit", "games", "league", "devices"),
     "app": ("core", "profile", "kit", "ui", "receipts", "games", "session", "league", "table", "devices"),
     "demo": ("core", "paths", "ui", "receipts", "games", "devices", "app"),
     "runtime": ("core", "paths", "ui", "devices", "autobackup", "app"),

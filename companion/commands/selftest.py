@@ -6,7 +6,7 @@ from companion import paths
 
 
 def register(sub) -> None:
-    p = sub.add_parser("selftest", help="check the display, buttons, printer, state directory and game data")
+    p = sub.add_parser("selftest", help="check the display, buttons, printer, power, state directory and game data")
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--skip", action="append", default=[], choices=("display", "buttons", "printer"),
@@ -33,6 +33,8 @@ def checks(args):
     yield ("state",) + _check_state(paths.state_dir(args.state))
     yield ("record",) + _check_record(paths.state_dir(args.state))
     yield ("game data",) + _check_game_data(paths.state_dir(args.state))
+    from companion.devices.power import check_power
+    yield ("power",) + check_power(pinout["power"])
     emulated = _emulated(args)
     if "display" not in args.skip:
         from companion.devices.selftest import check_display

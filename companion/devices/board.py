@@ -49,6 +49,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "table": {"enabled": True, "port": 8080},
     # the backup after each finished race (companion/autobackup.py): "" is off
     "backup": {"dir": "", "keep": 5},
+    # the Pi's under-voltage flag (companion/devices/power.py): "" is not read
+    "power": {"throttled": "/sys/devices/platform/soc/soc:firmware/get_throttled"},
 }
 # (low, high) for the integer settings
 _RANGES = {
@@ -74,10 +76,10 @@ def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None 
     for name, value in raw.items():
         if not isinstance(value, dict):
             raise ConfigError(where, name, "is not in a table",
-                              "put it under [buttons], [display], [printer], [table] or [backup]")
+                              "put it under [buttons], [display], [printer], [table], [backup] or [power]")
         if name not in DEFAULTS:
             raise ConfigError(where, name, "unknown table",
-                              "the tables are [buttons], [display], [printer], [table] and [backup]")
+                              "the tables are [buttons], [display], [printer], [table], [backup] and [power]")
     pinout = {name: dict(value) for name, value in raw.items()}
     pinout.setdefault("printer", {})
     for table, defaults in DEFAULTS.items():

@@ -233,6 +233,9 @@ class Follower:
         if self.journal is None:
             return out
         out["championship"] = self._championship()
+        from companion.devices import power
+        if power.low_in(self.journal.club_events()):
+            out["problems"] = [*out["problems"], f"{power.STATUS} on the box: {power.ADVICE}"]
         out["drivers"] = record.summaries(self.journal)
         if self.session is None:
             return out

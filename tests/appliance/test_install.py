@@ -137,7 +137,7 @@ def test_dry_run_prints_the_plan_and_changes_nothing(pi):
 def test_install_sets_everything_up(pi):
     done = install(pi)
     assert done.returncode == 0, done.stderr
-    assert "Reboot to apply the boot settings" in done.stdout
+    assert "nothing was started: the companion starts at the next boot" in done.stdout
 
     config = (pi.boot / "config.txt").read_text()
     assert config == STOCK_CONFIG.rstrip("\n") + "\n\n" + FRAGMENT
@@ -241,3 +241,37 @@ def test_state_made_before_is_opened_to_the_table_screen_once(pi):
     assert again.returncode == 0, again.stderr
     assert "chmod" not in again.stdout
     assert "ok: /var/lib/race-companion readable by the group companion" in again.stdout
+
+
+def test_offline_enables_but_starts_reloads_and_triggers_nothing(pi):
+    """An image being built: no systemd runs for the tree, so units are enabled (links),
+    nothing is reloaded, started or triggered, and the card carries no identity of its own."""
+    etc = pi.root / "etc"
+    (etc / "ssh").mkdir(parents=True)
+    (etc / "machine-id").write_text("0123456789abcdef0123456789abcdef\n")
+    for key in ("ssh_host_ed25519_key", "ssh_host_ed25519_key.pub", "ssh_config"):
+        (etc / "ssh" / key).write_text("x")
+    units = pi.root / "lib/systemd/system"
+    units.mkdir(parents=True)
+    (units / "apt-daily.timer").write_text("[Timer]\nOnCalendar=daily\n[Install]\nWantedBy=timers.target\n")
+    shims = Path(pi.env["PATH"].split(":")[0])
+    for name in ("udevadm", "systemctl"):   # any call of these but `systemctl --root` is recorded
+        (shims / name).write_text(f"#!/bin/sh\necho {name} \"$@\" >> {pi.state}/online.log\n"
+                                  f"exec {shutil.which(name) or 'false'} \"$@\"\n")
+        (shims / name).chmod(0o755)
+    done = install(pi, "--offline")
+    assert done.returncode == 0, done.stderr
+    online = (pi.state / "online.log").read_text().splitlines() if (pi.state / "online.log").exists() else []
+    assert online and all(line.startswith(f"systemctl --root={pi.root} ") for line in online), online
+    assert not any(verb in line for line in online for verb in ("daemon-reload", "restart", " start", "reload"))
+    assert os.readlink(etc / "systemd/system/apt-daily.timer") == "/dev/null"
+    assert (etc / "machine-id").read_text() == ""
+    assert sorted(p.name for p in (etc / "ssh").iterdir()) == ["ssh_config"]
+    assert "ConditionFirmware=device-tree-compatible(brcm,bcm2712)" in \
+        (etc / "systemd/system/hciuart.service.d/race-companion.conf").read_text()
+    assert "SystemMaxUse=32M" in (etc / "systemd/journald.conf.d/race-companion.conf").read_text()
+    config = (pi.boot / "config.txt").read_text()
+    assert "disable_splash=1\nboot_delay=0\n" in config
+    assert done.stdout.rstrip().endswith("the companion starts at the next boot.")
+    again = install(pi, "--offline")
+    assert "Nothing to do" in again.stdout, again.stdout
