@@ -203,12 +203,31 @@ class App:
 
     # -- sessions ---------------------------------------------------------------------
 
-    def start_session(self, slug: str, options: dict) -> None:
+    def start_session(self, slug: str, options: dict, setup: dict | None = None) -> None:
+        """Start a race of ``slug``; ``setup``: the wizard's answers it came from, asked
+        again (at the last question) by BACK until the race's first action."""
         data = self.session_data(slug, options)
         from companion.session import SessionRunner
         self.runner = SessionRunner.start(self.journal, slug, options, data)
+        self._setup_of = (self.runner.session.id, setup) if setup is not None else None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
+
+    def back_to_setup(self) -> bool:
+        """Before the race's first action: the race is taken back and its setup shows at
+        its last question, every answer as given and changeable. False once the race has
+        started (or when its setup is not known: a race resumed after a restart)."""
+        runner, setup = self.runner, getattr(self, "_setup_of", None)
+        if runner is None or setup is None or setup[0] != runner.session.id:
+            return False
+        if not self.journal.forget_session(runner.session.id):
+            return False
+        from companion.ui.wizard import Wizard
+        wizard = Wizard.from_draft(setup[1])
+        wizard.step = max(0, len(wizard.questions(self)) - 1)
+        self.runner, self._setup_of = None, None
+        self.stack = [flow.Home(), wizard]
+        return True
 
     def resume_open_session(self) -> None:
         session = self.journal.open_session()

@@ -169,7 +169,7 @@ class Race(Screen):
             return
         if gesture.kind != "press":
             return
-        if gesture.button == BACK:
+        if gesture.button == BACK and not app.back_to_setup():   # before the first action: the setup
             app.push(Pause())
         elif gesture.button in (OK, GO) and not moves:
             app.close_session()

@@ -222,7 +222,7 @@ class Wizard(Screen):
             return
         try:
             app.start_session(self.slug, finish_options(self.options(app), self.values, self.names,
-                                                        self.car_options(app), self.cars))
+                                                        self.car_options(app), self.cars), setup=self.draft())
         except ValueError as exc:  # a setup the game refuses, an owner's broken data file
             self.step -= 1         # nothing was written: the answers stay, the message says why
             app.toast = str(exc)
