@@ -173,6 +173,8 @@ class Wizard(Screen):
             self.set(q, self.value(q.option, q.car))
             if q.option.kind == "players":
                 self.name_players(app, int(self.values[q.option.key]), q.option.label)
+            elif q.option.kind == "split" and gesture.button == GO:   # the points as shown: on
+                self.next(app)
             elif q.option.kind == "split":
                 app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
                                     lambda answer: (self.set(q, answer), self.next(app))))
