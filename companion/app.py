@@ -213,6 +213,11 @@ class App:
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
 
+    def key(self) -> tuple[str, ...]:
+        """The codes the running session's screens show, in words (pause menu > Key)."""
+        from companion.kit.keys import key_of
+        return key_of(self.current(), self.runner.state) if self.runner is not None else ()
+
     def back_to_setup(self) -> bool:
         """Before the race's first action: the race is taken back and its setup shows at
         its last question, every answer as given and changeable. False once the race has

@@ -201,7 +201,7 @@ class Pause(Screen):
     def items(self, app: Host) -> list[tuple[str, str]]:
         act = app.current()
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
-        if act.key:          # the codes its screens show, in words, before "Main menu"
+        if app.key():        # the codes its screens show, in words, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "key")
         if app.table_on():   # the table screen's address and QR code, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
@@ -296,7 +296,7 @@ class Key(Decisions):
     how a long list is read to its end."""
 
     def view(self, app: Host) -> View:
-        view = View("Key", (Menu((*app.current().key, HOLD_OK_KEY), -1),))
+        view = View("Key", (Menu((*app.key(), HOLD_OK_KEY), -1),))
         return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
 

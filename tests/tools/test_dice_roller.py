@@ -248,3 +248,20 @@ def test_an_owner_defined_die_and_set_are_rolled_like_the_games_own(state_dir):
     state, event = perform(state, move(state, "roll-set", set="pair"), make_rng(1))
     assert event["faces"][0] in range(1, 7) and event["faces"][1] in ("sun", "rain")
     assert screens.view(state).body[0].caption == "Tie + weather"
+
+
+def test_the_key_is_the_dice_of_the_sessions_game(state_dir):
+    """A Street Illegal dice session has no tire dice: no Key of them; 3-Wide's has."""
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    from companion.ui import flow
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    app.start_session("dice", {"game": "street-illegal"})
+    labels = [label for _, label in flow.Pause().items(app)]
+    assert "Key" not in labels and not any("tire" in line for line in app.key())
+    app.go_home()
+    app.start_session("dice", {"game": "3-wide"})
+    assert "Key" in [label for _, label in flow.Pause().items(app)]
+    assert "5xs = a tire die" in app.key()

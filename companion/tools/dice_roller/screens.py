@@ -10,8 +10,10 @@ from companion.ui.view import Big, Menu, Text, View
 
 BEFORE = 6            # earlier rolls on the "before" line, as many of them as fit whole
 BEFORE_UP_TO = 2      # dice in the last roll that leave room for that line at a large size
-KEY = keys.TIRE_DICE
-"""A tire die's face and colours (``5xs``, ``Tire dice RBYB``): pause menu > Key."""
+def key(state: rules.State) -> tuple[str, ...]:
+    """A tire die's face and colours (``5xs``, ``Tire dice RBYB``) when the game's dice
+    are tire dice (a set whose dice wear: 3-Wide's); other dice show no code: pause menu > Key."""
+    return keys.TIRE_DICE if any(s.swap for s in state.sets) else ()
 
 
 def view(state: rules.State) -> View:
