@@ -248,7 +248,10 @@ class Follower:
         return out
 
     def _championship(self) -> dict[str, Any]:
-        key, rows = results.standings(self.journal)
+        """The championship of the race being run (or shown): never another game's, and
+        no points before that championship has a result."""
+        running = self.session.championship if self.session is not None else None
+        key, rows = results.standings(self.journal, running)
         if key is None:
             return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
         from companion import seasons
