@@ -32,6 +32,9 @@ def public(state: R.State) -> dict[str, Any]:
     if on >= 0 and state.phase == R.GEAR and not state.qualifying:
         notes += odds(state, on)
     turn, waits = waiting(R.moves(state), state.cars[on].name if on >= 0 else "")
+    if state.phase == R.SHOW and state.last is not None:   # the box waits for the board to match
+        turn = state.cars[state.last.car].name
+        waits = f"{turn}: move the car as shown, then Go on"
     return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
