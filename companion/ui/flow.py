@@ -107,8 +107,8 @@ class OpenRace(Screen):
         return cls(int(draft[cls.ASK]), str(draft["title"]), (kind, what), int(draft.get("selected", 0)))
 
     def view(self, app: Host) -> View:
-        from companion.kit.text import first_fitting
-        title = first_fitting(f"{self.title} race open", f"{self.title} open", "Race open")
+        from companion.kit.text import title_fitting
+        title = title_fitting("", f"{self.title} race open", f"{self.title} open", "Race open")
         return replace(ui.main_menu([label for _, label in self.ANSWERS], self.selected, title=title),
                        footer="OK: choose")
 

@@ -265,3 +265,33 @@ def test_the_key_is_the_dice_of_the_sessions_game(state_dir):
     app.start_session("dice", {"game": "3-wide"})
     assert "Key" in [label for _, label in flow.Pause().items(app)]
     assert "5xs = a tire die" in app.key()
+
+
+def test_a_long_games_dice_title_shows_whole_beside_the_count(state_dir):
+    """"Street Illegal dice" does not fit beside "#12": the game's name does, whole."""
+    from companion.games import registry
+    from companion.ui.render import cut_texts
+    act = registry.activity("dice")
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    app.start_session("dice", {"game": "street-illegal"})
+    for _ in range(12):
+        app.perform(app.moves()[0])
+    view = act.view(app.runner.state)
+    assert view.status == "#12" and view.title in ("Street Illegal dice", "Street Illegal")
+    assert cut_texts(view) == []
+
+
+def test_the_open_race_question_title_shows_whole(state_dir):
+    from companion.ui.flow import OpenRace
+    from companion.ui.render import cut_texts
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.display import HeadlessDisplay
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    view = OpenRace(1, "Lap counter", ("new", "dice")).view(app)
+    assert cut_texts(view) == [] and view.title.startswith("Lap counter")

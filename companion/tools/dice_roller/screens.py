@@ -4,6 +4,7 @@ rolls before it on the line below; after a die of a set changes, the set's dice.
 from __future__ import annotations
 
 from companion.kit import keys
+from companion.kit.text import title_fitting
 from companion.profile import LINE_CHARS
 from companion.tools.dice_roller import rules
 from companion.ui.view import Big, Menu, Text, View
@@ -17,8 +18,8 @@ def key(state: rules.State) -> tuple[str, ...]:
 
 
 def view(state: rules.State) -> View:
-    title = "Dice" if state.game == "any" else f"{state.name} dice"
     status = f"#{state.count}" if state.count else ""
+    title = "Dice" if state.game == "any" else title_fitting(status, f"{state.name} dice", state.name, "Dice")
     if state.changed is not None:
         return _set_view(state, status)
     if not state.history:
