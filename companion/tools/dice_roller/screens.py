@@ -31,7 +31,7 @@ def view(state: rules.State) -> View:
                             *((Text("\u2191\u2193 pick another", align="center"),) if more else ())))
     last = state.history[-1]
     body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
-    earlier = state.history[-1 - BEFORE:-1][::-1]
+    earlier = [r for r in state.history[:-1] if r.key == last.key][-BEFORE:][::-1]   # the same dice's only
     if earlier and len(last.faces) <= BEFORE_UP_TO:
         body += (Text(_before(earlier), align="center"),)
     return View(title, body, status=status)
