@@ -309,8 +309,16 @@ class App:
             self.journal.take_up(int(what))
             self.resume_open_session()
             return
-        from companion.ui.wizard import Wizard  # loaded when an activity is chosen
+        from companion.ui.wizard import Repeat, Wizard  # loaded when an activity is chosen
         self.stack = [flow.Home(), Wizard(str(what))]
+        last = self.last_options(str(what))
+        if last is not None:      # "Same as last race" first: one press to the summary
+            self.push(Repeat(str(what), last))
+
+    def last_options(self, slug: str) -> dict | None:
+        """The setup of the newest race of ``slug`` (None: never run on this box)."""
+        ran = [s for s in self.journal.sessions() if s.activity == slug]
+        return dict(ran[-1].options) if ran else None
 
     def answer_open(self, question: flow.OpenRace, answer: str) -> None:
         """What becomes of the open race, asked by ``question``: "continue" it, "end" it

@@ -684,3 +684,31 @@ class EntryActions(Screen):
             return
         self.done(app, None)
         app.toast = f"Deleted: {self.label}"
+
+
+REPEAT = ("Same as last race", "New setup")
+
+
+@dataclass
+class Repeat(Screen):
+    """Before a game's setup, when it was run before: "Same as last race" starts it again
+    with the last race's answers (its players and names included), one press to the
+    summary; "New setup" (or BACK) asks the questions, the wizard under this screen."""
+    slug: str
+    options: dict[str, Any]
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        return replace(ui.main_menu(REPEAT, self.selected, title=app.title_of(self.slug)), footer="OK: choose")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(REPEAT)
+        elif pressed(gesture, BACK) or (pressed(gesture, OK, GO) and self.selected == 1):
+            app.pop()
+        elif pressed(gesture, OK, GO):
+            try:
+                app.start_session(self.slug, dict(self.options))
+            except ValueError as exc:   # the last race's data is gone (an owner's circuit): asked anew
+                app.pop()
+                app.toast = str(exc)
