@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 # too (`companion run --table`: its address is printed first; TABLE_PORT=8081 for another
 # port); it stops with the companion.
 run: $(STAMP)
-	@$(VENV)/bin/companion run --table $(if $(TABLE_PORT),--table-port $(TABLE_PORT)) $(ARGS)
+	@COMPANION_PORT_OPTION="TABLE_PORT=8081 (make run TABLE_PORT=8081)" $(VENV)/bin/companion run --table $(if $(TABLE_PORT),--table-port $(TABLE_PORT)) $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest $(ARGS)

@@ -204,12 +204,36 @@ class App:
 
     # -- sessions ---------------------------------------------------------------------
 
-    def start_session(self, slug: str, options: dict) -> None:
+    def start_session(self, slug: str, options: dict, setup: dict | None = None) -> None:
+        """Start a race of ``slug``; ``setup``: the wizard's answers it came from, asked
+        again (at the last question) by BACK until the race's first action."""
         data = self.session_data(slug, options)
         from companion.session import SessionRunner
         self.runner = SessionRunner.start(self.journal, slug, options, data)
+        self._setup_of = (self.runner.session.id, setup) if setup is not None else None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
+
+    def key(self) -> tuple[str, ...]:
+        """The codes the running session's screens show, in words (pause menu > Key)."""
+        from companion.kit.keys import key_of
+        return key_of(self.current(), self.runner.state) if self.runner is not None else ()
+
+    def back_to_setup(self) -> bool:
+        """Before the race's first action: the race is taken back and its setup shows at
+        its last question, every answer as given and changeable. False once the race has
+        started (or when its setup is not known: a race resumed after a restart)."""
+        runner, setup = self.runner, getattr(self, "_setup_of", None)
+        if runner is None or setup is None or setup[0] != runner.session.id:
+            return False
+        if not self.journal.forget_session(runner.session.id):
+            return False
+        from companion.ui.wizard import Wizard
+        wizard = Wizard.from_draft(setup[1])
+        wizard.step = max(0, len(wizard.questions(self)) - 1)
+        self.runner, self._setup_of = None, None
+        self.stack = [flow.Home(), wizard]
+        return True
 
     def resume_open_session(self) -> None:
         session = self.journal.open_session()
@@ -286,8 +310,16 @@ class App:
             self.journal.take_up(int(what))
             self.resume_open_session()
             return
-        from companion.ui.wizard import Wizard  # loaded when an activity is chosen
+        from companion.ui.wizard import Repeat, Wizard  # loaded when an activity is chosen
         self.stack = [flow.Home(), Wizard(str(what))]
+        last = self.last_options(str(what))
+        if last is not None:      # "Same as last race" first: one press to the summary
+            self.push(Repeat(str(what), last))
+
+    def last_options(self, slug: str) -> dict | None:
+        """The setup of the newest race of ``slug`` (None: never run on this box)."""
+        ran = [s for s in self.journal.sessions() if s.activity == slug]
+        return dict(ran[-1].options) if ran else None
 
     def answer_open(self, question: flow.OpenRace, answer: str) -> None:
         """What becomes of the open race, asked by ``question``: "continue" it, "end" it

@@ -551,7 +551,8 @@ def _ticks(first: int, last: int, room: int, label_w: int) -> list[int]:
     fit apart."""
     fits = max(1, room // (label_w + 12))
     span = max(1, last - first)
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9) if span / s <= fits)
+    # no step of 2: from 1 it reads "1 4 6 8 ... 15"; by fives it reads "1 5 10 15"
+    step = next(s for s in (1, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9) if span / s <= fits)
     gap = (label_w + 12) * span / room           # laps between two labels at least
     out = [first]
     for v in range(first - first % step + step, last, step):

@@ -25,6 +25,7 @@ from companion.core.names import counted
 from companion.games import data as game_data
 from companion.games import registry
 from companion.games.api import Activity, event_json
+from companion.kit.keys import key_of as key_lines
 from companion.kit.standings import is_standings
 from companion.profile import HEIGHT, LABEL_CHARS, WIDTH
 from companion.receipts.model import Columns, Receipt, overflows
@@ -73,7 +74,7 @@ def check_view(act: Activity, state) -> None:
             assert render(decided).size == (WIDTH, HEIGHT)
             assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
             check_quiet(act, decided)
-            faults = code_faults(decided, act.key)
+            faults = code_faults(decided, key_lines(act, state))
             assert not faults, f"{act.slug}: the decisions view shows a code with no key: {faults}"
 
 
@@ -94,7 +95,7 @@ def check_words(act: Activity, state, view) -> None:
     for move in act.moves(state):
         shouting = capitals_faults(move.label)
         assert not shouting, f"{act.slug}: the move {move.label!r} shouts {shouting}"
-    faults = code_faults(view, act.key)
+    faults = code_faults(view, key_lines(act, state))
     assert not faults, f"{act.slug}: {view.title!r} shows a code with no key: {faults}"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from companion.commands import CommandError
+from companion.table.address import port_option
 
 
 def register(sub) -> None:
@@ -46,6 +47,9 @@ def table(args) -> int:
     if sock is not None:
         port = sock.getsockname()[1]
     follower = Follower(state_dir(args.state))
+    if follower.journal is None:   # served all the same (the box may start later), and said
+        from companion.table.public import no_journal
+        print(f"companion table: {no_journal()}: {follower.state_dir}", file=sys.stderr, flush=True)
     server = TableServer(follower, args.host, port, sock=sock)
 
     def ready(srv: TableServer) -> None:
@@ -55,7 +59,7 @@ def table(args) -> int:
         server.run(ready)
     except OSError as exc:
         raise CommandError(f"cannot serve on {args.host}:{port}: {exc.strerror or exc} "
-                           "(another program uses the port? try --port)") from None
+                           f"(another program uses the port? try {port_option()})") from None
     finally:
         follower.close()
     return 0

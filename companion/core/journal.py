@@ -502,6 +502,16 @@ class Journal:
         self._note(sid, 0)
         return sid
 
+    def forget_session(self, session_id: int) -> bool:
+        """Take back a session nothing happened in yet (its setup is being changed): it
+        leaves no trace. False (and nothing deleted) once it has an event."""
+        if self._db.execute("SELECT 1 FROM events WHERE session=? LIMIT 1", (session_id,)).fetchone():
+            return False
+        self._transaction([(f"DELETE FROM {table} WHERE session=?", (session_id,))
+                           for table in ("snapshots", "aside", "races")]
+                          + [("DELETE FROM sessions WHERE id=?", (session_id,))])
+        return True
+
     def session(self, session_id: int) -> Session:
         row = self._db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id=?", (session_id,)).fetchone()
         if row is None:

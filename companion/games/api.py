@@ -183,8 +183,9 @@ class Activity:
     decisions: Callable[[Any], Any] | None = None        # a View of what the companion
     # decided (grid, track, cards), shown from the pause menu; None: nothing to show
     session: str = "race"                                # what a session is called
-    key: tuple[str, ...] = ()                            # the codes its screens show, in
-    # words, a line each (``DT = Drive Through``): pause menu > Key (docs/ui.md, Glossary)
+    key: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ()   # the codes its screens
+    # show, in words, a line each (``DT = Drive Through``): pause menu > Key (docs/ui.md,
+    # Glossary); a function of the state when they depend on the session (kit.keys.key_of)
     championship_of: str = "cars"                        # what championship_entries'
     # rows are: "cars", or "players" (3-Wide: a player wins, by their cars' points)
     pause: tuple[str, ...] = PAUSE_ITEMS                  # the pause menu's items

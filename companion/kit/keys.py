@@ -14,3 +14,10 @@ TIRE_DICE = (
 )
 """A tire die's face (``5xs``, ``3!``) and a tire's colour (``Tires BGBB``, ``Tire dice
 RBYB``): the colour of its chip, the die rolled for it."""
+
+
+def key_of(activity, state) -> tuple[str, ...]:
+    """The key of ``activity``'s screens in ``state`` (``Activity.key``: the lines, or a
+    function of the state giving them: a dice session's key is its game's dice)."""
+    key = activity.key
+    return tuple(key(state) if callable(key) else key or ())

@@ -58,3 +58,11 @@ def row(left: str, right: str, limit: int = LINE_CHARS) -> str:
 def short_name(text: str) -> str:
     """A label without its parenthesised note: "Suit (1 car)" -> "Suit"."""
     return re.sub(r"\s*\([^)]*\)", "", text).strip() or text
+
+
+def title_fitting(status: str, *candidates: str) -> str:
+    """The first of ``candidates`` the title bar shows whole beside ``status`` (its dark box
+    takes the status's width and 4 px; the title keeps a 4 px margin)."""
+    from companion.profile import ADVANCE, WIDTH, chars
+    box = len(status) * ADVANCE + 4 if status else 0
+    return first_fitting(*candidates, limit=chars(WIDTH - box - 8))

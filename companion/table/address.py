@@ -25,3 +25,13 @@ def address(port: int, host: str = "0.0.0.0") -> str:
     finally:
         probe.close()
     return f"http://{ip}:{port}/"
+
+
+PORT_OPTION = "COMPANION_PORT_OPTION"
+"""The environment variable that names how the user picks the table screen's port where
+they started it (``make run``: ``TABLE_PORT=8081``; ``companion run``: ``--table-port``)."""
+
+
+def port_option() -> str:
+    import os
+    return os.environ.get(PORT_OPTION) or "--port N"

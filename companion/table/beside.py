@@ -32,7 +32,10 @@ class Beside:
 def start(state: Path, pinout: Path, port: int | None = None) -> Beside | None:
     """Start the table screen and print its address; None when it did not start (switched
     off in the pinout, or the port taken: it has said why on stderr)."""
-    proc = subprocess.Popen(command(state, pinout, port), stdout=subprocess.PIPE, text=True)
+    import os
+    from companion.table.address import PORT_OPTION
+    env = {**os.environ, PORT_OPTION: os.environ.get(PORT_OPTION) or "--table-port N"}   # its words for a taken port
+    proc = subprocess.Popen(command(state, pinout, port), stdout=subprocess.PIPE, text=True, env=env)
     line = proc.stdout.readline()          # its address once it listens; nothing if it ended
     if not line:
         proc.wait()

@@ -101,12 +101,20 @@ def public_standing(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in STANDING_KEYS if k in row}
 
 
+ACKNOWLEDGEMENTS = ("Outcome seen", "Result seen")
+"""The box's history words of a press that only says "seen" (Formula Dé's Go on after a
+turn's outcome, Street Illegal's Next after a result): not an action, so not one of the
+table screen's last actions (the box's own history keeps them, to undo them)."""
+
+
 def history_line(activity: Activity, label: str, before: Any, event: Mapping[str, Any], after: Any) -> str:
     """The table's words for one journal row: the event applied to ``before`` gave
     ``after``; ``label`` is the box's history entry. An activity without face-down
     choices (no ``public_words``) has a history that hides nothing: its label is shown.
     Otherwise the pack says the words of a face-down choice and of its reveal, and ""
     (nothing listed) for a step of a face-down entry."""
+    if label in ACKNOWLEDGEMENTS:
+        return ""
     if activity.public_words is None:
         return label
     try:

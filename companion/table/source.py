@@ -250,7 +250,10 @@ class Follower:
         return out
 
     def _championship(self) -> dict[str, Any]:
-        key, rows = seasons.shown_table(self.journal)
+        """The championship of the race being run (or shown): never another game's, and
+        no points before that championship has a result."""
+        running = self.session.championship if self.session is not None else None
+        key, rows = seasons.shown_table(self.journal, running)
         if key is None:
             return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
         season = seasons.shown(self.journal, key).name

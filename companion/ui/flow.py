@@ -111,8 +111,8 @@ class OpenRace(Screen):
         return cls(int(draft[cls.ASK]), str(draft["title"]), (kind, what), int(draft.get("selected", 0)))
 
     def view(self, app: Host) -> View:
-        from companion.kit.text import first_fitting
-        title = first_fitting(f"{self.title} race open", f"{self.title} open", "Race open")
+        from companion.kit.text import title_fitting
+        title = title_fitting("", f"{self.title} race open", f"{self.title} open", "Race open")
         return replace(ui.main_menu([label for _, label in self.ANSWERS], self.selected, title=title),
                        footer="OK: choose")
 
@@ -173,7 +173,7 @@ class Race(Screen):
             return
         if gesture.kind != "press":
             return
-        if gesture.button == BACK:
+        if gesture.button == BACK and not app.back_to_setup():   # before the first action: the setup
             app.push(Pause())
         elif gesture.button == OK and not moves:     # (GO does nothing then: takes_go)
             app.close_session()
@@ -210,7 +210,7 @@ class Pause(Screen):
     def items(self, app: Host) -> list[tuple[str, str]]:
         act = app.current()
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
-        if act.key:          # the codes its screens show, in words, before "Main menu"
+        if app.key():        # the codes its screens show, in words, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "key")
         if app.table_on():   # the table screen's address and QR code, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
@@ -306,7 +306,7 @@ class Key(Decisions):
     how a long list is read to its end."""
 
     def view(self, app: Host) -> View:
-        view = View("Key", (Menu((*app.current().key, HOLD_OK_KEY), -1),))
+        view = View("Key", (Menu((*app.key(), HOLD_OK_KEY), -1),))
         return self.scroll.show(replace(view, footer="\u2191\u2193: more  BACK: back"))
 
 

@@ -42,7 +42,7 @@ def options_wizard(option: Option, value: Any, step_index: int, step_count: int,
         answer = value if isinstance(value, Mapping) else {}
         body = (Menu(tuple(row(label, str(answer.get(key, low)), MENU_CHARS)
                            for key, label, low, _ in option.parts), -1),)
-        footer = "OK: edit  BACK: back"
+        footer = "OK: edit  GO: next"
     else:
         what = f"{option.label.lower()} " if option.kind == "players" else ""   # "players 2-12"
         body = (Big(str(value), caption=f"{what}{option.low}-{option.high}"),)

@@ -172,6 +172,8 @@ class Wizard(Screen):
             self.set(q, self.value(q.option, q.car))
             if q.option.kind == "players":
                 self.name_players(app, int(self.values[q.option.key]), q.option.label)
+            elif q.option.kind == "split" and gesture.button == GO:   # the points as shown: on
+                self.next(app)
             elif q.option.kind == "split":
                 app.push(SplitEntry(self.name_of(app, q.car), q.option, dict(self.value(q.option, q.car)),
                                     lambda answer: (self.set(q, answer), self.next(app))))
@@ -219,7 +221,7 @@ class Wizard(Screen):
             return
         try:
             app.start_session(self.slug, finish_options(self.options(app), self.values, self.names,
-                                                        self.car_options(app), self.cars))
+                                                        self.car_options(app), self.cars), setup=self.draft())
         except ValueError as exc:  # a setup the game refuses, an owner's broken data file
             self.step -= 1         # nothing was written: the answers stay, the message says why
             app.toast = str(exc)
@@ -678,3 +680,31 @@ class EntryActions(Screen):
             return
         self.done(app, None)
         app.toast = f"Deleted: {self.label}"
+
+
+REPEAT = ("Same as last race", "New setup")
+
+
+@dataclass
+class Repeat(Screen):
+    """Before a game's setup, when it was run before: "Same as last race" starts it again
+    with the last race's answers (its players and names included), one press to the
+    summary; "New setup" (or BACK) asks the questions, the wizard under this screen."""
+    slug: str
+    options: dict[str, Any]
+    selected: int = 0
+
+    def view(self, app: Host) -> View:
+        return replace(ui.main_menu(REPEAT, self.selected, title=app.title_of(self.slug)), footer="OK: choose")
+
+    def handle(self, app: Host, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(REPEAT)
+        elif pressed(gesture, BACK) or (pressed(gesture, OK, GO) and self.selected == 1):
+            app.pop()
+        elif pressed(gesture, OK, GO):
+            try:
+                app.start_session(self.slug, dict(self.options))
+            except ValueError as exc:   # the last race's data is gone (an owner's circuit): asked anew
+                app.pop()
+                app.toast = str(exc)

@@ -468,3 +468,13 @@ def test_the_season_its_dropped_results_and_every_drivers_record_are_read_on_a_p
         assert said["wide"] <= PHONE[0] and said["table"] <= PHONE[0], "the drivers' table fits the phone's width"
         assert_legible(page)
         assert page.errors() == []
+
+
+def test_a_folder_with_no_journal_says_so_on_the_page(browser, tmp_path, serving):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    srv = serving(empty)
+    with opened(browser, srv.url) as page:
+        page.wait("document.getElementById('turn').textContent.length > 0")
+        band = page.eval("document.getElementById('turn').textContent")
+        assert band.startswith("No journal yet: the box has not started")

@@ -77,3 +77,29 @@ def test_a_championships_lap_chart_is_the_race_being_run(state_dir):
         follower.close()
     assert [lap for lap, _ in chart] == sorted(seen)
     assert all(order == seen[lap] for lap, order in chart)
+
+
+def test_formula_de_last_actions_hold_no_acknowledgement_and_the_band_says_whose_move(state_dir):
+    """After a turn's outcome the page says whose car to move and what to do; its Go on
+    ("Outcome seen" in the box's history) is not one of the last actions."""
+    from companion.games.formula_de import rules as FR
+    app = race(state_dir, "formula-de", 0)
+    act = registry.activity("formula-de")
+    shown = None
+    for _ in range(400):
+        if app.runner.state.phase == FR.SHOW and not app.runner.state.qualifying:
+            shown = public_view(act, app.runner.state)
+        move = act.demo.script(app.runner.state)
+        if move is None or app.runner.session.finished is not None:
+            break
+        app.perform(move)
+    assert shown is not None
+    assert shown["waiting"].endswith(": move the car as shown, then Go on") and shown["turn"]
+    assert shown["waiting"].startswith(shown["turn"])
+    assert any(e.label == "Outcome seen" for e in app.history())        # the box keeps it
+    follower = Follower(state_dir)
+    try:
+        assert follower.history and "Outcome seen" not in follower.history
+        assert "Outcome seen" not in follower.payload["history"]
+    finally:
+        follower.close()

@@ -58,3 +58,22 @@ def test_the_table_screen_serves_the_drivers(state_dir, serving):
     drivers = json.loads(get(srv.port, "/state.json")[2])["drivers"]
     assert [d["name"] for d in drivers] == ["Anne", "Bob", "Cy"]
     assert drivers[0]["races"] == 6 and "places" not in drivers[0]
+
+
+def test_a_running_race_shows_its_own_championship_and_no_points_before_results(state_dir, serving):
+    """A lap-counter race scored with Formula Dé's points, then a Formula Dé race starts
+    (qualifying): the page shows Formula Dé's championship, with no race and no points."""
+    from companion.games import registry
+    app = make_app(state_dir)
+    race(app, ["Anne", "Bob"])
+    app.start_session("formula-de", dict(registry.activity("formula-de").demo.options))
+    srv = serving(state_dir)
+
+    def served():
+        status, _, body = get(srv.port, "/state.json")
+        assert status == 200
+        return json.loads(body)["championship"]
+
+    champ = wait_for(served, lambda c: c["title"] != "Lap counter, Formula Dé points")
+    assert champ["title"] == "Formula Dé" and champ["races"] == 0
+    assert champ["standings"] == [] and not any(r.get("points") for r in champ["standings"])

@@ -153,11 +153,12 @@ def test_history_keeps_the_last_twenty_rolls():
 
 
 def test_the_rolls_before_the_last_are_on_the_line_under_it():
+    """The earlier rolls of the same die (another die's are not its history)."""
     state = start("formula-de")
-    for die, face in [("gear-4", 9), ("black", 17), ("gear-5", 14)]:
+    for die, face in [("gear-5", 11), ("black", 17), ("gear-5", 16), ("gear-5", 14)]:
         state = rules.apply(state, {"kind": "roll", "die": die, "faces": [face]})
     assert screens.view(state).body == (Big("14", caption="5th gear"),
-                                        Text("before: 17 \u00b7 9", align="center"))
+                                        Text("before: 16 \u00b7 11", align="center"))
 
 
 def test_before_the_first_roll_the_screen_points_at_the_footer():
@@ -248,3 +249,71 @@ def test_an_owner_defined_die_and_set_are_rolled_like_the_games_own(state_dir):
     state, event = perform(state, move(state, "roll-set", set="pair"), make_rng(1))
     assert event["faces"][0] in range(1, 7) and event["faces"][1] in ("sun", "rain")
     assert screens.view(state).body[0].caption == "Tie + weather"
+
+
+def test_the_key_is_the_dice_of_the_sessions_game(state_dir):
+    """A Street Illegal dice session has no tire dice: no Key of them; 3-Wide's has."""
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.emulated import HeadlessDisplay
+    from companion.ui import flow
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    app.start_session("dice", {"game": "street-illegal"})
+    labels = [label for _, label in flow.Pause().items(app)]
+    assert "Key" not in labels and not any("tire" in line for line in app.key())
+    app.go_home()
+    app.start_session("dice", {"game": "3-wide"})
+    assert "Key" in [label for _, label in flow.Pause().items(app)]
+    assert "5xs = a tire die" in app.key()
+
+
+def test_a_long_games_dice_title_shows_whole_beside_the_count(state_dir):
+    """"Street Illegal dice" does not fit beside "#12": the game's name does, whole."""
+    from companion.games import registry
+    from companion.ui.render import cut_texts
+    act = registry.activity("dice")
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.emulated import HeadlessDisplay
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    app.start_session("dice", {"game": "street-illegal"})
+    for _ in range(12):
+        app.perform(app.moves()[0])
+    view = act.view(app.runner.state)
+    assert view.status == "#12" and view.title in ("Street Illegal dice", "Street Illegal")
+    assert cut_texts(view) == []
+
+
+def test_the_open_race_question_title_shows_whole(state_dir):
+    from companion.ui.flow import OpenRace
+    from companion.ui.render import cut_texts
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.emulated import HeadlessDisplay
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(1))
+    view = OpenRace(1, "Lap counter", ("new", "dice")).view(app)
+    assert cut_texts(view) == [] and view.title.startswith("Lap counter")
+
+
+def test_before_lists_only_the_same_dice(state_dir):
+    """A d6's "before" line never holds a gear die's rolls."""
+    import random
+    from companion.app import App
+    from companion.core.journal import Journal
+    from companion.devices.emulated import HeadlessDisplay
+    from companion.games import registry
+    app = App(journal=Journal(state_dir), display=HeadlessDisplay(), rng=random.Random(3))
+    app.start_session("dice", {"game": "formula-de"})
+    moves = app.moves()
+    d6 = next(m for m in moves if m.label == "d6")
+    gear = next(m for m in moves if m.label != "d6" and m.kind == "roll")
+    for move in (d6, gear, gear, d6):
+        app.perform(move)
+    state = app.runner.state
+    view = registry.activity("dice").view(state)
+    before = [w.text for w in view.body if getattr(w, "text", "").startswith("before:")]
+    first_d6 = " ".join(str(f) for f in state.history[0].faces)
+    assert before == [f"before: {first_d6}"]

@@ -244,7 +244,7 @@ def test_receipts_program_results_and_lap_chart():
     printed = screens.receipts(state)
     assert list(printed) == ["program", "results", "lap-chart"]
     assert printed["program"].text_lines() == [
-        "          Race program", "3-Wide", "1 lap, 2 cars", "-" * 32,
+        "          Race program", "Lap counter, 3-Wide points", "1 lap, 2 cars", "-" * 32,
         " # Car", " 1 Red", " 2 Blue", "-" * 32, "", ""]
     assert printed["results"].text_lines()[3:] == [
         "-" * 32,
@@ -283,3 +283,16 @@ def test_results_show_best_laps_when_timed_and_names_when_they_differ_from_colou
         " 1 Bob              1   1 1:01.5",
         " 2 Ann              0   0      -",
     ]
+
+
+def test_receipts_say_a_lap_counter_race_scored_with_a_games_points(state_dir):
+    """"Results / Formula Dé" read like a Formula Dé race: the receipts name the lap counter."""
+    from companion.receipts.model import Line
+    from tests.test_seasons import race
+    from tests.table import make_app
+    app = make_app(state_dir)
+    race(app, ["Anne", "Bob"])
+    for kind, receipt in app.runner.receipts().items():
+        texts = [i.text for i in receipt.items if isinstance(i, Line)]
+        assert "Lap counter, Formula Dé points" in texts, (kind, texts)
+        assert "Formula Dé" not in texts

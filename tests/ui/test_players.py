@@ -99,10 +99,12 @@ def test_the_last_races_names_are_offered_again(state_dir):
     app = make_app(state_dir)
     press(app, TO_CARS + " DOWN DOWN OK " + type_name("Cy") + " GO " + AFTER_CARS)
     press(app, "BACK" if app.toast else "")            # the printer's message closed
+    press(app, "GO")                                    # the race starts (before it, BACK is the setup)
+    press(app, "BACK" if app.toast else "")
     press(app, "BACK UP OK")                            # pause menu > Main menu
     assert isinstance(app.screen, flow.Home)
-    # the lap counter again (Continue is first); the race still open is put aside
-    press(app, "DOWN DOWN DOWN OK DOWN DOWN OK OK OK")
+    # the lap counter again (Continue is first); the race still open is put aside; a new setup
+    press(app, "DOWN DOWN DOWN OK DOWN DOWN OK DOWN OK OK OK")
     assert isinstance(app.screen, Players)
     assert app.frame().body[0].items[2] == "Yellow: Cy"
 

@@ -92,3 +92,19 @@ def test_points_shared_among_parts_show_each_part_by_its_name(state_dir):
     press(app, "DOWN DOWN DOWN")
     first, shown, n = list_window(app.frame())
     assert first + shown == n                      # the last part is on screen
+
+
+def test_the_skills_step_says_how_to_go_on_and_go_does(state_dir):
+    """3-Wide's Skills: the footer names both ways out; one GO a player goes on."""
+    app = make_app(state_dir)
+    app.boot()
+    from tests.table import press
+    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK")   # players, names, race, length, track
+    wizard = app.screen
+    frame = app.frame()
+    assert frame.title.endswith("Skills") and frame.footer == "OK: edit  GO: next"
+    step = wizard.step
+    press(app, "GO")
+    assert app.screen is wizard and wizard.step == step + 1   # the next player's skills (or on)
+    press(app, "OK")
+    assert app.screen is not wizard                            # OK opens the points to change them

@@ -32,6 +32,9 @@ def public(state: R.State) -> dict[str, Any]:
     if on >= 0 and state.phase == R.GEAR and not state.qualifying:
         notes += odds(state, on)
     turn, waits = waiting(R.moves(state), state.cars[on].name if on >= 0 else "")
+    if state.phase == R.SHOW and state.last is not None:   # the box waits for the board to match
+        turn = state.cars[state.last.car].name
+        waits = f"{turn}: move the car as shown, then Go on"
     return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
 
@@ -92,5 +95,11 @@ def odds(state: R.State, i: int) -> list[str]:
     for o in advisor.odds(state, i):
         over = sum(p for _, p in o.over)
         out.append(f"{ordinal(o.gear)} gear: stops in corner {o.corner} {pct(o.stop)}%, overshoots {pct(over)}%, "
-                   f"short {pct(o.short)}%, tires -{float(o.tire):.1f} WP, out {pct(o.out)}%")
+                   f"short {pct(o.short)}%, {tire_words(o.tire)}, out {pct(o.out)}%")
     return out
+
+
+def tire_words(wp: float) -> str:
+    """The tire WP a gear costs on average, never "-0.0": "tires -0.4 WP", "no tire wear"."""
+    shown = round(float(wp), 1)
+    return f"tires -{shown:.1f} WP" if shown > 0 else "no tire wear"

@@ -66,7 +66,7 @@ LEVELS = ((1, "Steady"), (2, "Racer"))
 CAR_OPTIONS = (
     CarOption("driver", "Driver", choices=((kitcars.HUMAN, "Human"), (kitcars.AUTO, "Automated"))),
     CarOption("level", "Level", choices=LEVELS, default=2, only_if=("driver", kitcars.AUTO)),
-    CarOption("build", "Car", choices=(("standard", "Standard WP"), ("constructed", "Constructed")),
+    CarOption("build", "Car", choices=(("standard", "Standard car"), ("constructed", "Constructed")),
               race_if=("race", "circuit")),
     CarOption("wear", "Wear points", kind="split", total=T.CONSTRUCTED_TOTAL,
               parts=tuple((z, z.capitalize(), lo, hi) for z, (lo, hi) in T.LIMITS.items()),

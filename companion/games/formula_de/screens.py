@@ -390,8 +390,8 @@ def program(state: R.State) -> Receipt:
              "tires": state.cars[c].tires, "start": state.cars[c].start_roll} for c in state.grid]
     cols = (Col("tires", "Tires", 6, legend="tires fitted"),
             Col("start", "Start", 6, legend="start roll (1 misses turn 1, 20 +4 spaces)"))
-    lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners, "
-                               f"{state.settings.circuit.length} spaces a lap"]
+    lines = _heading(state) + [f"Circuit: {len(state.settings.circuit.corners)} corners",   # a line each:
+                               f"A lap: {state.settings.circuit.length} spaces"]             # never broken
     if state.qualified:
         lines += ["Stopwatch qualifying:"] + [" ".join(x.split()) for x in qualifying_lines(state)]
     return layouts.race_program("Formula Dé", lines, grid, cols)

@@ -135,7 +135,7 @@ def _qualify(state: State) -> View:
     body = [Text(first_fitting(f"{state.name(car)}: card played?", f"{short(state, car)}: card played?")),
             Text(first_fitting(f"{state.name(car)} is {owner}'s car", f"{owner}'s car")) if owner
             else None, Text("One card, or two"), Text("with a Redline."),
-            None if owner else Text(f"{n - len(pending)} of {n} cards in")]
+            None if owner else Text(f"Entered: {n - len(pending)} of {n} cars")]
     body = [w for w in body if w is not None]
     return _titled("Qualifying", body, status)
 
@@ -154,13 +154,14 @@ def _grid(state: State) -> View:
 
 
 def grid_items(state: State) -> list[str]:
-    """The grid, pole first: each car's qualifying worth and its tie die rolls (``d5``)."""
+    """The grid, pole first: each car's qualifying worth and its tie die rolls in words
+    (``7 tie 5``, rolled again: ``7 tie 1,6``)."""
     worth = {c: state.settings.worth(p) for c, p in state.quali}
     rolls = dict(state.rolls)
     items = []
     for i, c in enumerate(state.grid, start=1):
-        roll = "/".join(str(r) for r in rolls.get(c, ()))
-        items.append(row(f"{i} {state.name(c)}", f"{worth[c]}" + (f" d{roll}" if roll else ""), MENU_CHARS))
+        roll = ",".join(str(r) for r in rolls.get(c, ()))
+        items.append(row(f"{i} {state.name(c)}", f"{worth[c]}" + (f" tie {roll}" if roll else ""), MENU_CHARS))
     return items
 
 

@@ -30,7 +30,7 @@ def public(state: R.State) -> dict[str, Any]:
             if racing else STEPS.get(state.step, state.step))
     notes = []
     if state.track:
-        notes.append("Track: " + " ".join(label(state, i) for i in state.track))
+        notes.append("Track: " + " \u00b7 ".join(label(state, i) for i in state.track))
         card = state.track_card
         if racing and card is not None:
             notes.append(f"Now: {card.limit_text.lower()}, {card.situation.label}")

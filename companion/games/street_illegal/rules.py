@@ -249,8 +249,16 @@ def _grid_moves(state: State) -> list[Move]:
         return [make_move("seat", label(state.name(c)), player=state.name(c), car=c, history=f"starts {place}")
                 for c in state.unseated]
     car = state.current_player
-    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v, history=f"tempo card {v}")
-            for v in state.values]
+    offered = bid_offered(state, car)
+    return [make_move("bid", label(f"Card {v}"), player=state.name(car), car=car, card=v, history=f"tempo card {v}",
+                      primary=v == offered) for v in state.values]
+
+
+def bid_offered(state: State, car: int) -> int:
+    """The card a bidder's footer starts on: each bidder of a round on another card, so
+    GO alone never ties (the players still choose theirs with UP/DOWN)."""
+    at = state.bidders.index(car) if car in state.bidders else 0
+    return state.values[(len(state.values) - 1 - at) % len(state.values)]
 
 
 def _drive_moves(state: State, car: int, kind: str = "drive") -> list[Move]:

@@ -164,7 +164,7 @@ def _bidding(state: State) -> View:
     car = state.current_player
     name = short(state, car)
     body = [Text(_fit(f"{name}: enter card bid", f"{name}: enter bid", f"Enter {name}")),
-            Text(f"Slowest starts {ordinal(position)}")]
+            Text(_fit(f"\u2191\u2193 card, slowest {ordinal(position)}", f"\u2191\u2193: change card"))]
     if state.last_bids:
         low = min(v for _, v in state.last_bids)
         slowest = [c for c, v in state.last_bids if v == low]

@@ -10,7 +10,7 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, view=screens.view, receipts=screens.receipts,
     public=public.public,
-    key=screens.KEY,
+    key=screens.key,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
     session="session", pause=("continue", "history", "undo", "home"),
 )

@@ -4,19 +4,22 @@ rolls before it on the line below; after a die of a set changes, the set's dice.
 from __future__ import annotations
 
 from companion.kit import keys
+from companion.kit.text import title_fitting
 from companion.profile import LINE_CHARS
 from companion.tools.dice_roller import rules
 from companion.ui.view import Big, Menu, Text, View
 
 BEFORE = 6            # earlier rolls on the "before" line, as many of them as fit whole
 BEFORE_UP_TO = 2      # dice in the last roll that leave room for that line at a large size
-KEY = keys.TIRE_DICE
-"""A tire die's face and colours (``5xs``, ``Tire dice RBYB``): pause menu > Key."""
+def key(state: rules.State) -> tuple[str, ...]:
+    """A tire die's face and colours (``5xs``, ``Tire dice RBYB``) when the game's dice
+    are tire dice (a set whose dice wear: 3-Wide's); other dice show no code: pause menu > Key."""
+    return keys.TIRE_DICE if any(s.swap for s in state.sets) else ()
 
 
 def view(state: rules.State) -> View:
-    title = "Dice" if state.game == "any" else f"{state.name} dice"
     status = f"#{state.count}" if state.count else ""
+    title = "Dice" if state.game == "any" else title_fitting(status, f"{state.name} dice", state.name, "Dice")
     if state.changed is not None:
         return _set_view(state, status)
     if not state.history:
@@ -28,7 +31,7 @@ def view(state: rules.State) -> View:
                             *((Text("\u2191\u2193 pick another", align="center"),) if more else ())))
     last = state.history[-1]
     body: tuple = (Big(" ".join(str(f) for f in last.faces), caption=last.caption),)
-    earlier = state.history[-1 - BEFORE:-1][::-1]
+    earlier = [r for r in state.history[:-1] if r.key == last.key][-BEFORE:][::-1]   # the same dice's only
     if earlier and len(last.faces) <= BEFORE_UP_TO:
         body += (Text(_before(earlier), align="center"),)
     return View(title, body, status=status)

@@ -73,7 +73,9 @@ def _results_view(state: LapCounter) -> View:
 
 
 def _game_line(state: LapCounter) -> list[str]:
-    return [] if state.game == "none" else [dict(GAMES)[state.game]]
+    """The receipts' first line: a lap-counter race, scored with a game's points table
+    (never read as that game's own race)."""
+    return [] if state.game == "none" else [f"Lap counter, {dict(GAMES)[state.game]} points"]
 
 
 def result_columns(timed: bool, scored: bool) -> tuple[Col, ...]:

@@ -41,7 +41,7 @@ def test_ties_roll_the_tie_die_highest_roll_in_front():
     assert state.grid == (2, 1, 0, 3)
     assert state.step == R.START
     items = S.view(state).body[0].items                   # the grid to set up, rolls beside
-    assert [i.split() for i in items] == [["1", "Yellow", "10"], ["2", "Blue", "7", "d5"], ["3", "Red", "7", "d2"],
+    assert [i.split() for i in items] == [["1", "Yellow", "10"], ["2", "Blue", "7", "tie", "5"], ["3", "Red", "7", "tie", "2"],
                                           ["4", "Green", "4"], ["Green", "starts", "lap", "1"]]
     state = step(state, {"kind": "start"})
     assert (state.step, state.lap, state.actor) == (R.RACE, 1, 3)
@@ -95,3 +95,11 @@ def test_a_human_cannot_enter_a_card_the_table_deck_lacks():
     state = play(state, 0, "9")
     assert state.step == R.GRID
     assert R.human_pool(state)["9"] == 0
+
+
+def test_a_tie_rolled_twice_reads_in_words_and_fits():
+    """"7 d1/6" was a code: the grid says "tie" and each roll, whole on the screen."""
+    from companion.kit.text import row
+    from companion.profile import MENU_CHARS
+    line = row("2 Blue", "7 tie 1,6", MENU_CHARS)
+    assert line.endswith("7 tie 1,6") and len(line) <= MENU_CHARS and "d1" not in line

@@ -272,7 +272,7 @@ def test_with_one_car_each_the_deal_and_qualifying_screens_are_unchanged():
     assert [w.text for w in S.view(state).body] == ["Shuffle 4 suits", "Deal 13 to each car", "face down."]
     state = play(deal(state), 0, "8")
     assert [w.text for w in S.view(state).body] == ["Blue: card played?", "One card, or two", "with a Redline.",
-                                                  "1 of 4 cards in"]
+                                                  "Entered: 1 of 4 cars"]
 
 
 def test_at_the_table_three_players_read_the_deal_screens_owners_to_the_end(state_dir):

@@ -67,3 +67,19 @@ def test_bid_labels_and_out_of_turn_bid(data):
 def test_unknown_grid_option(data):
     with pytest.raises(ConfigError, match="grid"):
         rules.setup({"players": 2, "grid": "random"}, data)
+
+
+def test_go_alone_never_ties_and_the_screen_says_how_to_change_the_card(data):
+    """Each bidder's footer starts on another card: GO, GO, GO seats a car, no tie loop."""
+    from companion.games.street_illegal import screens
+    from companion.kit.turns import primary
+    state = start(rules.setup({"players": players("Ann", "Ben", "Cat"), "grid": "tactical"}, data))
+    texts = [getattr(w, "text", "") for w in screens.view(state).body]
+    assert any("\u2191\u2193" in t and "card" in t for t in texts), texts
+    offered = []
+    for _ in range(3):
+        move = primary(rules.moves(state))
+        offered.append(move.label)
+        state, _ = perform(state, "bid", car=state.current_player, card=int(move.label.split()[-1]))
+    assert len(set(offered)) == 3 and len(state.seated) == 1      # no "Tie at": a car is seated
+    assert not any("Tie" in getattr(w, "text", "") for w in screens.view(state).body)

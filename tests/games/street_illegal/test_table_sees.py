@@ -210,3 +210,11 @@ def test_every_screen_fits_with_long_names(data):
         for move in rules.moves(state):
             assert len(move.label) <= LABEL_CHARS, move.label
         state = rules.apply(state, rules.resolve(state, autoplay.choose(state, rng), rng))
+
+
+def test_the_table_screens_track_line_separates_its_cards(data):
+    """"Track: NL Downhill 90 · Obst. middle 70 · …": a dot between cards."""
+    from companion.games.street_illegal import public
+    state = start(rules.setup({"players": players("Ann", "Ben")}, data))
+    (track,) = [n for n in public.public(state)["notes"] if n.startswith("Track: ")]
+    assert track.count(" \u00b7 ") == len(state.track) - 1
