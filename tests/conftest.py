@@ -30,6 +30,16 @@ def state_dir(tmp_path):
     return d
 
 
+@pytest.fixture(scope="session")
+def emupos_or_skip():
+    """Skips the test when emupos (Python 3.13) is not found (``needs_emupos`` of
+    tests/receipts/test_emupos.py, used by the receipts' tests in several folders)."""
+    from tests.receipts.test_emupos import emupos_python
+    if emupos_python() is None:
+        pytest.skip("emupos (Python 3.13) not found: set EMUPOS_PYTHON or create "
+                    "~/.cache/race-companion/emupos-venv (see tests/receipts/test_emupos.py)")
+
+
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: two workers per core. Much of the suite waits rather than computes (a
     simulated printer prints at paper speed, the power-loss tests wait for the moment to
