@@ -30,9 +30,83 @@ def state_dir(tmp_path):
     return d
 
 
+@pytest.fixture(scope="session")
+def emupos_or_skip():
+    """Skips the test when emupos (Python 3.13) is not found (``needs_emupos`` of
+    tests/receipts/test_emupos.py, used by the receipts' tests in several folders)."""
+    from tests.receipts.test_emupos import emupos_python
+    if emupos_python() is None:
+        pytest.skip("emupos (Python 3.13) not found: set EMUPOS_PYTHON or create "
+                    "~/.cache/race-companion/emupos-venv (see tests/receipts/test_emupos.py)")
+
+
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: two workers per core. Much of the suite waits rather than computes (a
     simulated printer prints at paper speed, the power-loss tests wait for the moment to
     cut), so a second worker per core keeps the cores busy meanwhile."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 * cores
+
+
+# The tests that take longest, with their share of a run (seconds on a loaded 2-core
+# machine; only their order matters). Under xdist each worker is first handed an equal
+# slice of the collection and the idle ones then take from the others' queues, so a long
+# test left at the end of a slice is one the whole run waits for alone. These go to the
+# heads of the slices instead, shared out so that each slice starts with about the same
+# load (longest first); everything else keeps its order. Matched by the start of the id.
+LONG_TESTS = {
+    "tests/test_power_loss.py::test_sigkill_at_random_points[street-illegal-": 27,
+    "tests/test_power_loss.py::test_sigkill_at_random_points[dice-": 28,
+    "tests/test_bytecode.py::test_first_start_after_install_compiles_nothing": 43,
+    "tests/core/test_gamedata.py::test_mutated_data_is_checked_or_refused": 34,
+    "tests/devices/test_pinout_fuzz.py::test_random_tables": 30,
+    "tests/games/test_owner_overrides.py::test_any_override_is_played_or_refused_with_its_file_and_key[3-wide]": 30,
+    "tests/core/test_gamedata.py::test_malformed_owner_toml_is_always_a_config_error": 17,
+    "tests/tablescreen/test_secrets.py::test_the_order_of_the_cards_still_to_draw_is_never_shown[top-speed]": 17,
+    "tests/commands/test_backup_cli.py::test_a_backup_taken_while_races_are_written_is_consistent": 16,
+    "tests/test_conformance.py::test_the_demo_runs_through_the_whole_stack[top-speed]": 16,
+    "tests/test_conformance.py::test_the_demo_runs_through_the_whole_stack[formula-de]": 14,
+    "tests/games/test_owner_overrides.py::test_any_override_is_played_or_refused_with_its_file_and_key[street-illegal]": 13,
+    "tests/tablescreen/test_secrets.py::test_the_hidden_part_of_the_state_never_reaches_the_page[top-speed]": 13,
+    "tests/commands/test_draw_large.py::test_json_is_one_document_and_memory_does_not_grow_with_n": 12,
+    "tests/test_conformance.py::test_random_legal_play_keeps_the_contract[dice-1]": 12,
+    "tests/test_conformance.py::test_the_demo_runs_through_the_whole_stack[3-wide]": 12,
+    "tests/test_conformance.py::test_a_damaged_event_is_refused_with_a_message[dice]": 10,
+    "tests/test_demo.py::test_top_speed_demo": 10,
+    "tests/appliance/test_install.py::test_second_run_changes_nothing[bullseye-layout]": 10,
+    "tests/tablescreen/test_secrets.py::test_a_face_down_choice_undone_is_never_named[3-wide-700]": 10,
+}
+
+
+def long_test_weight(nodeid: str) -> float:
+    return next((s for prefix, s in LONG_TESTS.items() if nodeid.startswith(prefix)), 0)
+
+
+def pytest_collection_modifyitems(config, items):
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers < 2:     # (a worker's config says "no" for --dist; the suite's own is worksteal)
+        return
+    long_items = sorted((i for i in items if long_test_weight(i.nodeid)), key=lambda i: -long_test_weight(i.nodeid))
+    if not long_items:
+        return
+    rest = [i for i in items if not long_test_weight(i.nodeid)]
+    # the slices xdist's worksteal scheduler cuts first: each idle worker takes an even
+    # share of what is left
+    sizes, left = [], len(items)
+    for k in range(workers):
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    heads: list[list] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in long_items:
+        open_slices = [k for k in range(workers) if len(heads[k]) < sizes[k]]
+        k = min(open_slices, key=lambda k: load[k])
+        heads[k].append(item)
+        load[k] += long_test_weight(item.nodeid)
+    ordered, rest_at = [], 0
+    for k in range(workers):
+        take = sizes[k] - len(heads[k])
+        ordered += heads[k] + rest[rest_at:rest_at + take]
+        rest_at += take
+    assert len(ordered) == len(items)
+    items[:] = ordered

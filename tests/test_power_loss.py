@@ -29,6 +29,7 @@ import pytest
 from companion.core.journal import Journal
 from companion.session import SessionRunner
 from tests.forkstart import Forkstart
+from tests.shared import once_per_run
 
 KILLS = int(os.environ.get("COMPANION_POWER_CUTS", "200"))
 BATCHES = 4          # per race
@@ -62,16 +63,20 @@ def bodies(state):
 
 @pytest.fixture(scope="module")
 def references(tmp_path_factory, starter):
-    out = {}
-    for name, keys in RACES.items():
-        state = tmp_path_factory.mktemp(f"ref-{name}")
-        start = time.monotonic()
-        log = state.with_name(state.name + ".stderr")
-        proc = starter.start(arguments(state, keys), stderr=log)
-        opened = journal_appears(state, proc)
-        assert proc.wait() == 0, log.read_text()
-        out[name] = (bodies(state), opened - start, time.monotonic() - opened)
-    return out
+    """Each race run uninterrupted: its events, and the seconds before and during the race
+    (run once for all the test workers: the races are the same for each)."""
+    def run_races():
+        out = {}
+        for name, keys in RACES.items():
+            state = tmp_path_factory.mktemp(f"ref-{name}")
+            start = time.monotonic()
+            log = state.with_name(state.name + ".stderr")
+            proc = starter.start(arguments(state, keys), stderr=log)
+            opened = journal_appears(state, proc)
+            assert proc.wait() == 0, log.read_text()
+            out[name] = (bodies(state), opened - start, time.monotonic() - opened)
+        return out
+    return once_per_run(tmp_path_factory, "power-loss-references", run_races)
 
 
 def journal_appears(state, proc):

@@ -47,10 +47,9 @@ def emupos_python() -> str | None:
     return None
 
 
-needs_emupos = pytest.mark.skipif(
-    emupos_python() is None,
-    reason="emupos (Python 3.13) not found: set EMUPOS_PYTHON or create ~/.cache/race-companion/emupos-venv "
-           "(see this file's docstring)")
+# looked for when a test needing it first runs (tests/conftest.py), not while every worker
+# collects: the look starts Python 3.13 importing emupos, a second or more each time
+needs_emupos = pytest.mark.usefixtures("emupos_or_skip")
 
 
 def interpret(data: bytes) -> dict:
