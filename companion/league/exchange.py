@@ -147,9 +147,65 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
 
 # -- one box's season into another's --------------------------------------------------
 
-def _check(races: list[dict[str, Any]]) -> str:
-    body = json.dumps(races, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+CHECKED = ("game", "season", "races")
+"""What an export file's checksum covers: everything an import uses (the game, the season's
+name, race count and drop, and every race's fields)."""
+MAX_DEPTH = 8
+"""How deeply a race's results and options may nest (a race's standings are 4 deep)."""
+MAX_TEXT = 200
+"""Characters a text of a race's results or options may have (a driver's name: 40)."""
+RACE_FIELDS = ("race", "activity", "options", "championship", "started", "finished", "results")
+"""The fields of a race an import keeps; any other is left out."""
+
+
+def _check(data: dict[str, Any]) -> str:
+    """The checksum of an export file: of its :data:`CHECKED` fields."""
+    body = json.dumps({k: data.get(k) for k in CHECKED}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _races_only(data: dict[str, Any]) -> str:
+    """The checksum older companions wrote: of the races alone."""
+    body = json.dumps(data.get("races"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar: 0), counted without recursion."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, (dict, list)):
+            deepest = max(deepest, d + 1)
+            if deepest > 1000:
+                return deepest
+            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return deepest
+
+
+def _plain(value: Any, where: str) -> None:
+    """Refuse a race's results or options that are not plain JSON within the bounds."""
+    if _depth(value) > MAX_DEPTH:
+        raise ImportRefused(f"the file is damaged: {where} nests deeper than {MAX_DEPTH} levels")
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            if not all(isinstance(k, str) and len(k) <= MAX_TEXT for k in v):
+                raise ImportRefused(f"the file is damaged: {where} has a field name that is not text of at most "
+                                    f"{MAX_TEXT} characters")
+            todo += v.values()
+        elif isinstance(v, list):
+            todo += v
+        elif isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                raise ImportRefused(f"the file is damaged: {where} has a text longer than {MAX_TEXT} characters")
+        elif isinstance(v, float):
+            import math
+            if not math.isfinite(v):
+                raise ImportRefused(f"the file is damaged: {where} has a number that is not finite")
+        elif not (v is None or isinstance(v, (bool, int))):
+            raise ImportRefused(f"the file is damaged: {where} has a value of an unknown kind")
 
 
 def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
@@ -161,7 +217,8 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
               "results": s.results} for s in season.sessions]
     return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
             "season": {"name": season.name, "races": season.races, "drop": season.drop},
-            "races": races, "sha256": _check(races)}
+            "races": races, "sha256": _check({"game": game, "season": {"name": season.name, "races": season.races,
+                                                                      "drop": season.drop}, "races": races})}
 
 
 def read_export(text: str) -> dict[str, Any]:
@@ -178,14 +235,20 @@ def read_export(text: str) -> dict[str, Any]:
     if schema > SCHEMA:
         raise ImportRefused(f"the file was made by a newer companion (schema {schema}; this one reads up to "
                             f"{SCHEMA}): update this box first")
-    races = data.get("races")
-    if not isinstance(races, list) or data.get("sha256") != _check(races):
-        raise ImportRefused("the file is damaged: its races do not match its checksum")
+    if _depth(data) > MAX_DEPTH + 4:
+        raise ImportRefused(f"the file is damaged: it nests {_depth(data)} levels deep; a race's results and "
+                            f"options may nest {MAX_DEPTH}")
     season = data.get("season")
     if not isinstance(data.get("game"), str) or not isinstance(season, dict) \
             or not isinstance(season.get("name", ""), str) or not _count(season.get("races"), none=True) \
             or not _count(season.get("drop") or 0):
         raise ImportRefused("the file is damaged: it does not say its game and season")
+    races = data.get("races")
+    if not isinstance(races, list) or data.get("sha256") != _check(data):
+        if isinstance(races, list) and data.get("sha256") == _races_only(data):
+            raise ImportRefused("the file's checksum covers its races only (an older companion's export): its "
+                                "season's name, race count and drop are not checked; export it again from its box")
+        raise ImportRefused("the file is damaged: its season or races do not match its checksum")
     for k, r in enumerate(races, start=1):
         ok = isinstance(r, dict) and isinstance(r.get("race"), str) and 0 < len(r["race"]) <= 80 \
             and _moment(r.get("started")) and (r.get("finished") is None or _moment(r.get("finished"))) \
@@ -195,6 +258,9 @@ def read_export(text: str) -> dict[str, Any]:
             and isinstance(r.get("options", {}), dict)
         if not ok:
             raise ImportRefused(f"the file is damaged: race {k} is incomplete")
+        _plain(r["results"], f"race {k}'s results")
+        _plain(r.get("options", {}), f"race {k}'s options")
+    data["races"] = [{f: r[f] for f in RACE_FIELDS if f in r} for r in races]
     return data
 
 

@@ -68,13 +68,27 @@ def resealed(data, change):
 
     races = json.loads(json.dumps(data["races"]))
     change(races[0])
-    return {**data, "races": races, "sha256": exchange._check(races)}
+    return sealed({**data, "races": races})
+
+
+def sealed(data):
+    """``data`` with its checksum made again, as a hand that edits a file can."""
+    from companion.league import exchange
+
+    return {**data, "sha256": exchange._check(data)}
+
+
+def nested(depth):
+    value = {"name": "Anne"}
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 @pytest.mark.parametrize("spoil, said", [
     (lambda d: {**d, "schema": 2}, "made by a newer companion (schema 2; this one reads up to 1): update this box first"),
-    (lambda d: {**d, "races": d["races"][:1]}, "damaged: its races do not match its checksum"),
-    (lambda d: {**d, "races": [{**d["races"][0], "started": "soon"}]}, "damaged: its races do not match its checksum"),
+    (lambda d: {**d, "races": d["races"][:1]}, "damaged: its season or races do not match its checksum"),
+    (lambda d: {**d, "races": [{**d["races"][0], "started": "soon"}]}, "damaged: its season or races do not match its checksum"),
     (lambda d: {"format": "something else"}, "not a season exported by `companion export`"),
     (None, "damaged: it is not whole JSON"),
     # edited by hand with the checksum made again: still refused before anything is written
@@ -86,7 +100,19 @@ def resealed(data, change):
     (lambda d: resealed(d, lambda r: r.update(started=1e300)), "damaged: race 1 is incomplete"),
     (lambda d: resealed(d, lambda r: r.update(finished="soon")), "damaged: race 1 is incomplete"),
     (lambda d: {k: v for k, v in d.items() if k != "game"}, "damaged: it does not say its game and season"),
-    (lambda d: {**d, "races": "[" * 100_000}, "damaged: its races do not match its checksum"),
+    (lambda d: {**d, "races": "[" * 100_000}, "damaged: its season or races do not match its checksum"),
+    # the season's header is checked as the races are
+    (lambda d: {**d, "season": {**d["season"], "name": "Other"}}, "damaged: its season or races do not match"),
+    (lambda d: {**d, "season": {**d["season"], "races": 3}}, "damaged: its season or races do not match"),
+    (lambda d: {**d, "season": {**d["season"], "drop": 1}}, "damaged: its season or races do not match"),
+    (lambda d: {**d, "game": "top-speed"}, "damaged: its season or races do not match"),
+    # an older companion's checksum, of the races alone, is not taken as covering the header
+    (lambda d: {**d, "sha256": __import__("companion.league.exchange", fromlist=["x"])._races_only(d)},
+     "covers its races only"),
+    # crafted: nested about 985 deep with the checksum made again, long texts, unknown values
+    (lambda d: resealed(d, lambda r: r["results"].update(deep=nested(900))), "levels deep; a race's results and options may nest 8"),
+    (lambda d: resealed(d, lambda r: r["results"].update(deep=nested(7))), "race 1's results nests deeper than 8 levels"),
+    (lambda d: resealed(d, lambda r: r["options"].update(note="x" * 201)), "race 1's options has a text longer than 200"),
 ])
 def test_a_file_from_a_newer_or_damaged_box_is_refused_and_changes_nothing(boxes, tmp_path, capsys, spoil, said):
     (a, _), (b, box_b) = boxes
