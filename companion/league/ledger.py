@@ -51,9 +51,14 @@ def last_finished(journal: Journal) -> Session | None:
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
+    """The championship asked, else the last race's of this box, else (a box whose races
+    were all imported) the newest imported race's."""
     if championship is not None:
         return championship
     last = last_finished(journal)
+    if last is None:
+        every = finished(journal)
+        last = every[-1] if every else None
     return key_of(last) if last else None
 
 

@@ -198,3 +198,24 @@ def test_a_season_of_set_races_takes_no_more_than_it_has(tmp_path, capsys):
     assert "season Duo has 2 races and holds 2: the file's 1 more would take it past them" in capsys.readouterr().err
     assert journal_rows(box_b) == before
     assert seasons.table(box_b.journal, seasons.find(box_b.journal, GAME, "Duo")) == final
+
+
+def test_a_box_whose_races_were_all_imported_shows_them(boxes, tmp_path, capsys):
+    from companion.league import onscreen
+
+    (a, _), _ = boxes
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    app, _ = app_on(fresh)
+    out = tmp_path / "cup.json"
+    assert main(["export", "--state", str(a), str(out)]) == 0
+    assert main(["import", "--state", str(fresh), str(out)]) == 0
+    capsys.readouterr()
+    assert main(["results", "--state", str(fresh)]) == 0
+    said = capsys.readouterr().out
+    assert "No race finished on this box yet: its races were imported." in said
+    assert "Championship Lap counter, Formula Dé points, season Cup: 2 races" in said and "Anne" in said
+    assert main(["results", "--state", str(fresh), "--seasons"]) == 0
+    assert "Cup" in capsys.readouterr().out
+    lines = onscreen.championship_lines(app.journal)
+    assert lines and "2 races" in " ".join(lines) and any("Anne" in line for line in lines)
