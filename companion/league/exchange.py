@@ -292,33 +292,44 @@ def _check_room(season: seasons.Season, new: list) -> None:
     if held + adding > season.races:
         raise ImportRefused(f"season {season.name} has {season.races} races and holds {held}: the file's "
                             f"{adding} more would take it past them (import them into another season with "
-                            f"--season NAME)")
+                            f"--into NAME)")
 
 
-def import_season(journal: Journal, data: dict[str, Any], season: str | None = None) -> tuple[str, int, int]:
-    """Add the races of an export file (as :func:`read_export` checked it) the box does not
-    hold into a season of its game:
-    ``season``, else the season of the file's name when the box has one, else the
-    game's current season. Returns (the season's name, races added, races already held)."""
+class Plan:
+    """What an import will do, said before it writes: the season the races go into (made
+    here when ``start`` is its event), the races to add and how many are held already."""
+
+    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int):
+        self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
+
+    def says(self) -> str:
+        made = " (a new season on this box, by the file's name)" if self.start else ""
+        return f"Into season {self.into} of {ledger.title(self.game)}{made}: {len(self.new)} new " \
+               f"race{'' if len(self.new) == 1 else 's'}"
+
+
+def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None) -> Plan:
+    """Where the races of an export file (as :func:`read_export` checked it) go: season
+    ``into`` of its game when told (it must be here), else the file's own season, made here
+    by its name when the box has none of that name (never this box's current season
+    then, unless the game has no other). Nothing is written."""
     game = str(data["game"])
     every = seasons.named(journal, game)
     known = {s.name.casefold(): s.name for s in every}
-    wanted = season or str(data["season"].get("name", ""))
-    if season is not None and season.casefold() not in known:
-        raise ImportRefused(f"no season '{season}' of {ledger.title(game)} here; its seasons: "
+    wanted = into or str(data["season"].get("name", ""))
+    if into is not None and into.casefold() not in known:
+        raise ImportRefused(f"no season '{into}' of {ledger.title(game)} here; its seasons: "
                             f"{', '.join(known.values()) or 'none yet'}")
     start = None
     if wanted.casefold() in known:
-        into = known[wanted.casefold()]
-    elif every:
-        into = every[-1].name
-    else:   # the game's first races on this box: its season is the file's, started with them
+        name = known[wanted.casefold()]
+    else:
         try:
             start = seasons.season_event(journal, game, wanted or None, races=data["season"].get("races"),
-                                         drop=int(data["season"].get("drop") or 0))
+                                         drop=int(data["season"].get("drop") or 0), by_name=bool(every))
         except (seasons.SeasonError, TypeError, ValueError) as exc:
             raise ImportRefused(f"the file's season cannot be made here: {exc}") from None
-        into = start["name"]
+        name = start["name"]
     ids = journal.race_ids()
     held = {seasons.race_id(s, ids) for s in journal.sessions()}
     new = []
@@ -327,8 +338,12 @@ def import_season(journal: Journal, data: dict[str, Any], season: str | None = N
             continue
         held.add(r["race"])
         new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
-                            float(r.get("finished") or r["started"]), r["results"]), r["race"], into))
+                            float(r.get("finished") or r["started"]), r["results"]), r["race"], name))
     if start is None and new:
-        _check_room(seasons.find(journal, game, into), new)
-    journal.add_finished_sessions(new, club_event=start)
-    return into, len(new), len(data["races"]) - len(new)
+        _check_room(seasons.find(journal, game, name), new)
+    return Plan(game, name, start, new, len(data["races"]) - len(new))
+
+
+def import_season(journal: Journal, plan: Plan) -> None:
+    """Write what :func:`plan_import` planned, in one transaction."""
+    journal.add_finished_sessions(plan.new, club_event=plan.start)

@@ -36,7 +36,7 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
     assert main(["export", "--state", str(a), "--season", "Cup", str(out)]) == 0
     assert f"Wrote season Cup (2 races) to {out}" in capsys.readouterr().out
     assert main(["import", "--state", str(b), str(out)]) == 0
-    assert capsys.readouterr().out.strip() == "Added 2 races to season Cup of Lap counter, Formula Dé points"
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "Added 2 races to season Cup of Lap counter, Formula Dé points"
     cup = seasons.current(box_b.journal, GAME)
     assert cup.name == "Cup" and len(cup.race_list()) == 4
     rows = seasons.standings(cup)
@@ -48,7 +48,7 @@ def test_two_boxes_make_one_championship(boxes, tmp_path, capsys):
 
     before = journal_rows(box_b)
     assert main(["import", "--state", str(b), str(out)]) == 0             # twice: nothing added
-    assert capsys.readouterr().out.strip() == "Added 0 races to season Cup of Lap counter, Formula Dé points; 2 already here"
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "Added 0 races to season Cup of Lap counter, Formula Dé points; 2 already here"
     assert journal_rows(box_b) == before
 
     back = tmp_path / "back.json"                                           # b's season to a: a's own races are held
@@ -138,7 +138,7 @@ def test_importing_into_a_box_that_never_played_the_game_starts_its_season(boxes
     assert main(["export", "--state", str(a), str(out)]) == 0
     assert main(["import", "--state", str(fresh), str(out)]) == 0
     assert seasons.current(app.journal, GAME).name == "Cup"
-    assert main(["import", "--state", str(fresh), "--season", "Nope", str(out)]) == 2
+    assert main(["import", "--state", str(fresh), "--into", "Nope", str(out)]) == 2
     assert "no season 'Nope' of Lap counter, Formula Dé points here; its seasons: Cup" in capsys.readouterr().err
 
 
@@ -175,7 +175,7 @@ def test_a_box_that_never_raced_takes_the_files_season_by_its_name(boxes, tmp_pa
     app.journal.close()
     capsys.readouterr()
     assert main(["import", "--state", str(fresh), str(out)]) == 0
-    assert capsys.readouterr().out.strip() == f"Added 1 race to season {name} of Lap counter, Formula Dé points"
+    assert capsys.readouterr().out.strip().splitlines()[-1] == f"Added 1 race to season {name} of Lap counter, Formula Dé points"
 
 
 def test_a_season_of_set_races_takes_no_more_than_it_has(tmp_path, capsys):
@@ -219,3 +219,34 @@ def test_a_box_whose_races_were_all_imported_shows_them(boxes, tmp_path, capsys)
     assert "Cup" in capsys.readouterr().out
     lines = onscreen.championship_lines(app.journal)
     assert lines and "2 races" in " ".join(lines) and any("Anne" in line for line in lines)
+
+
+def test_an_import_keeps_the_files_season_made_here_by_its_name(boxes, tmp_path, capsys):
+    """Box b has its own season League; a's season 2026-x comes in under its own name, and
+    b's current season (and its standings) stay as they were; ``--into`` puts them elsewhere."""
+    (a, box_a), (b, box_b) = boxes
+    seasons.start(box_a.journal, GAME, "Spring")
+    race(box_a, ["Anne", "Bob"])
+    seasons.start(box_b.journal, GAME, "League")
+    race(box_b, ["Cy", "Dee"])
+    league = seasons.table(box_b.journal, seasons.current(box_b.journal, GAME))
+    out = tmp_path / "spring.json"
+    assert main(["export", "--state", str(a), "--season", "Spring", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["import", "--state", str(b), str(out)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said == ["Into season Spring of Lap counter, Formula Dé points (a new season on this box, by the "
+                    "file's name): 1 new race", "Added 1 race to season Spring of Lap counter, Formula Dé points"]
+    assert seasons.current(box_b.journal, GAME).name == "League"
+    assert seasons.table(box_b.journal, seasons.current(box_b.journal, GAME)) == league
+    assert [r["name"] for r in seasons.table(box_b.journal, seasons.find(box_b.journal, GAME, "Spring"))] == ["Anne", "Bob"]
+    race(box_b, ["Dee", "Cy"])                                  # b's next race counts in League still
+    assert len(seasons.current(box_b.journal, GAME).race_list()) == 2
+    assert len(seasons.find(box_b.journal, GAME, "Spring").race_list()) == 1
+    race(box_a, ["Bob", "Anne"])
+    assert main(["export", "--state", str(a), "--season", "Spring", str(out)]) == 0
+    assert main(["import", "--state", str(b), "--into", "League", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "Into season League of Lap counter, Formula Dé points: 1 new race",
+        "Added 1 race to season League of Lap counter, Formula Dé points; 1 already here"]
+    assert len(seasons.current(box_b.journal, GAME).race_list()) == 3
