@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["run", *argv]
     parser = build_parser(argv[0])
+    if argv[0] in ("results", "print"):
+        from companion.commands.club import names_as_given
+        argv = names_as_given(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -209,3 +209,19 @@ def test_an_unnamed_car_is_no_driver(state_dir, capsys):
     app.journal.close()
     assert main(["results", "--state", str(state_dir), "--driver", "Blue"]) == 2
     assert "no driver 'Blue' in the journal; drivers: Anne, Cy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given", [["--driver", "-x"], ["--driver=-x"]])
+def test_a_name_beginning_with_a_dash_is_a_name_on_the_command_line(state_dir, capsys, given):
+    app, _ = app_on(state_dir)
+    race(app, ["-x", "Anne"])
+    race(app, ["Bob", "--y"])
+    app.journal.close()
+    assert main(["results", "--state", str(state_dir), *given]) == 0
+    assert capsys.readouterr().out.startswith("-x: Races 1, Wins 1")
+    assert main(["results", "--state", str(state_dir), "--merge", "--y", "-x"]) == 0
+    assert capsys.readouterr().out.strip() == "--y counts as -x from now on (the races stay as they were run)"
+    assert main(["results", "--state", str(state_dir), "--driver", "-X", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["driver"]["races"] == 2
+    assert main(["results", "--state", str(state_dir), "--unmerge", "--y"]) == 0
+    assert capsys.readouterr().out.startswith("--y is a driver of their own again")
