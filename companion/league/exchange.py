@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Journal, Session
-from companion.league import ledger, seasons
+from companion.league import ledger, record, seasons
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -67,16 +67,25 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
     for s in season.sessions:
         held = ledger.session_races(s)
         base = seasons.race_id(s, ids)
+        entries = ledger.championship_entries(s)
+        out_of = record.not_finished(s.results or {})
         for k, race in enumerate(held, start=1):
             number += 1
             if season.races and number > season.races:
                 return out
+            ran = {str(e["name"]).casefold() for e in race}
+            standings = [{**_entry(e, p), "status": "out" if k == len(held) and str(e["name"]).casefold() in out_of
+                          else "finished"} for p, e in enumerate(race, start=1)]
+            standings += [{"position": None, "name": str(e["name"]), "points": 0, "status": "did not start",
+                           **{f: e[f] for f in ("colour", "player") if f in e}}
+                          for e in entries if str(e.get("name")).casefold() not in ran]
+            cars = len((s.results or {}).get("standings") or []) if len(held) == 1 else len(race)
             out.append({"race": base if k == 1 else f"{base}#{k}", "number": number, "game": season.game,
                         "season": season.name, "activity": s.activity,
                         "started": iso(s.started), "finished": iso(s.finished),
                         "date": time.strftime("%Y-%m-%d", time.localtime(s.started)),
                         "ended_early": bool((s.results or {}).get("ended_early")),
-                        "standings": [_entry(e, p) for p, e in enumerate(race, start=1)]})
+                        "cars": max(cars, len(race)), "standings": standings})
     return out
 
 
@@ -99,8 +108,10 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
 
 # -- spreadsheet files --------------------------------------------------------------------
 
-RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early"]
-STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour"]
+RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early",
+                "out", "did_not_start"]
+STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour", "status"]
+"""``status``: ``finished``, ``out`` (did not finish: crashed, demolished) or ``did not start``."""
 SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
 
 
@@ -126,10 +137,12 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
             for r in race_rows(journal, season, ids):
                 races.append([r["race"], ledger.title(game), season.name, r["number"], r["date"],
                               sheet_time(r["started"]), sheet_time(r["finished"]),
-                              len(r["standings"]), r["standings"][0]["name"] if r["standings"] else "",
-                              "yes" if r["ended_early"] else "no"])
-                standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"], e["name"],
-                               e["points"], e.get("colour", "")] for e in r["standings"]]
+                              r["cars"], r["standings"][0]["name"] if r["standings"] else "",
+                              "yes" if r["ended_early"] else "no",
+                              sum(e["status"] == "out" for e in r["standings"]),
+                              sum(e["status"] == "did not start" for e in r["standings"])])
+                standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"] or "",
+                               e["name"], e["points"], e.get("colour", ""), e["status"]] for e in r["standings"]]
             tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
                         row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
                        for row in seasons.standings(season, merged)]

@@ -250,3 +250,33 @@ def test_an_import_keeps_the_files_season_made_here_by_its_name(boxes, tmp_path,
         "Into season League of Lap counter, Formula Dé points: 1 new race",
         "Added 1 race to season League of Lap counter, Formula Dé points; 1 already here"]
     assert len(seasons.current(box_b.journal, GAME).race_list()) == 3
+
+
+def test_the_spreadsheets_say_each_cars_finish_and_count_cars(tmp_path, capsys):
+    """A car out of a race is ``out``, one that did not start a race of a season played in
+    one session ``did not start``; ``cars`` counts the race's cars, not its players."""
+    import csv
+
+    from companion.core.journal import Session
+
+    state = tmp_path / "box"
+    state.mkdir()
+    app, _ = app_on(state)
+    seasons.start(app.journal, "formula-de", "Cup")
+    cars = [{"name": "Anne", "position": 1, "points": 10, "colour": "Red", "status": "finished"},
+            {"name": "Bob", "position": 2, "points": 0, "colour": "Blue", "status": "out (crashed)"},
+            {"name": "Cy", "position": 3, "points": 0, "colour": "Green", "status": "finished"}]
+    one = Session(0, "formula-de", {}, {}, "formula-de", 1_795_000_000.0, 1_795_003_000.0, {"standings": cars})
+    two = [{"name": "Anne", "points": 18, "season": [{"position": 1, "points": 10}, {"position": 2, "points": 8}]},
+           {"name": "Bob", "points": 8, "season": [None, {"position": 1, "points": 8}]}]
+    lacorsa = Session(0, "no-such-game",       # a game this version does not play: its own championship {}, {}, "formula-de", 1_795_100_000.0, 1_795_103_000.0, {"standings": two})
+    app.journal.add_finished_sessions([(one, "r1", "Cup"), (lacorsa, "r2", "Cup")])
+    app.journal.close()
+    out = tmp_path / "sheets"
+    assert main(["results", "--state", str(state), "--csv", str(out)]) == 0
+    races = list(csv.DictReader(open(out / "races.csv", encoding="utf-8-sig")))
+    assert [(r["cars"], r["out"], r["did_not_start"]) for r in races] == [("3", "1", "0"), ("1", "0", "1"), ("2", "0", "0")]
+    rows = list(csv.DictReader(open(out / "standings.csv", encoding="utf-8-sig")))
+    assert [(r["number"], r["name"], r["status"]) for r in rows] == [
+        ("1", "Anne", "finished"), ("1", "Bob", "out"), ("1", "Cy", "finished"),
+        ("1", "Anne", "finished"), ("1", "Bob", "did not start"), ("2", "Bob", "finished"), ("2", "Anne", "finished")]
