@@ -269,7 +269,8 @@ def test_the_spreadsheets_say_each_cars_finish_and_count_cars(tmp_path, capsys):
     one = Session(0, "formula-de", {}, {}, "formula-de", 1_795_000_000.0, 1_795_003_000.0, {"standings": cars})
     two = [{"name": "Anne", "points": 18, "season": [{"position": 1, "points": 10}, {"position": 2, "points": 8}]},
            {"name": "Bob", "points": 8, "season": [None, {"position": 1, "points": 8}]}]
-    lacorsa = Session(0, "no-such-game",       # a game this version does not play: its own championship {}, {}, "formula-de", 1_795_100_000.0, 1_795_103_000.0, {"standings": two})
+    # a game this version does not play (a championship of its own), a season in one session
+    lacorsa = Session(0, "no-such-game", {}, {}, "formula-de", 1_795_100_000.0, 1_795_103_000.0, {"standings": two})
     app.journal.add_finished_sessions([(one, "r1", "Cup"), (lacorsa, "r2", "Cup")])
     app.journal.close()
     out = tmp_path / "sheets"
