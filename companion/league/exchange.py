@@ -167,6 +167,16 @@ MAX_DEPTH = 8
 """How deeply a race's results and options may nest (a race's standings are 4 deep)."""
 MAX_TEXT = 200
 """Characters a text of a race's results or options may have (a driver's name: 40)."""
+MAX_FILE_RACES = seasons.MAX_RACES
+"""Races an export file may have (a season of a set number has at most as many)."""
+MAX_SEASON_RACES = seasons.MAX_RACES
+"""Races a season may hold once an import has added to it: its page, its driver's records and
+the table screen stay within a press's time on a Pi Zero 2 W."""
+MAX_CARS = 40
+"""Cars (standings entries) a race of a file may have."""
+MAX_FIELDS = 64
+"""Fields a dictionary of a race's results or options may have, and :data:`MAX_ITEMS` items a list."""
+MAX_ITEMS = 1000
 RACE_FIELDS = ("race", "activity", "options", "championship", "started", "finished", "results")
 """The fields of a race an import keeps; any other is left out."""
 
@@ -203,6 +213,9 @@ def _plain(value: Any, where: str) -> None:
     todo = [value]
     while todo:
         v = todo.pop()
+        if isinstance(v, (dict, list)) and len(v) > (MAX_FIELDS if isinstance(v, dict) else MAX_ITEMS):
+            raise ImportRefused(f"the file is damaged: {where} has more than "
+                                f"{f'{MAX_FIELDS} fields' if isinstance(v, dict) else f'{MAX_ITEMS} items'} in one place")
         if isinstance(v, dict):
             if not all(isinstance(k, str) and len(k) <= MAX_TEXT for k in v):
                 raise ImportRefused(f"the file is damaged: {where} has a field name that is not text of at most "
@@ -262,7 +275,12 @@ def read_export(text: str) -> dict[str, Any]:
             raise ImportRefused("the file's checksum covers its races only (an older companion's export): its "
                                 "season's name, race count and drop are not checked; export it again from its box")
         raise ImportRefused("the file is damaged: its season or races do not match its checksum")
+    if len(races) > MAX_FILE_RACES:
+        raise ImportRefused(f"the file has {len(races)} races; a file may have at most {MAX_FILE_RACES}")
     for k, r in enumerate(races, start=1):
+        if isinstance(r, dict) and isinstance(r.get("results"), dict) \
+                and isinstance(r["results"].get("standings"), list) and len(r["results"]["standings"]) > MAX_CARS:
+            raise ImportRefused(f"race {k} has {len(r['results']['standings'])} cars; a race may have at most {MAX_CARS}")
         ok = isinstance(r, dict) and isinstance(r.get("race"), str) and 0 < len(r["race"]) <= 80 \
             and _moment(r.get("started")) and (r.get("finished") is None or _moment(r.get("finished"))) \
             and isinstance(r.get("results"), dict) and isinstance(r["results"].get("standings"), list) \
@@ -321,6 +339,15 @@ class Plan:
                f"race{'' if len(self.new) == 1 else 's'}"
 
 
+def _check_size(held: int, new: list, name: str) -> None:
+    """Refuse races that would take a season past :data:`MAX_SEASON_RACES`."""
+    adding = sum(len(ledger.session_races(session)) for session, _, _ in new)
+    if held + adding > MAX_SEASON_RACES:
+        raise ImportRefused(f"season {name} holds {held} races: the file's {adding} more would take it past "
+                            f"{MAX_SEASON_RACES}, the most a season holds (import them into another season "
+                            f"with --into NAME)")
+
+
 def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None) -> Plan:
     """Where the races of an export file (as :func:`read_export` checked it) go: season
     ``into`` of its game when told (it must be here), else the file's own season, made here
@@ -354,6 +381,7 @@ def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None)
                             float(r.get("finished") or r["started"]), r["results"]), r["race"], name))
     if start is None and new:
         _check_room(seasons.find(journal, game, name), new)
+    _check_size(seasons.find(journal, game, name).held() if start is None else 0, new, name)
     return Plan(game, name, start, new, len(data["races"]) - len(new))
 
 

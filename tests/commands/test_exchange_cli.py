@@ -113,6 +113,14 @@ def nested(depth):
     (lambda d: resealed(d, lambda r: r["results"].update(deep=nested(900))), "levels deep; a race's results and options may nest 8"),
     (lambda d: resealed(d, lambda r: r["results"].update(deep=nested(7))), "race 1's results nests deeper than 8 levels"),
     (lambda d: resealed(d, lambda r: r["options"].update(note="x" * 201)), "race 1's options has a text longer than 200"),
+    # bounds, each named
+    (lambda d: sealed({**d, "races": d["races"] * 101}), "the file has 202 races; a file may have at most 200"),
+    (lambda d: resealed(d, lambda r: r["results"]["standings"].extend([{"name": f"C{n}"} for n in range(40)])),
+     "race 1 has 42 cars; a race may have at most 40"),
+    (lambda d: resealed(d, lambda r: r["results"].update({f"f{n}": n for n in range(64)})),
+     "race 1's results has more than 64 fields in one place"),
+    (lambda d: resealed(d, lambda r: r["results"].update(laps=list(range(1001)))),
+     "race 1's results has more than 1000 items in one place"),
 ])
 def test_a_file_from_a_newer_or_damaged_box_is_refused_and_changes_nothing(boxes, tmp_path, capsys, spoil, said):
     (a, _), (b, box_b) = boxes
@@ -281,3 +289,18 @@ def test_the_spreadsheets_say_each_cars_finish_and_count_cars(tmp_path, capsys):
     assert [(r["number"], r["name"], r["status"]) for r in rows] == [
         ("1", "Anne", "finished"), ("1", "Bob", "out"), ("1", "Cy", "finished"),
         ("1", "Anne", "finished"), ("1", "Bob", "did not start"), ("2", "Bob", "finished"), ("2", "Anne", "finished")]
+
+
+def test_a_season_holds_no_more_races_than_its_bound(boxes, tmp_path, capsys, monkeypatch):
+    from companion.league import exchange
+
+    (a, _), (b, box_b) = boxes
+    monkeypatch.setattr(exchange, "MAX_SEASON_RACES", 3)
+    out = tmp_path / "cup.json"
+    assert main(["export", "--state", str(a), str(out)]) == 0
+    before = journal_rows(box_b)
+    capsys.readouterr()
+    assert main(["import", "--state", str(b), str(out)]) == 2
+    assert "season Cup holds 2 races: the file's 2 more would take it past 3, the most a season holds" \
+        in capsys.readouterr().err
+    assert journal_rows(box_b) == before
