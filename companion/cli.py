@@ -93,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return exc.code
+    except RecursionError:
+        print(f"companion {args.command}: a value stored in the journal nests too deeply to be read (a file "
+              f"imported before imports were checked?): restore a backup from before it", file=sys.stderr)
+        return 2
     except USER_ERRORS as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -48,6 +48,7 @@ def show(args) -> int:
     from companion.commands.journal import open_journal
 
     with open_journal(args.state) as journal:
+        say_unshown(journal)
         if args.merge or args.unmerge:
             return _merge(journal, *(args.merge or (args.unmerge, None)))
         if args.csv:
@@ -58,6 +59,17 @@ def show(args) -> int:
         if args.season:
             return _season(journal, key, args.season, args.json)
         return _seasons(journal, key, args.json)
+
+
+def say_unshown(journal) -> None:
+    """Say on stderr (the JSON on stdout stays whole) the stored races that cannot be shown."""
+    import sys
+
+    from companion.league import ledger
+
+    note = ledger.unshown_note(journal)
+    if note:
+        print(f"companion results: {note}", file=sys.stderr)
 
 
 def _key(journal, wanted: str | None) -> str:

@@ -26,6 +26,7 @@ def show(args) -> int:
     if club.asked(args):
         return club.show(args)
     with open_journal(args.state) as journal:
+        club.say_unshown(journal)
         last = ledger.last_finished(journal)
         key, standings = seasons.shown_table(journal, args.championship)
         if args.championship and not standings:

@@ -304,3 +304,36 @@ def test_a_season_holds_no_more_races_than_its_bound(boxes, tmp_path, capsys, mo
     assert "season Cup holds 2 races: the file's 2 more would take it past 3, the most a season holds" \
         in capsys.readouterr().err
     assert journal_rows(box_b) == before
+
+
+@pytest.mark.parametrize("depth, said", [
+    (3, "1 stored race cannot be shown (damaged results, counted nowhere)"),
+])
+def test_no_view_crashes_on_a_stored_value(tmp_path, capsys, depth, said):
+    """A race stored with results no view can count (a file imported before the checks):
+    every view answers, saying what cannot be shown, and the rest stays counted."""
+    from companion.core.journal import Session
+    from companion.league import onscreen
+
+    state = tmp_path / "box"
+    state.mkdir()
+    app, _ = app_on(state)
+    race(app, ["Anne", "Bob"])
+    deep = {"name": "Anne"}
+    for _ in range(depth):
+        deep = [deep]
+    bad = Session(0, "laps", {"game": "formula-de"}, {}, GAME, 1_795_000_000.0, 1_795_003_000.0,
+                  {"standings": [{"name": "Cy", "position": 1, "points": 10},
+                                 {"name": "Eve", "position": "x", "points": {"a": 1}}], "deep": deep})
+    app.journal.add_finished_sessions([(bad, "rX", seasons.current(app.journal, GAME).name)])
+    if depth < 100:
+        assert any("Anne" in line for line in onscreen.championship_lines(app.journal))
+    app.journal.close()
+    capsys.readouterr()
+    for view in (["--json"], [], ["--seasons"], ["--driver", "Anne", "--json"], ["--csv", str(tmp_path / "csv")]):
+        code = main(["results", "--state", str(state), *view])
+        got = capsys.readouterr()
+        assert said in got.err, view
+        assert code == (0 if depth < 100 else 2), view
+        if depth < 100 and view[:1] == ["--json"]:
+            assert json.loads(got.out)["championship"]["standings"][0]["name"] == "Anne"
