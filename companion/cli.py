@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["run", *argv]
     parser = build_parser(argv[0])
+    if argv[0] in ("results", "print"):
+        from companion.commands.club import names_as_given
+        argv = names_as_given(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -90,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return exc.code
+    except RecursionError:
+        print(f"companion {args.command}: a value stored in the journal nests too deeply to be read (a file "
+              f"imported before imports were checked?): restore a backup from before it", file=sys.stderr)
+        return 2
     except USER_ERRORS as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -189,3 +189,39 @@ def test_the_box_takes_a_merge_back(state_dir):
     assert record.find(app.journal, "Ann").races == 1 and record.find(app.journal, "Anne").races == 6
     press(app, "OK")                            # the list again: nobody merged
     assert app.frame().title == "Undo a merge" and "Nobody yet." in str(app.frame().body)
+
+
+def test_an_unnamed_car_is_no_driver(state_dir, capsys):
+    """A car called by its colour ("Blue") stays in its race's results, but is not among
+    the drivers and has no record; its winning a season is no driver's."""
+    from companion.cli import main
+    from companion.league import record
+    from tests.test_seasons import app_on, race
+
+    app, _ = app_on(state_dir)
+    race(app, ["Anne", "Blue"])                  # the second car (blue) was never named
+    race(app, ["Cy", "Anne", "Green"])           # nor the third (green)
+    race(app, ["Anne", "Blue"], game="top-speed")
+    assert set(record.records(app.journal)) == {"anne", "cy"}
+    assert [d["name"] for d in record.summaries(app.journal)] == ["Anne", "Cy"]
+    assert record.find(app.journal, "Anne").races == 3
+    assert any(e["name"] == "Blue" for e in app.journal.finished_sessions()[0].results["standings"])
+    app.journal.close()
+    assert main(["results", "--state", str(state_dir), "--driver", "Blue"]) == 2
+    assert "no driver 'Blue' in the journal; drivers: Anne, Cy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given", [["--driver", "-x"], ["--driver=-x"]])
+def test_a_name_beginning_with_a_dash_is_a_name_on_the_command_line(state_dir, capsys, given):
+    app, _ = app_on(state_dir)
+    race(app, ["-x", "Anne"])
+    race(app, ["Bob", "--y"])
+    app.journal.close()
+    assert main(["results", "--state", str(state_dir), *given]) == 0
+    assert capsys.readouterr().out.startswith("-x: Races 1, Wins 1")
+    assert main(["results", "--state", str(state_dir), "--merge", "--y", "-x"]) == 0
+    assert capsys.readouterr().out.strip() == "--y counts as -x from now on (the races stay as they were run)"
+    assert main(["results", "--state", str(state_dir), "--driver", "-X", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["driver"]["races"] == 2
+    assert main(["results", "--state", str(state_dir), "--unmerge", "--y"]) == 0
+    assert capsys.readouterr().out.startswith("--y is a driver of their own again")

@@ -19,6 +19,27 @@ def register_options(p) -> None:
     p.add_argument("--csv", metavar="DIR", help="write races.csv, standings.csv and seasons.csv into DIR")
 
 
+NAMED = {"--driver": 1, "--unmerge": 1, "--name": 1, "--merge": 2}
+"""The options whose values are drivers' names, and how many each takes."""
+
+
+def names_as_given(argv: list[str]) -> list[str]:
+    """``argv`` with the drivers' names after :data:`NAMED` options taken as given, a name
+    that begins with "-" too (``--driver -x``, ``--merge -x Anne``; ``--driver=-x`` as well):
+    written as ``--driver=-x``, or for ``--merge`` with a leading space a name's lookup drops."""
+    out, k = [], 0
+    while k < len(argv):
+        arg, count = argv[k], NAMED.get(argv[k], 0)
+        names = argv[k + 1:k + 1 + count]
+        if count and len(names) == count and any(n.startswith("-") for n in names):
+            out += [f"{arg}={names[0]}"] if count == 1 else [arg, *(" " + n if n.startswith("-") else n for n in names)]
+            k += 1 + count
+            continue
+        out.append(arg)
+        k += 1
+    return out
+
+
 def asked(args) -> bool:
     return bool(args.seasons or args.season or args.driver or args.merge or args.unmerge or args.csv)
 
@@ -27,6 +48,7 @@ def show(args) -> int:
     from companion.commands.journal import open_journal
 
     with open_journal(args.state) as journal:
+        say_unshown(journal)
         if args.merge or args.unmerge:
             return _merge(journal, *(args.merge or (args.unmerge, None)))
         if args.csv:
@@ -37,6 +59,17 @@ def show(args) -> int:
         if args.season:
             return _season(journal, key, args.season, args.json)
         return _seasons(journal, key, args.json)
+
+
+def say_unshown(journal) -> None:
+    """Say on stderr (the JSON on stdout stays whole) the stored races that cannot be shown."""
+    import sys
+
+    from companion.league import ledger
+
+    note = ledger.unshown_note(journal)
+    if note:
+        print(f"companion results: {note}", file=sys.stderr)
 
 
 def _key(journal, wanted: str | None) -> str:
@@ -127,9 +160,11 @@ def _merge(journal, name: str, into: str | None) -> int:
         raise CommandError("the journal is read-only here: a merge is written to it; nothing was changed")
     try:
         if into is None:
+            name = name.strip()
             was = record.unmerge(journal, name)
             print(f"{name} is a driver of their own again, no longer counted as {was}")
             return 0
+        name, into = name.strip(), into.strip()
         record.merge(journal, name, into)
     except LookupError as exc:
         raise CommandError(str(exc)) from None

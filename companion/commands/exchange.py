@@ -15,8 +15,8 @@ def register(sub) -> None:
     p.set_defaults(func=export)
     p = sub.add_parser("import", help="add the races of another box's export file to a season here")
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
-    p.add_argument("--season", metavar="NAME",
-                   help="the season they count in (default: the file's season if this box has it, else the current one)")
+    p.add_argument("--into", metavar="NAME",
+                   help="the season here they count in (default: the file's season, made here by its name if need be)")
     p.add_argument("file", metavar="FILE", help="a file written by `companion export`")
     p.set_defaults(func=import_)
 
@@ -66,9 +66,11 @@ def import_(args) -> int:
             raise CommandError("the journal is read-only here: an import is written to it; nothing was changed")
         try:
             data = exchange.read_export(text)
-            into, added, held = exchange.import_season(journal, data, args.season)
+            plan = exchange.plan_import(journal, data, args.into)
         except exchange.ImportRefused as exc:
             raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
-    said = f"; {held} already here" if held else ""
-    print(f"Added {added} race{'' if added == 1 else 's'} to season {into} of {ledger.title(data['game'])}{said}")
+        print(plan.says(), flush=True)
+        exchange.import_season(journal, plan)
+    added, said = len(plan.new), f"; {plan.held} already here" if plan.held else ""
+    print(f"Added {added} race{'' if added == 1 else 's'} to season {plan.into} of {ledger.title(plan.game)}{said}")
     return 0

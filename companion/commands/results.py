@@ -26,6 +26,7 @@ def show(args) -> int:
     if club.asked(args):
         return club.show(args)
     with open_journal(args.state) as journal:
+        club.say_unshown(journal)
         last = ledger.last_finished(journal)
         key, standings = seasons.shown_table(journal, args.championship)
         if args.championship and not standings:
@@ -50,24 +51,34 @@ def show(args) -> int:
             print(f"{said[0].upper()}{said[1:]} (started {_when(open_session.started)})")
         for session in aside:     # unfinished, counted nowhere until taken up and finished
             print(f"Put aside: {ledger.title(session.activity)} (started {_when(session.started)})")
-        if last is None:
+        if last is None and not key:
             print("No finished race yet.")
             return 0
-        number, held = seasons.race_number(journal, last), len(ledger.session_races(last))
-        which = f", race {number} of season {seasons.season_of(journal, last).name}" if number > 1 else ""
-        last_what = "Last race"
-        if held > 1:        # a season played in one session: its races, its totals below
-            which = f", races {number}-{number + held - 1} of its championship"
-            last_what = "Last season"
-        print(f"{last_what}: {paper.activity_title(last.activity, last.options)}{which} "
-              f"({_when(last.finished)})")
-        for row in last.results["standings"]:
-            print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
+        if last is None:
+            print("No race finished on this box yet: its races were imported.")
+        else:
+            _last_race(journal, last)
         count = seasons.race_count(journal, key)
         print(f"Championship {ledger.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
         for row in standings:
             print(f"  {row['position']:>2}. {row['name']:<16} {row['points']:>4}")
     return 0
+
+
+def _last_race(journal, last) -> None:
+    """The box's last race and its standings."""
+    from companion.league import ledger, paper, seasons
+
+    number, held = seasons.race_number(journal, last), len(ledger.session_races(last))
+    which = f", race {number} of season {seasons.season_of(journal, last).name}" if number > 1 else ""
+    last_what = "Last race"
+    if held > 1:        # a season played in one session: its races, its totals below
+        which = f", races {number}-{number + held - 1} of its championship"
+        last_what = "Last season"
+    print(f"{last_what}: {paper.activity_title(last.activity, last.options)}{which} "
+          f"({_when(last.finished)})")
+    for row in last.results["standings"]:
+        print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
 
 
 def running(session) -> str:

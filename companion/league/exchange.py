@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Journal, Session
-from companion.league import ledger, seasons
+from companion.league import ledger, record, seasons
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -67,16 +67,25 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
     for s in season.sessions:
         held = ledger.session_races(s)
         base = seasons.race_id(s, ids)
+        entries = ledger.championship_entries(s)
+        out_of = record.not_finished(s.results or {})
         for k, race in enumerate(held, start=1):
             number += 1
             if season.races and number > season.races:
                 return out
+            ran = {str(e["name"]).casefold() for e in race}
+            standings = [{**_entry(e, p), "status": "out" if k == len(held) and str(e["name"]).casefold() in out_of
+                          else "finished"} for p, e in enumerate(race, start=1)]
+            standings += [{"position": None, "name": str(e["name"]), "points": 0, "status": "did not start",
+                           **{f: e[f] for f in ("colour", "player") if f in e}}
+                          for e in entries if str(e.get("name")).casefold() not in ran]
+            cars = len((s.results or {}).get("standings") or []) if len(held) == 1 else len(race)
             out.append({"race": base if k == 1 else f"{base}#{k}", "number": number, "game": season.game,
                         "season": season.name, "activity": s.activity,
                         "started": iso(s.started), "finished": iso(s.finished),
                         "date": time.strftime("%Y-%m-%d", time.localtime(s.started)),
                         "ended_early": bool((s.results or {}).get("ended_early")),
-                        "standings": [_entry(e, p) for p, e in enumerate(race, start=1)]})
+                        "cars": max(cars, len(race)), "standings": standings})
     return out
 
 
@@ -99,8 +108,10 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
 
 # -- spreadsheet files --------------------------------------------------------------------
 
-RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early"]
-STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour"]
+RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early",
+                "out", "did_not_start"]
+STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour", "status"]
+"""``status``: ``finished``, ``out`` (did not finish: crashed, demolished) or ``did not start``."""
 SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
 
 
@@ -126,10 +137,12 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
             for r in race_rows(journal, season, ids):
                 races.append([r["race"], ledger.title(game), season.name, r["number"], r["date"],
                               sheet_time(r["started"]), sheet_time(r["finished"]),
-                              len(r["standings"]), r["standings"][0]["name"] if r["standings"] else "",
-                              "yes" if r["ended_early"] else "no"])
-                standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"], e["name"],
-                               e["points"], e.get("colour", "")] for e in r["standings"]]
+                              r["cars"], r["standings"][0]["name"] if r["standings"] else "",
+                              "yes" if r["ended_early"] else "no",
+                              sum(e["status"] == "out" for e in r["standings"]),
+                              sum(e["status"] == "did not start" for e in r["standings"])])
+                standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"] or "",
+                               e["name"], e["points"], e.get("colour", ""), e["status"]] for e in r["standings"]]
             tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
                         row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
                        for row in seasons.standings(season, merged)]
@@ -147,9 +160,78 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
 
 # -- one box's season into another's --------------------------------------------------
 
-def _check(races: list[dict[str, Any]]) -> str:
-    body = json.dumps(races, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+CHECKED = ("game", "season", "races")
+"""What an export file's checksum covers: everything an import uses (the game, the season's
+name, race count and drop, and every race's fields)."""
+MAX_DEPTH = 8
+"""How deeply a race's results and options may nest (a race's standings are 4 deep)."""
+MAX_TEXT = 200
+"""Characters a text of a race's results or options may have (a driver's name: 40)."""
+MAX_FILE_RACES = seasons.MAX_RACES
+"""Races an export file may have (a season of a set number has at most as many)."""
+MAX_SEASON_RACES = seasons.MAX_RACES
+"""Races a season may hold once an import has added to it: its page, its driver's records and
+the table screen stay within a press's time on a Pi Zero 2 W."""
+MAX_CARS = 40
+"""Cars (standings entries) a race of a file may have."""
+MAX_FIELDS = 64
+"""Fields a dictionary of a race's results or options may have, and :data:`MAX_ITEMS` items a list."""
+MAX_ITEMS = 1000
+RACE_FIELDS = ("race", "activity", "options", "championship", "started", "finished", "results")
+"""The fields of a race an import keeps; any other is left out."""
+
+
+def _check(data: dict[str, Any]) -> str:
+    """The checksum of an export file: of its :data:`CHECKED` fields."""
+    body = json.dumps({k: data.get(k) for k in CHECKED}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _races_only(data: dict[str, Any]) -> str:
+    """The checksum older companions wrote: of the races alone."""
+    body = json.dumps(data.get("races"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar: 0), counted without recursion."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, (dict, list)):
+            deepest = max(deepest, d + 1)
+            if deepest > 1000:
+                return deepest
+            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return deepest
+
+
+def _plain(value: Any, where: str) -> None:
+    """Refuse a race's results or options that are not plain JSON within the bounds."""
+    if _depth(value) > MAX_DEPTH:
+        raise ImportRefused(f"the file is damaged: {where} nests deeper than {MAX_DEPTH} levels")
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (dict, list)) and len(v) > (MAX_FIELDS if isinstance(v, dict) else MAX_ITEMS):
+            raise ImportRefused(f"the file is damaged: {where} has more than "
+                                f"{f'{MAX_FIELDS} fields' if isinstance(v, dict) else f'{MAX_ITEMS} items'} in one place")
+        if isinstance(v, dict):
+            if not all(isinstance(k, str) and len(k) <= MAX_TEXT for k in v):
+                raise ImportRefused(f"the file is damaged: {where} has a field name that is not text of at most "
+                                    f"{MAX_TEXT} characters")
+            todo += v.values()
+        elif isinstance(v, list):
+            todo += v
+        elif isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                raise ImportRefused(f"the file is damaged: {where} has a text longer than {MAX_TEXT} characters")
+        elif isinstance(v, float):
+            import math
+            if not math.isfinite(v):
+                raise ImportRefused(f"the file is damaged: {where} has a number that is not finite")
+        elif not (v is None or isinstance(v, (bool, int))):
+            raise ImportRefused(f"the file is damaged: {where} has a value of an unknown kind")
 
 
 def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
@@ -161,7 +243,8 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
               "results": s.results} for s in season.sessions]
     return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
             "season": {"name": season.name, "races": season.races, "drop": season.drop},
-            "races": races, "sha256": _check(races)}
+            "races": races, "sha256": _check({"game": game, "season": {"name": season.name, "races": season.races,
+                                                                      "drop": season.drop}, "races": races})}
 
 
 def read_export(text: str) -> dict[str, Any]:
@@ -178,15 +261,26 @@ def read_export(text: str) -> dict[str, Any]:
     if schema > SCHEMA:
         raise ImportRefused(f"the file was made by a newer companion (schema {schema}; this one reads up to "
                             f"{SCHEMA}): update this box first")
-    races = data.get("races")
-    if not isinstance(races, list) or data.get("sha256") != _check(races):
-        raise ImportRefused("the file is damaged: its races do not match its checksum")
+    if _depth(data) > MAX_DEPTH + 4:
+        raise ImportRefused(f"the file is damaged: it nests {_depth(data)} levels deep; a race's results and "
+                            f"options may nest {MAX_DEPTH}")
     season = data.get("season")
     if not isinstance(data.get("game"), str) or not isinstance(season, dict) \
             or not isinstance(season.get("name", ""), str) or not _count(season.get("races"), none=True) \
             or not _count(season.get("drop") or 0):
         raise ImportRefused("the file is damaged: it does not say its game and season")
+    races = data.get("races")
+    if not isinstance(races, list) or data.get("sha256") != _check(data):
+        if isinstance(races, list) and data.get("sha256") == _races_only(data):
+            raise ImportRefused("the file's checksum covers its races only (an older companion's export): its "
+                                "season's name, race count and drop are not checked; export it again from its box")
+        raise ImportRefused("the file is damaged: its season or races do not match its checksum")
+    if len(races) > MAX_FILE_RACES:
+        raise ImportRefused(f"the file has {len(races)} races; a file may have at most {MAX_FILE_RACES}")
     for k, r in enumerate(races, start=1):
+        if isinstance(r, dict) and isinstance(r.get("results"), dict) \
+                and isinstance(r["results"].get("standings"), list) and len(r["results"]["standings"]) > MAX_CARS:
+            raise ImportRefused(f"race {k} has {len(r['results']['standings'])} cars; a race may have at most {MAX_CARS}")
         ok = isinstance(r, dict) and isinstance(r.get("race"), str) and 0 < len(r["race"]) <= 80 \
             and _moment(r.get("started")) and (r.get("finished") is None or _moment(r.get("finished"))) \
             and isinstance(r.get("results"), dict) and isinstance(r["results"].get("standings"), list) \
@@ -195,6 +289,9 @@ def read_export(text: str) -> dict[str, Any]:
             and isinstance(r.get("options", {}), dict)
         if not ok:
             raise ImportRefused(f"the file is damaged: race {k} is incomplete")
+        _plain(r["results"], f"race {k}'s results")
+        _plain(r.get("options", {}), f"race {k}'s options")
+    data["races"] = [{f: r[f] for f in RACE_FIELDS if f in r} for r in races]
     return data
 
 
@@ -226,33 +323,53 @@ def _check_room(season: seasons.Season, new: list) -> None:
     if held + adding > season.races:
         raise ImportRefused(f"season {season.name} has {season.races} races and holds {held}: the file's "
                             f"{adding} more would take it past them (import them into another season with "
-                            f"--season NAME)")
+                            f"--into NAME)")
 
 
-def import_season(journal: Journal, data: dict[str, Any], season: str | None = None) -> tuple[str, int, int]:
-    """Add the races of an export file (as :func:`read_export` checked it) the box does not
-    hold into a season of its game:
-    ``season``, else the season of the file's name when the box has one, else the
-    game's current season. Returns (the season's name, races added, races already held)."""
+class Plan:
+    """What an import will do, said before it writes: the season the races go into (made
+    here when ``start`` is its event), the races to add and how many are held already."""
+
+    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int):
+        self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
+
+    def says(self) -> str:
+        made = " (a new season on this box, by the file's name)" if self.start else ""
+        return f"Into season {self.into} of {ledger.title(self.game)}{made}: {len(self.new)} new " \
+               f"race{'' if len(self.new) == 1 else 's'}"
+
+
+def _check_size(held: int, new: list, name: str) -> None:
+    """Refuse races that would take a season past :data:`MAX_SEASON_RACES`."""
+    adding = sum(len(ledger.session_races(session)) for session, _, _ in new)
+    if held + adding > MAX_SEASON_RACES:
+        raise ImportRefused(f"season {name} holds {held} races: the file's {adding} more would take it past "
+                            f"{MAX_SEASON_RACES}, the most a season holds (import them into another season "
+                            f"with --into NAME)")
+
+
+def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None) -> Plan:
+    """Where the races of an export file (as :func:`read_export` checked it) go: season
+    ``into`` of its game when told (it must be here), else the file's own season, made here
+    by its name when the box has none of that name (never this box's current season
+    then, unless the game has no other). Nothing is written."""
     game = str(data["game"])
     every = seasons.named(journal, game)
     known = {s.name.casefold(): s.name for s in every}
-    wanted = season or str(data["season"].get("name", ""))
-    if season is not None and season.casefold() not in known:
-        raise ImportRefused(f"no season '{season}' of {ledger.title(game)} here; its seasons: "
+    wanted = into or str(data["season"].get("name", ""))
+    if into is not None and into.casefold() not in known:
+        raise ImportRefused(f"no season '{into}' of {ledger.title(game)} here; its seasons: "
                             f"{', '.join(known.values()) or 'none yet'}")
     start = None
     if wanted.casefold() in known:
-        into = known[wanted.casefold()]
-    elif every:
-        into = every[-1].name
-    else:   # the game's first races on this box: its season is the file's, started with them
+        name = known[wanted.casefold()]
+    else:
         try:
             start = seasons.season_event(journal, game, wanted or None, races=data["season"].get("races"),
-                                         drop=int(data["season"].get("drop") or 0))
+                                         drop=int(data["season"].get("drop") or 0), by_name=bool(every))
         except (seasons.SeasonError, TypeError, ValueError) as exc:
             raise ImportRefused(f"the file's season cannot be made here: {exc}") from None
-        into = start["name"]
+        name = start["name"]
     ids = journal.race_ids()
     held = {seasons.race_id(s, ids) for s in journal.sessions()}
     new = []
@@ -261,8 +378,13 @@ def import_season(journal: Journal, data: dict[str, Any], season: str | None = N
             continue
         held.add(r["race"])
         new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
-                            float(r.get("finished") or r["started"]), r["results"]), r["race"], into))
+                            float(r.get("finished") or r["started"]), r["results"]), r["race"], name))
     if start is None and new:
-        _check_room(seasons.find(journal, game, into), new)
-    journal.add_finished_sessions(new, club_event=start)
-    return into, len(new), len(data["races"]) - len(new)
+        _check_room(seasons.find(journal, game, name), new)
+    _check_size(seasons.find(journal, game, name).held() if start is None else 0, new, name)
+    return Plan(game, name, start, new, len(data["races"]) - len(new))
+
+
+def import_season(journal: Journal, plan: Plan) -> None:
+    """Write what :func:`plan_import` planned, in one transaction."""
+    journal.add_finished_sessions(plan.new, club_event=plan.start)

@@ -23,10 +23,47 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
     """The finished sessions with standings (of ``championship``), in the order they
     finished (a race put aside and finished later counts after the races finished
     meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
-    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings")]
+    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings") and countable(s)]
     if championship is not None:
         out = [s for s in out if key_of(s) == championship]
     return sorted(out, key=finish_order)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _entry_countable(e) -> bool:
+    season = e.get("season") if isinstance(e, dict) else None
+    return isinstance(e, dict) and isinstance(e.get("name"), str) and bool(e["name"].strip()) \
+        and ("position" not in e or _whole(e["position"])) and (e.get("points") is None or _whole(e["points"])) \
+        and (season is None or isinstance(season, list) and all(
+            x is None or isinstance(x, dict) and _whole(x.get("position")) and (x.get("points") is None or _whole(x["points"]))
+            for x in season))
+
+
+def countable(session: Session) -> bool:
+    """Whether a finished session's stored results can be counted and shown: a list of
+    standings entries, each a name and whole numbers where given. One that cannot (a value
+    damaged, or from a file imported before the checks) counts nowhere and is said as such
+    (:func:`unshown`)."""
+    standings = session.results.get("standings") if isinstance(session.results, dict) else None
+    return isinstance(standings, list) and all(map(_entry_countable, standings))
+
+
+def unshown(journal: Journal) -> list[Session]:
+    """The finished sessions whose stored results cannot be shown (:func:`countable`)."""
+    return [s for s in journal.finished_sessions() if isinstance(s.results, dict) and s.results.get("standings")
+            and not countable(s)]
+
+
+def unshown_note(journal: Journal) -> str | None:
+    """What the views say of the races that cannot be shown, or None."""
+    bad = unshown(journal)
+    if not bad:
+        return None
+    return f"{len(bad)} stored race{'' if len(bad) == 1 else 's'} cannot be shown (damaged results, counted " \
+           f"nowhere): started {', '.join(when(s.started) for s in bad[:3])}{' ...' if len(bad) > 3 else ''}"
 
 
 def finish_order(session: Session) -> tuple[float, int]:
@@ -51,9 +88,14 @@ def last_finished(journal: Journal) -> Session | None:
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
+    """The championship asked, else the last race's of this box, else (a box whose races
+    were all imported) the newest imported race's."""
     if championship is not None:
         return championship
     last = last_finished(journal)
+    if last is None:
+        every = finished(journal)
+        last = every[-1] if every else None
     return key_of(last) if last else None
 
 

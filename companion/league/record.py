@@ -42,6 +42,18 @@ class Record:
                 f"Points {self.points}", f"Seasons won {len(self.seasons_won)}"]
 
 
+def unnamed(entry: dict[str, Any]) -> bool:
+    """A car no one named: called by its colour ("Blue"), its name its colour's, or with no
+    colour given a colour's name. Not a driver: it stays in its race's results only."""
+    from companion.kit.cars import COLOURS
+
+    name = str(entry.get("name", "")).strip().casefold()
+    colour = entry.get("colour")
+    if colour is not None:
+        return name == str(colour).strip().casefold()
+    return name in {c.casefold() for c in COLOURS}
+
+
 def key(name: str, merged: dict[str, str]) -> str:
     """The driver a name is: its merged name's, any letter case."""
     return merged.get(name.casefold(), name).casefold()
@@ -78,12 +90,14 @@ def _records(journal: Journal) -> dict[str, Record]:
                 held = ledger.session_races(session)
                 for k, race in enumerate(held, start=1):
                     for place, entry in enumerate(race, start=1):
+                        if unnamed(entry):
+                            continue
                         _count(out, merged, game, season.name, session, entry, place, len(race),
                                dnf if k == len(held) else set())
             over = season.complete() or number < len(every) - 1
             table = seasons.standings(season, merged) if over else []
             if table and table[0]["points"] > 0:
-                winner = out.get(key(table[0]["name"], merged))
+                winner = out.get(key(table[0]["name"], merged))      # None: an unnamed car
                 if winner is not None:
                     winner.seasons_won.append(f"{ledger.title(game)} {season.name}")
                     winner.won_in.append((game, season.name))

@@ -96,19 +96,21 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
     ids = journal.race_ids()
     done = ledger.finished(journal, game)
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
-                      int(e.get("after") or 0), e.get("created"))
+                      BY_NAME if e.get("by_name") else int(e.get("after") or 0), e.get("created"))
                for e in events if e.get("kind") == "season" and e.get("game") == game]
     by_name = {s.name: s for s in started}
-    first_after = started[0].after if started else None
+    started.sort(key=lambda s: s.after != BY_NAME)     # another box's, made by an import: before this box's
+    own = [s for s in started if s.after != BY_NAME]
+    first_after = own[0].after if own else None
     early = [s for s in done if (ids.get(s.id, ("", None))[1] is None)
              and (first_after is None or s.id <= first_after)]
     out = list(started)
-    if early or not started:
+    if early or not own:
         first = Season(game, f"{time.localtime((early[0] if early else done[0]).started).tm_year}-1"
                        if (early or done) else f"{time.localtime().tm_year}-1", after=-1)
         if first.name in by_name:     # a season started by hand already has that name
             first.name = f"{first.name} (first)"
-        out.insert(0, first)
+        out.insert(len(started) - len(own), first)
         by_name.setdefault(first.name, first)
     for s in done:
         put = ids.get(s.id, ("", None))[1]
@@ -121,13 +123,18 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
     return out
 
 
+BY_NAME = -2
+"""``after`` of a season an import made on a box that has seasons of the game already:
+it holds the races imported into it by name, and is never this box's current season."""
+
+
 def _home(every: list[Season], session_id: int) -> Season:
     """The season a race of this box started as session ``session_id`` counts in: the
     newest started before it; but a season of a set number of races already full (the
     race put aside and finished after its last race) passes it on to the next."""
-    at = 0
+    at = next((k for k, season in enumerate(every) if season.after != BY_NAME), 0)
     for k, season in enumerate(every):
-        if season.after < session_id:
+        if season.after != BY_NAME and season.after < session_id:
             at = k
     while at + 1 < len(every) and every[at].races and every[at].held() >= every[at].races:
         at += 1
@@ -137,7 +144,7 @@ def _home(every: list[Season], session_id: int) -> Season:
 def named(journal: Journal, game: str) -> list[Season]:
     """The seasons that hold a name: all but the first season a game with no race and no
     season started shows (``2026-1``, made up until a race or a season makes it real)."""
-    return [s for s in seasons(journal, game) if s.after >= 0 or s.sessions]
+    return [s for s in seasons(journal, game) if s.after >= 0 or s.after == BY_NAME or s.sessions]
 
 
 def listed(journal: Journal, game: str) -> list[Season]:
@@ -198,7 +205,7 @@ def start(journal: Journal, game: str, name: str | None = None, *, races: int | 
 
 
 def season_event(journal: Journal, game: str, name: str | None = None, *, races: int | None = None,
-                 drop: int = 0) -> dict[str, Any]:
+                 drop: int = 0, by_name: bool = False) -> dict[str, Any]:
     """The club event that starts a season of ``game`` (:func:`start` writes it), checked:
     SeasonError says why it cannot be."""
     name = check_name(name) if name is not None else default_name(journal, game)
@@ -209,7 +216,8 @@ def season_event(journal: Journal, game: str, name: str | None = None, *, races:
     if not (0 <= drop <= MAX_DROP) or (races and drop >= races):
         raise SeasonError(f"cannot drop {drop} results of a season of {races or 'open'} races")
     after = max((s.id for s in journal.sessions()), default=0)
-    return {"kind": "season", "game": game, "name": name, "races": races, "drop": drop, "after": after}
+    made = {"kind": "season", "game": game, "name": name, "races": races, "drop": drop, "after": after}
+    return {**made, "by_name": True} if by_name else made
 
 
 def table(journal: Journal, season: Season) -> list[dict[str, Any]]:
