@@ -100,10 +100,16 @@ class Runtime:
         except (ConfigError, DeviceError, ValueError) as exc:
             journal.close()
             raise StartupError(str(exc)) from None
-        app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
-                  rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
-                  table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout),
-                  power=_power_watch(board.pinout))
+        try:
+            app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
+                      rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
+                      table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout),
+                      power=_power_watch(board.pinout))
+        except JournalError as exc:   # a damaged row of the open race, met as it is replayed
+            board.close()
+            journal.close()
+            _say_on_screen(exc, hardware, pinout, out, state_dir, i2c_bus)
+            raise StartupError(str(exc)) from None
         if journal.notice:  # a damaged or shortened journal is said on the first frame
             app.toast = journal.notice
         return cls(state_dir, journal, board, app)

@@ -222,6 +222,7 @@ class Journal:
     """The event store in ``<state dir>/journal.sqlite3``."""
 
     FILENAME = "journal.sqlite3"
+    _rows_summed = True     # set by the open (_verify): False for a journal from before row checksums
 
     def __init__(self, state_dir: str | Path, *, read_only: bool = False):
         self.path = Path(state_dir) / self.FILENAME
@@ -281,7 +282,8 @@ class Journal:
         checksum; a journal written before rows carried them is read as it is."""
         from companion.core import rowsums
         try:
-            where = rowsums.damage(self._db) if rowsums.summed(self._db) else None
+            self._rows_summed = rowsums.summed(self._db)
+            where = rowsums.damage(self._db, skip=rowsums.READ_AS_NEEDED) if self._rows_summed else None
         except sqlite3.DatabaseError as exc:
             where = f"it cannot be read: {exc}"
         if where is not None:
@@ -710,18 +712,37 @@ class Journal:
     def latest_snapshot(self, session_id: int, code: str) -> tuple[int, bytes] | None:
         """(seq, state) of the newest intact snapshot made by ``code``, if any (a damaged
         one is passed over like an unreadable event)."""
-        rows = self._db.execute("SELECT seq, state, crc FROM snapshots WHERE session=? AND code=? "
-                                "ORDER BY seq DESC", (session_id, code))
-        return next(((int(seq), bytes(state)) for seq, state, crc in rows if zlib.crc32(state) == crc), None)
+        from companion.core import rowsums
+        if not self._rows_summed:
+            rows = self._db.execute("SELECT seq, state, crc FROM snapshots WHERE session=? AND code=? "
+                                    "ORDER BY seq DESC", (session_id, code))
+            return next(((int(seq), bytes(state)) for seq, state, crc in rows if zlib.crc32(state) == crc), None)
+        rows = self._db.execute("SELECT session, seq, code, state, crc, rowsum FROM snapshots "
+                                "WHERE session=? AND code=? ORDER BY seq DESC", (session_id, code))
+        for session, seq, made_by, state, crc, stored in rows:
+            if rowsums.row_sum("snapshots", session, seq, made_by, state, crc) == stored and zlib.crc32(state) == crc:
+                return int(seq), bytes(state)
+        return None
 
     def _next_seq(self, session_id: int) -> int:
         cur = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session=?", (session_id,))
         return int(cur.fetchone()[0])
 
     def rows(self, session_id: int, after: int = 0) -> Iterator[tuple[int, str, str, int, float]]:
-        return iter(self._db.execute(
-            "SELECT seq, label, body, crc, created FROM events WHERE session=? AND seq>? ORDER BY seq",
-            (session_id, after)))
+        """A session's events after ``after``, each verified against its row's checksum as it
+        is read: a row that fails it comes with the crc -1 (no CRC32 is negative), so the
+        replay skips it and says which entry it was, as it does a damaged body."""
+        from companion.core import rowsums
+        if not self._rows_summed:
+            yield from self._db.execute(
+                "SELECT seq, label, body, crc, created FROM events WHERE session=? AND seq>? ORDER BY seq",
+                (session_id, after))
+            return
+        for session, seq, label, body, crc, created, stored in self._db.execute(
+                "SELECT session, seq, label, body, crc, created, rowsum FROM events "
+                "WHERE session=? AND seq>? ORDER BY seq", (session_id, after)):
+            intact = rowsums.row_sum("events", session, seq, label, body, crc, created) == stored
+            yield seq, label, body, crc if intact else -1, created
 
     def replay(self, session_id: int, after: int = 0) -> Replay:
         """Read a session's events (those after ``after`` only, when resuming from a
