@@ -23,7 +23,9 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
     """The finished sessions with standings (of ``championship``), in the order they
     finished (a race put aside and finished later counts after the races finished
     meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
-    out = [s for s in journal.finished_sessions() if s.results and s.results.get("standings") and countable(s)]
+    out = journal.cached("countable", lambda: [s for s in journal.finished_sessions()
+                                               if s.results and s.results.get("standings") and countable(s)],
+                         depends=("finished",))
     if championship is not None:
         out = [s for s in out if key_of(s) == championship]
     return sorted(out, key=finish_order)
