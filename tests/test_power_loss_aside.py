@@ -115,6 +115,9 @@ def check_boot(app: App, moment: tuple) -> None:
         for event in journal.replay(current).effective:
             clean = act.apply(clean, event)
         assert app.runner.state == clean and app.runner.problems == []
+    elif kept is not None and kept[0] == "question" and kept[2][0] == "resume":
+        # the open race was put aside to take up another: that one goes on
+        assert isinstance(screen, flow.Race) and app.runner.session.id == int(kept[2][1])
     elif kept is not None:            # the setup of what was chosen (the race just put aside)
         slug = kept[1] if kept[0] == "setup" else kept[2][1]
         assert isinstance(screen, Wizard) and screen.slug == slug
