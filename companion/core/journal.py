@@ -33,6 +33,7 @@ an older one or the full replay, which give the same state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -316,6 +317,20 @@ class Journal:
     def writer_back(self) -> bool:
         """Whether a journal read ``immutable`` has a writer again (its shared memory is back)."""
         return self.immutable and self.path.with_name(self.FILENAME + "-shm").exists()
+
+    @contextlib.contextmanager
+    def snapshot(self):
+        """Every read inside sees the journal as one moment (a read transaction of the WAL):
+        a page built from several reads never mixes a race just finished with the season
+        as it was before it, while the box writes meanwhile."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
 
     def data_version(self) -> int:
         """A number that changes when another connection commits (``PRAGMA data_version``)."""

@@ -102,15 +102,16 @@ class Follower:
         if version == self.version:
             return False
         self.version = version
-        newest = self._newest()
-        if newest is None:
-            self.session, self.state = None, None
-        elif self.session is None or newest.id != self.session.id:
-            self._start(newest)
-        else:
-            self.session = newest
-            self._catch_up()
-        return self._publish()
+        with self.journal.snapshot():      # the race, the season and the drivers of one moment
+            newest = self._newest()
+            if newest is None:
+                self.session, self.state = None, None
+            elif self.session is None or newest.id != self.session.id:
+                self._start(newest)
+            else:
+                self.session = newest
+                self._catch_up()
+            return self._publish()
 
     def _newest(self) -> Session | None:
         """The race being played; none (the main menu, a race put aside): the one that

@@ -71,7 +71,7 @@ def pi(request, tmp_path):
     shims.mkdir()
     source = (Path(__file__).parent / "shim.py").read_text()
     for name in SHIMMED:
-        (shims / name).write_text(f"#!{sys.executable}\n{source}")
+        (shims / name).write_text(f"#!{sys.executable} -S\n{source}")
         (shims / name).chmod(0o755)
     env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "ROOT": str(root),
            "APP_DIR": APP_DIR, "SHIM_STATE": str(state)}

@@ -10,6 +10,7 @@ from companion.core import gamedata
 from companion.games import data as game_data
 from companion.core.config import ConfigError
 from companion.games.registry import UnknownName
+from tests import fuzzing
 
 MINE = ("3-wide", "formula-de", "lacorsa")
 
@@ -180,38 +181,40 @@ def test_an_error_in_the_built_in_part_blames_the_built_in_file(state_dir):
 
 # -- property: anything malformed is a ConfigError, never another exception --------------
 
-SCALARS = st.one_of(st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
-                    st.text(max_size=6), st.none(), st.dates())
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
-                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-KEYS = st.sampled_from(["game", "dice", "decks", "points", "dice_sets", "name", "players", "label",
-                        "faces", "cards", "count", "positions", "bonus", "swap", "assumption",
-                        "gear-5", "tires", "suit", "race", "dice", "x-y", "Bad Id", ""])
+KEYS = ["game", "dice", "decks", "points", "dice_sets", "name", "players", "label", "faces", "cards", "count",
+        "positions", "bonus", "swap", "assumption", "gear-5", "tires", "suit", "race", "dice", "x-y", "Bad Id", ""]
 BASES = {slug: game_data.load(slug) for slug in MINE}
 
 
-@st.composite
-def mutated(draw):
+def scalar(rnd):
+    return fuzzing.scalar(rnd, (None,))
+
+
+def value(rnd):
+    return fuzzing.nested(rnd, scalar, max_leaves=12, width=4, keys=lambda r: fuzzing.text(r, 8))
+
+
+def mutated(rnd):
     """A game's data with a few subtrees replaced, deleted or added."""
-    data = copy.deepcopy(BASES[draw(st.sampled_from(MINE))])
-    for _ in range(draw(st.integers(1, 3))):
+    data = copy.deepcopy(BASES[rnd.choice(MINE)])
+    for _ in range(rnd.randint(1, 3)):
         node = data
         while True:
             keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
-            if not keys or draw(st.integers(0, 3)) == 0:
+            if not keys or rnd.randint(0, 3) == 0:
                 break
-            key = draw(st.sampled_from(keys))
+            key = rnd.choice(keys)
             child = node[key]
-            if not isinstance(child, (dict, list)) or draw(st.integers(0, 2)) == 0:
-                action = draw(st.sampled_from(["replace", "delete", "add"]))
+            if not isinstance(child, (dict, list)) or rnd.randint(0, 2) == 0:
+                action = rnd.choice(["replace", "delete", "add"])
                 if action == "replace":
-                    node[key] = draw(VALUES)
+                    node[key] = value(rnd)
                 elif action == "delete":
                     del node[key]
                 elif isinstance(node, dict):
-                    node[draw(KEYS)] = draw(VALUES)
+                    node[rnd.choice(KEYS)] = value(rnd)
                 else:
-                    node.append(draw(VALUES))
+                    node.append(value(rnd))
                 break
             node = child
     return data
@@ -229,15 +232,15 @@ def check_loader(data):
 
 
 @settings(max_examples=2000, deadline=None)
-@given(mutated())
-def test_mutated_data_is_checked_or_refused_with_a_config_error(data):
-    check_loader(data)
+@given(st.randoms(use_true_random=True))
+def test_mutated_data_is_checked_or_refused_with_a_config_error(rnd):
+    check_loader(mutated(rnd))
 
 
 @settings(max_examples=500, deadline=None)
-@given(VALUES)
-def test_arbitrary_structures_are_refused_with_a_config_error(data):
-    check_loader(data)
+@given(st.randoms(use_true_random=True))
+def test_arbitrary_structures_are_refused_with_a_config_error(rnd):
+    check_loader(value(rnd))
 
 
 TOML_BITS = st.sampled_from(["[", "]", "[[", "]]", "=", "\"", "'", ",", "{", "}", "\n", ".", " ",

@@ -8,8 +8,10 @@ real keys and unknown ones, and the shipped file with its lines mangled.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,23 +24,27 @@ from hypothesis import strategies as st
 from companion.core.config import ConfigError
 from companion.devices.board import DEFAULT_PINOUT, DEFAULTS, load_pinout
 from companion.devices.gestures import BUTTONS
+from tests import fuzzing
 
 SHIPPED = DEFAULT_PINOUT.read_text(encoding="utf-8")
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+SCRATCH = Path(tempfile.mkdtemp(prefix="pinout-fuzz-"))   # one file, written again for each example
+atexit.register(shutil.rmtree, SCRATCH, True)
+
+
 def load(content: str | bytes):
     """load_pinout of a file holding ``content``: the pinout, or the ConfigError."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "pinout.toml"
-        path.write_bytes(content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content)
-        try:
-            pinout = load_pinout(path)
-        except ConfigError as exc:
-            message = str(exc)
-            assert message.startswith(str(path)), message
-            assert "\n" not in message and "\r" not in message, message
-            return exc
+    path = SCRATCH / "pinout.toml"
+    path.write_bytes(content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content)
+    try:
+        pinout = load_pinout(path)
+    except ConfigError as exc:
+        message = str(exc)
+        assert message.startswith(str(path)), message
+        assert "\n" not in message and "\r" not in message, message
+        return exc
     check_pinout(pinout)
     return pinout
 
@@ -86,17 +92,33 @@ def toml_document(tables: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-scalars = st.one_of(
-    st.integers(-2**70, 2**70), st.integers(-3, 700_000), st.sampled_from([0, 2, 3, 5, 14, 15, 27, 28, 0x3C, 0x78]),
-    st.floats(allow_nan=True), st.booleans(), text, st.sampled_from(["ssd1306", "sh1106", "SSD1306", ""]),
-    st.datetimes(), st.dates(), st.times())
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
-                      max_leaves=6)
-known_keys = [key for defaults in DEFAULTS.values() for key in defaults] + ["port", "baudrate", "line_ms"]
-keys = st.one_of(st.sampled_from(known_keys), text)
-table_names = st.one_of(st.sampled_from(["buttons", "display", "printer"]), text)
-tables = st.dictionaries(table_names, st.one_of(st.dictionaries(keys, values, max_size=8), values), max_size=4)
+PINOUT_VALUES = (0, 2, 3, 5, 14, 15, 27, 28, 0x3C, 0x78, "ssd1306", "sh1106", "SSD1306", "")
+KNOWN_KEYS = [key for defaults in DEFAULTS.values() for key in defaults] + ["port", "baudrate", "line_ms"]
+
+
+def scalar(rnd):
+    """A TOML leaf, often one a pinout holds (a pin, an address, a driver's name)."""
+    return fuzzing.scalar(rnd, PINOUT_VALUES)
+
+
+def value(rnd):
+    return fuzzing.nested(rnd, scalar, max_leaves=6)
+
+
+def key(rnd):
+    return rnd.choice(KNOWN_KEYS) if rnd.random() < 0.5 else fuzzing.text(rnd)
+
+
+def random_tables(rnd) -> dict:
+    """Up to four tables (the real ones or others) of up to eight keys, or top-level values."""
+    tables = {}
+    for _ in range(rnd.randint(0, 4)):
+        name = rnd.choice(["buttons", "display", "printer"]) if rnd.random() < 0.5 else fuzzing.text(rnd)
+        if rnd.random() < 0.8:
+            tables[name] = {key(rnd): value(rnd) for _ in range(rnd.randint(0, 8))}
+        else:
+            tables[name] = value(rnd)
+    return tables
 
 
 @FUZZ
@@ -112,16 +134,17 @@ def test_random_text(content):
 
 
 @FUZZ
-@given(tables)
-def test_random_tables(doc):
-    load(toml_document(doc))
+@given(st.randoms(use_true_random=True))
+def test_random_tables(rnd):
+    load(toml_document(random_tables(rnd)))
 
 
 @FUZZ
-@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from(["drop", "repeat", "value", "junk"]), scalars),
-                max_size=6))
-def test_mangled_shipped_file(edits):
+@given(st.randoms(use_true_random=True))
+def test_mangled_shipped_file(rnd):
     lines = SHIPPED.splitlines()
+    edits = [(rnd.randint(0, 200), rnd.choice(["drop", "repeat", "value", "junk"]), scalar(rnd))
+             for _ in range(rnd.randint(0, 6))]
     for index, edit, value in edits:
         i = index % len(lines)
         if edit == "drop":

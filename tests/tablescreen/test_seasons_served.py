@@ -77,3 +77,35 @@ def test_a_running_race_shows_its_own_championship_and_no_points_before_results(
     champ = wait_for(served, lambda c: c["title"] != "Lap counter, Formula Dé points")
     assert champ["title"] == "Formula Dé" and champ["races"] == 0
     assert champ["standings"] == [] and not any(r.get("points") for r in champ["standings"])
+
+
+def test_a_race_finished_while_the_page_is_made_is_not_half_in_it(state_dir, monkeypatch):
+    """The page reads the season's table, its name and its race count one after another
+    while the box writes: a race finished between two of those reads shows on the next
+    page, never as a new season's count beside the old season's dropped results."""
+    from companion.table import source
+
+    app = make_app(state_dir)
+    seasons.start(app.journal, GAME, "Cup", races=2, drop=1)
+    race(app, ["Anne", "Bob"])
+    follower = source.Follower(state_dir)
+    assert follower.payload["championship"]["races"] == 1
+    counted = seasons.race_count
+    finish_between = [True]
+
+    def count_after_a_race_is_finished(journal, key):
+        if finish_between:
+            finish_between.clear()
+            race(app, ["Bob", "Anne"])          # the box finishes the season meanwhile
+        return counted(journal, key)
+
+    monkeypatch.setattr(source.seasons, "race_count", count_after_a_race_is_finished)
+    race(app, ["Anne", "Bob"])     # something to read: the page is made again
+    follower.poll()
+    champ = follower.payload["championship"]
+    assert (champ["season"], champ["races"]) == ("Cup", 2), champ
+    assert [r["name"] for r in champ["standings"]] == ["Anne", "Bob"]
+    follower.poll()                # the race finished meanwhile: the next season's first
+    champ = follower.payload["championship"]
+    assert champ["season"] != "Cup" and champ["races"] == 1 and champ["dropped"] == [], champ
+    follower.close()
