@@ -38,7 +38,7 @@ RACES = {
     # home: DOWN x3 = Street Illegal; the wizard's defaults (GO: the cars keep their
     # colours as names); then GO plays the main move (once the race is over GO does
     # nothing: OK leaves it) and a second race the same way
-    "street-illegal": ("DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 150 + "OK ") * 2,
+    "street-illegal": ("DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 100 + "OK ") * 2,
     # Dice roller of 3-Wide: rolls, another die, an undo now and then
     "dice": "OK DOWN DOWN OK " + "GO GO DOWN OK HOLD:BACK GO UP " * 40,
 }
@@ -79,35 +79,45 @@ def references(tmp_path_factory, starter):
     return once_per_run(tmp_path_factory, "power-loss-references", run_races)
 
 
+POLL_S = 0.005       # how often a waiting test looks again (a cut's moment is random anyway)
+
+
 def journal_appears(state, proc):
     """When the journal file appears (or the process ends without one)."""
     path = state / Journal.FILENAME
     while not path.exists() and proc.poll() is None:
-        time.sleep(0.002)
+        time.sleep(POLL_S)
     return time.monotonic()
 
 
 def race_begins(state, proc):
     """When the journal holds its first event (or the process ends without one): read as the
-    table screen reads it, a read-only connection beside the writer."""
+    table screen reads it, a read-only connection beside the writer (one connection, asked
+    again until it answers: connecting anew each time cost more than the race)."""
     uri = f"file:{state / Journal.FILENAME}?mode=ro"
     journal_appears(state, proc)
-    while proc.poll() is None and not has_events(uri):
-        time.sleep(0.002)
+    db = None
+    try:
+        while proc.poll() is None:
+            if db is None:
+                try:
+                    db = sqlite3.connect(uri, uri=True, timeout=0.05, isolation_level=None)
+                except sqlite3.Error:          # not there yet
+                    db = None
+            if db is not None and has_events(db):
+                break
+            time.sleep(POLL_S)
+    finally:
+        if db is not None:
+            db.close()
     return time.monotonic()
 
 
-def has_events(uri: str) -> bool:
-    try:
-        db = sqlite3.connect(uri, uri=True, timeout=0.05)
-    except sqlite3.Error:          # not there yet
-        return False
+def has_events(db: sqlite3.Connection) -> bool:
     try:
         return db.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None
     except sqlite3.Error:          # its tables are not written yet
         return False
-    finally:
-        db.close()
 
 
 def check_resumes_clean(state, restart):
