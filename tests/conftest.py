@@ -12,6 +12,29 @@ settings.register_profile("suite", deadline=None, suppress_health_check=[HealthC
 settings.load_profile("suite")
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ram_disk() -> str | None:
+    """A RAM disk for the tests' temporary files, when the machine has one with room (and
+    no folder was asked for): each event the companion writes is an fsync of its journal,
+    and on a disk the suite spent more time waiting on those than computing (measured on
+    the race-playing tests: 90 s on disk, 57 s on /dev/shm). The files are the same files;
+    only a real power cut, which no test can make, would tell the two apart."""
+    if os.environ.get("PYTEST_DEBUG_TEMPROOT") or not os.path.isdir("/dev/shm"):
+        return None
+    try:
+        free = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    if free.f_bavail * free.f_frsize < 4 * 2**30 or not os.access("/dev/shm", os.W_OK):
+        return None
+    if free.f_flag & getattr(os, "ST_NOEXEC", 0):     # the tests run scripts they write there
+        return None
+    return "/dev/shm"
+
+
+if (_fast_temp := _ram_disk()) is not None:
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = _fast_temp    # pytest's tmp_path, in every worker
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 # Bytecode is kept while testing, whatever PYTHONDONTWRITEBYTECODE says: every worker
