@@ -21,7 +21,8 @@ from typing import Any
 from companion.core import scoring
 from companion.core.journal import Journal, Session
 from companion.core.names import counted
-from companion.league import ledger
+from companion.league import corrections, ledger
+from companion.league.ledger import race_id  # noqa: F401  (a race's id, where the seasons' callers ask it)
 
 MAX_RACES = 200
 MAX_DROP = 9
@@ -38,12 +39,13 @@ class Season:
     ``sessions`` (its finished sessions). A plain class: this module is loaded on the
     press that starts a race (its receipt's race number), where a dataclass costs."""
 
-    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "_races")
+    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "voided", "_races")
 
     def __init__(self, game: str, name: str, races: int | None = None, drop: int = 0, after: int = 0,
                  started: float | None = None):
         self.game, self.name, self.races, self.drop, self.after, self.started = game, name, races, drop, after, started
         self.sessions: list[Session] = []
+        self.voided: list[Session] = []        # its races voided (``league.corrections``): counted nowhere
         self._races: list | None = None
 
     def __repr__(self) -> str:
@@ -75,16 +77,6 @@ def games(journal: Journal) -> list[str]:
     return list(dict.fromkeys(k for k in map(ledger.key_of, ledger.finished(journal)) if k))
 
 
-def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
-    """A race's identity: the UUID made when it started, or for a race older than race ids
-    one derived from when and what it was (the same on every box that holds it)."""
-    kept = ids.get(session.id)
-    if kept is not None:
-        return kept[0]
-    import uuid
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
-
-
 def seasons(journal: Journal, game: str) -> list[Season]:
     """Every season of ``game``, oldest first, each with its finished sessions (counted
     again once the journal has changed; not to be changed by the caller)."""
@@ -94,14 +86,17 @@ def seasons(journal: Journal, game: str) -> list[Season]:
 def _seasons(journal: Journal, game: str) -> list[Season]:
     events = journal.club_events()
     ids = journal.race_ids()
-    done = ledger.finished(journal, game)
+    counted, voided, moved = corrections.apply(journal, ledger.finished(journal, game))
+    undone = {e.get("of") for e in events if e.get("kind") == "undo"}
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
                       BY_NAME if e.get("by_name") else int(e.get("after") or 0), e.get("created"))
-               for e in events if e.get("kind") == "season" and e.get("game") == game]
+               for e in events if e.get("kind") == "season" and e.get("game") == game
+               and (e.get("ref") is None or e["ref"] not in undone)]
     by_name = {s.name: s for s in started}
     started.sort(key=lambda s: s.after != BY_NAME)     # another box's, made by an import: before this box's
     own = [s for s in started if s.after != BY_NAME]
     first_after = own[0].after if own else None
+    done = sorted([*counted, *voided], key=ledger.finish_order)
     early = [s for s in done if (ids.get(s.id, ("", None))[1] is None)
              and (first_after is None or s.id <= first_after)]
     out = list(started)
@@ -112,15 +107,36 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
             first.name = f"{first.name} (first)"
         out.insert(len(started) - len(own), first)
         by_name.setdefault(first.name, first)
+    named_as = _settled(out, by_name, corrections.season_changes(journal, game))
+    void_ids = {s.id for s in voided}
     for s in done:
-        put = ids.get(s.id, ("", None))[1]
-        if put is not None and put in by_name:
-            by_name[put].sessions.append(s)
-            continue
-        _home(out, s.id).sessions.append(s)
+        put = moved.get(s.id) or ids.get(s.id, ("", None))[1]
+        home = named_as(put) if put is not None else None
+        home = home or _home(out, s.id)
+        (home.voided if s.id in void_ids else home.sessions).append(s)
     for season in out:
         season.sessions.sort(key=ledger.finish_order)
     return out
+
+
+def _settled(every: list[Season], by_name: dict[str, Season], changes: list[dict]):
+    """Apply the seasons' renames and settings (``league.corrections``) to ``every``;
+    returns the lookup of a season by any name it has had (its name now first)."""
+    was: dict[str, Season] = {k.casefold(): v for k, v in by_name.items()}
+    for e in changes:
+        named = str(e.get("from") if e["kind"] == "season-rename" else e.get("name") or "").casefold()
+        season = next((s for s in every if s.name.casefold() == named), None)
+        if season is None:
+            continue
+        if e["kind"] == "season-rename" and e.get("to"):
+            season.name = str(e["to"])
+        elif e["kind"] == "season-set":
+            season.races, season.drop = e.get("races") or None, int(e.get("drop") or 0)
+
+    def named_as(name: str) -> Season | None:
+        key = name.casefold()
+        return next((s for s in every if s.name.casefold() == key), None) or was.get(key)
+    return named_as
 
 
 BY_NAME = -2
