@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.core.journal import Journal, Session
+from companion.core.names import ordinal
 from companion.league import ledger
 
 RACE_KINDS = ("void", "unvoid", "move", "correct", "penalty")
@@ -242,10 +243,6 @@ def _rescore(rows: list[dict[str, Any]], table: dict[str, Any] | None, earned: l
 
 
 # -- what is said of a change ----------------------------------------------------------
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
 
 def noted(session: Session, c: RaceChanges | None) -> list[dict[str, Any]]:
     """Each change of a race that stands, as plain data: ``{"kind": "void" | "moved" |

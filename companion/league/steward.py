@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core.journal import Journal, Session, random_uuid
+from companion.core.names import ordinal
 from companion.league import corrections, ledger, seasons
 
 CorrectionError = corrections.CorrectionError
@@ -79,7 +80,7 @@ def correct_place(journal: Journal, session: Session, name: str, place: int, rea
     if not 1 <= place <= len(rows):
         raise CorrectionError(f"a place of that race is 1 to {len(rows)}, not {place}")
     if rows.index(row) + 1 == place:
-        raise CorrectionError(f"{row['name']} is {corrections.ordinal(place)} already")
+        raise CorrectionError(f"{row['name']} is {ordinal(place)} already")
     return _write(journal, {"kind": "correct", "race": _rid(journal, session), "place": [str(row["name"]), place],
                             "reason": _reason(reason, False)})
 
@@ -180,7 +181,7 @@ def describe(change: dict[str, Any]) -> str:
     what = {"void": "void", "unvoid": "unvoid", "move": f"move to season {change.get('season')}",
             "penalty": f"penalty {change.get('name')} {change.get('points')}"}.get(str(kind))
     if what is None:
-        what = (f"{change['place'][0]} to {corrections.ordinal(int(change['place'][1]))}" if change.get("place")
+        what = (f"{change['place'][0]} to {ordinal(int(change['place'][1]))}" if change.get("place")
                 else f"{change.get('rename', ['?', '?'])[0]} to {change.get('rename', ['?', '?'])[1]}")
     return f"{what} of race {race}"
 
