@@ -26,7 +26,7 @@ class ClubMenu(Screen):
     """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
     championship), and making a dataclass costs more than that press's whole budget."""
     chooses = True
-    ITEMS = ("New season", "Seasons", "Season rules", "Races", "Drivers", "Merge names", "Undo a merge",
+    ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge", "Season rules", "Races",
              "Undo a change")
 
     def __init__(self, selected: int = 0):
