@@ -131,9 +131,10 @@ def voided_by(events: list[dict[str, Any]]) -> set[str]:
     return {rid for rid, c in _changes(events).items() if c.void is not None}
 
 
-def season_changes(journal: Journal, game: str) -> list[dict[str, Any]]:
+def season_changes(journal: Journal, game: str, events: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The renames and settings of ``game``'s seasons that stand, oldest first."""
-    return [e for e in live(journal.club_events()) if e["kind"] in SEASON_KINDS and e.get("game") == game]
+    events = journal.club_events() if events is None else events
+    return [e for e in live(events) if e["kind"] in SEASON_KINDS and e.get("game") == game]
 
 
 def of(journal: Journal, session: Session) -> RaceChanges | None:
@@ -142,10 +143,12 @@ def of(journal: Journal, session: Session) -> RaceChanges | None:
 
 # -- a race as it counts ---------------------------------------------------------------
 
-def apply(journal: Journal, sessions: list[Session]) -> tuple[list[Session], list[Session], dict[int, str]]:
+def apply(journal: Journal, sessions: list[Session],
+          events: list[dict[str, Any]] | None = None) -> tuple[list[Session], list[Session], dict[int, str]]:
     """``sessions`` as they count: (the counted ones, each corrected where it was; the
-    voided ones; session id -> the season a race was moved to)."""
-    every = changes(journal)
+    voided ones; session id -> the season a race was moved to). ``events``: the club's
+    events to count them with (default: the journal's)."""
+    every = changes(journal) if events is None else _changes(events)
     if not every:
         return sessions, [], {}
     ids = journal.race_ids()

@@ -83,10 +83,12 @@ def seasons(journal: Journal, game: str) -> list[Season]:
     return journal.cached(f"seasons {game}", lambda: _seasons(journal, game))
 
 
-def _seasons(journal: Journal, game: str) -> list[Season]:
-    events = journal.club_events()
+def _seasons(journal: Journal, game: str, events: list[dict] | None = None) -> list[Season]:
+    """The seasons of ``game`` as the club's ``events`` make them (default: the journal's;
+    another list: what a change would make of them, ``league.steward``)."""
+    events = journal.club_events() if events is None else events
     ids = journal.race_ids()
-    counted, voided, moved = corrections.apply(journal, ledger.finished(journal, game))
+    counted, voided, moved = corrections.apply(journal, ledger.finished(journal, game), events)
     undone = {e.get("of") for e in events if e.get("kind") == "undo"}
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
                       BY_NAME if e.get("by_name") else int(e.get("after") or 0), e.get("created"))
@@ -107,7 +109,7 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
             first.name = f"{first.name} (first)"
         out.insert(len(started) - len(own), first)
         by_name.setdefault(first.name, first)
-    named_as = _settled(out, by_name, corrections.season_changes(journal, game))
+    named_as = _settled(out, by_name, corrections.season_changes(journal, game, events))
     void_ids = {s.id for s in voided}
     for s in done:
         put = moved.get(s.id) or ids.get(s.id, ("", None))[1]
@@ -142,6 +144,15 @@ def _settled(every: list[Season], by_name: dict[str, Season], changes: list[dict
 BY_NAME = -2
 """``after`` of a season an import made on a box that has seasons of the game already:
 it holds the races imported into it by name, and is never this box's current season."""
+
+
+def overfull(journal: Journal, events: list[dict]) -> Season | None:
+    """A season the club's ``events`` would leave holding more races than it is set to, or None."""
+    for game in games(journal):
+        for season in _seasons(journal, game, events):
+            if season.races and season.held() > season.races:
+                return season
+    return None
 
 
 def _home(every: list[Season], session_id: int) -> Season:
@@ -327,7 +338,7 @@ def season_of(journal: Journal, session: Session) -> Season:
     """The season ``session`` belongs to (a race still running: the season it will count in)."""
     all_seasons = seasons(journal, ledger.key_of(session) or session.activity)
     for season in all_seasons:
-        if any(s.id == session.id for s in season.sessions):
+        if any(s.id == session.id for s in (*season.sessions, *season.voided)):
             return season
     put = journal.race_ids().get(session.id, ("", None))[1]
     named = next((s for s in all_seasons if put is not None and s.name == put), None)

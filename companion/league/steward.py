@@ -46,6 +46,7 @@ def unvoid(journal: Journal, session: Session) -> dict[str, Any]:
     c = corrections.of(journal, session)
     if c is None or c.void is None:
         raise CorrectionError("that race is not voided")
+    _room(seasons.season_of(journal, session), session)
     return _write(journal, {"kind": "unvoid", "race": _rid(journal, session)})
 
 
@@ -58,11 +59,15 @@ def move(journal: Journal, session: Session, season: str) -> dict[str, Any]:
         raise CorrectionError(str(exc)) from None
     if seasons.season_of(journal, session).name == target.name:
         raise CorrectionError(f"that race counts in season {target.name} already")
-    held = len(ledger.session_races(session))
-    if target.races and target.held() + held > target.races:
-        raise CorrectionError(f"season {target.name} has {target.races} races and holds {target.held()}: no room "
-                              f"(`companion season set {target.name} --races N` first)")
+    _room(target, session)
     return _write(journal, {"kind": "move", "race": _rid(journal, session), "season": target.name})
+
+
+def _room(season: seasons.Season, session: Session) -> None:
+    """Refuse to count ``session`` in ``season`` when a season of a set number of races has no room."""
+    if season.races and season.held() + len(ledger.session_races(session)) > season.races:
+        raise CorrectionError(f"season {season.name} has {season.races} races and holds {season.held()}: no room "
+                              f"(`companion season set {season.name} --races N` first)")
 
 
 def _now(journal: Journal, session: Session) -> list[dict[str, Any]]:
@@ -164,7 +169,12 @@ def undo(journal: Journal) -> dict[str, Any]:
     last = last_change(journal)
     if last is None:
         raise CorrectionError("no change to take back")
-    _write(journal, {"kind": "undo", "of": last["ref"]})
+    undo = {"kind": "undo", "of": last["ref"]}
+    full = seasons.overfull(journal, [*journal.club_events(), undo])
+    if full is not None:
+        raise CorrectionError(f"taking back {describe(last)} would leave season {full.name} holding {full.held()} "
+                              f"races of its {full.races}: set it to more first (companion season set)")
+    _write(journal, undo)
     return last
 
 

@@ -167,6 +167,22 @@ def test_a_season_renamed_and_set_and_never_to_fewer_races_than_it_holds(cup, ca
     assert code == 2 and "no season 'Nope'" in err
 
 
+def test_no_change_leaves_a_season_holding_more_races_than_it_is_set_to(cup, capsys):
+    state, app, ids = cup
+    run(capsys, "race", "void", ids[0], "--reason", "test race", "--state", state)
+    assert run(capsys, "season", "set", "Cup", "--races", "2", "--state", state)[0] == 0
+    code, _, err = run(capsys, "race", "unvoid", ids[0], "--state", state)
+    assert code == 2 and "season Cup has 2 races and holds 2: no room" in err
+    run(capsys, "race", "undo", "--state", state)                                # the set: open again
+    run(capsys, "race", "undo", "--state", state)                                # the void
+    assert run(capsys, "season", "set", "Cup", "--races", "3", "--state", state)[0] == 0
+    assert run(capsys, "season", "new", "Spring", "--game", GAME, "--state", state)[0] == 0
+    race(app, ["Bob", "Anne"])                                                   # Spring's
+    code, _, err = run(capsys, "race", "undo", "--state", state)                 # Spring's start taken back?
+    assert code == 2 and "would leave season Cup holding 4 races of its 3" in err
+    assert [s.name for s in seasons.seasons(app.journal, GAME)] == ["Cup", "Spring"]
+
+
 def test_the_reprinted_receipt_says_the_race_was_corrected(cup, capsys, tmp_path):
     from companion.league import paper
     from companion.receipts.model import Line
