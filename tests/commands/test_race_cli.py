@@ -324,3 +324,21 @@ def test_every_change_stored_carries_its_row_checksum(cup, capsys):
     db.commit()
     assert "club event" in rowsums.damage(db)
     db.close()
+
+
+def test_the_last_race_as_corrected_in_results_json_and_the_commands_without_a_race(cup, capsys, tmp_path):
+    state, app, ids = cup
+    run(capsys, "race", "correct", ids[2], "--place", "Bob", "1", "--reason", "steward", "--state", state)
+    code, out, _ = run(capsys, "results", "--state", state, "--json")
+    data = json.loads(out)
+    assert code == 0 and [e["name"] for e in data["last"]["standings"]] == ["Bob", "Cy", "Anne"]
+    assert data["last"]["standings"][0]["points"] == 10 and data["last_changes"] == ["corrected: Bob 3rd → 1st (steward)"]
+    assert [s.results["standings"][0]["name"] for s in app.journal.sessions()][-1] == "Cy"   # as it was run
+    code, out = main(["race"]), capsys.readouterr().out
+    assert code == 0 and "void" in out and "penalty" in out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    app_on(empty)
+    assert run(capsys, "race", "list", "--state", empty)[1] == "No finished race yet.\n"
+    code, _, err = run(capsys, "race", "undo", "--state", empty)
+    assert code == 2 and "no change to take back" in err
