@@ -19,6 +19,8 @@ COMMANDS = {
     "selftest": "companion.commands.selftest",
     "backup": "companion.commands.backup",
     "restore": "companion.commands.backup",
+    "race": "companion.commands.steward",
+    "season": "companion.commands.steward",
 }
 """Each sub-command and the module that registers it: a command line naming one builds
 only that module's parser (``companion run`` starts without the others)."""

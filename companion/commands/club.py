@@ -132,6 +132,11 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
         print(f"  {r['position']:>2}. {r['name']:<16} {r['points']:>4}")
     for line in seasons.dropped_note(rows):
         print(f"  dropped: {line}")
+    from companion.league import steward
+    for race in steward.season_corrections(journal, key, season.name):
+        which = f"race {race['number']}" if race["number"] else "a race"
+        for line in race["notes"]:
+            print(f"  {which} ({ledger.when(race['started'])}, {race['race'][:8]}): {line}")
     return 0
 
 

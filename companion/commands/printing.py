@@ -18,6 +18,7 @@ def register(sub) -> None:
     p.add_argument("--state", metavar="DIR", help="the companion's state directory")
     p.add_argument("--season", metavar="NAME", help="championship: this season's (a past one too)")
     p.add_argument("--name", metavar="NAME", help="driver: whose record")
+    p.add_argument("--race", metavar="ID", help="results: this race's (its id from `companion race list`)")
     p.add_argument("--pinout", metavar="FILE", help="the hardware description (default hardware/pinout.toml)")
     p.add_argument("--to", choices=("printer", "png"), default=None,
                    help="printer: the serial printer of the pinout (default on a Pi); png: save previews")
@@ -38,7 +39,10 @@ def print_command(args) -> int:
     spool, out = state_dir / "spool", args.out
     if args.what != "waiting":
         with open_journal(args.state) as journal:
-            if args.what == "driver" or args.season:
+            if args.what == "results" and args.race:
+                from companion.commands.steward import _race
+                receipt = paper.race_receipt(journal, _race(journal, args.race))
+            elif args.what == "driver" or args.season:
                 from companion.commands.club import receipt_asked
                 receipt = receipt_asked(journal, args)
             else:

@@ -28,6 +28,10 @@ def show(args) -> int:
     with open_journal(args.state) as journal:
         club.say_unshown(journal)
         last = ledger.last_finished(journal)
+        if last is not None:
+            from companion.league import corrections
+            changed = corrections.of(journal, last)
+            said, last = corrections.notes(last, changed), corrections.corrected(last, changed)
         key, standings = seasons.shown_table(journal, args.championship)
         if args.championship and not standings:
             keys = sorted({k for k in map(ledger.key_of, ledger.finished(journal)) if k})
@@ -39,6 +43,7 @@ def show(args) -> int:
             print(json.dumps({
                 "schema": exchange.SCHEMA,
                 "last": last.results if last else None,
+                "last_changes": said if last else [],
                 "championship": {"key": key, "races": seasons.race_count(journal, key),
                                  "season": seasons.shown(journal, key).name if key else None,
                                  "standings": standings},
@@ -58,6 +63,8 @@ def show(args) -> int:
             print("No race finished on this box yet: its races were imported.")
         else:
             _last_race(journal, last)
+            for line in said:
+                print(f"  {line}")
         count = seasons.race_count(journal, key)
         print(f"Championship {ledger.title(key)}, season {seasons.shown(journal, key).name}: {counted(count, 'race')}")
         for row in standings:

@@ -663,11 +663,14 @@ class Journal:
         return int(self._write(*_club_row(event)).lastrowid)
 
     def add_finished_sessions(self, races: list[tuple[Session, str, str | None]],
-                              club_event: dict[str, Any] | None = None) -> None:
+                              club_event: dict[str, Any] | None = None,
+                              changes: list[dict[str, Any]] = ()) -> None:
         """Keep finished races brought from another box (``companion import``), each
         ``(session, race id, season)``: their session rows and race ids, and the club event
         that starts their season when the box has none (``club_event``), all in one
-        transaction (all or none); their events stay on the box that ran them."""
+        transaction (all or none), with the club's ``changes`` to them (a void, a correction,
+        a penalty: ``companion.league.corrections``) after; their events stay on the box that
+        ran them."""
         statements = []
         if club_event is not None:
             statements.append(_club_row(club_event))
@@ -679,6 +682,7 @@ class Journal:
                   session.started, session.finished, _dump(session.results))),
                 ("INSERT INTO races (session, race, season) VALUES (last_insert_rowid(), ?, ?)", (race, season)),
             ]
+        statements += [_club_row(change) for change in changes]
         if statements:
             self._transaction(statements)
 

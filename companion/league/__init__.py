@@ -5,9 +5,11 @@ receipts, charts and the session runner are below it).
 Its floors, each importing only the ones before it:
 
 - ``ledger``: the finished races and the championship each counts in;
+- ``corrections``: the club's changes to a race (void, move, a place or a name corrected,
+  a penalty) and how a race counts with them;
 - ``seasons``: the seasons of a game, their races and tables, merged names;
-- ``paper`` (the receipts: a championship, a season, a race's results and their stamps)
-  and ``onscreen`` (the same on the box's screen);
+- ``paper`` (the receipts: a championship, a season, a race's results and their stamps),
+  ``onscreen`` (the same on the box's screen) and ``steward`` (the changes made and undone);
 - ``record`` (a driver's record), ``exchange`` (export and import) and ``club`` (what the
   box's club menu asks, ``Host.club()``).
 """

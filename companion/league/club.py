@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from companion.core.journal import Journal
+from companion.kit.text import MENU_CHARS
 from companion.league import ledger, seasons
 from companion.league.onscreen import screen_count, screen_season
 
@@ -32,11 +33,12 @@ class Club:
         game = self.game()
         if game is None:
             return "No finished race yet"
+        from companion.league import steward
         try:
-            season = seasons.start(self.journal, game, name, races=races, drop=drop)
-        except seasons.SeasonError as exc:
+            made = steward.new_season(self.journal, game, name, races=races, drop=drop)
+        except steward.CorrectionError as exc:
             return str(exc)
-        return f"Season {season.name} started"
+        return f"Season {made['name']} started"
 
     def season_names(self) -> list[str]:
         """The shown game's seasons, the current one first."""
@@ -98,3 +100,132 @@ class Club:
         except LookupError as exc:
             return str(exc)
         return f"{name} on their own again"
+
+    # -- mistakes put right (``league.steward``) -------------------------------------------
+
+    def races(self) -> list[tuple[str, str]]:
+        """(race id, a line naming it: ``29/11 19:05 Anne``, ``x 29/11 Anne`` voided) of every
+        finished race of the shown game, the newest first."""
+        import time
+
+        from companion.kit.text import fit
+        game = self.game()
+        if game is None:
+            return []
+        every = [(s, False) for season in seasons.seasons(self.journal, game) for s in season.sessions]
+        every += [(s, True) for season in seasons.seasons(self.journal, game) for s in season.voided]
+        every.sort(key=lambda sv: ledger.finish_order(sv[0]), reverse=True)
+        ids = self.journal.race_ids()
+        out = []
+        for s, voided in every:
+            winner = str(s.results["standings"][0]["name"])
+            when = time.strftime("%d/%m %H:%M", time.localtime(s.started))
+            out.append((ledger.race_id(s, ids), fit(f"{'x ' if voided else ''}{when} {winner}", MENU_CHARS)))
+        return out
+
+    def race(self, rid: str):
+        from companion.league import corrections
+        return corrections.find_race(self.journal, rid)
+
+    def race_lines(self, rid: str) -> list[str]:
+        """A race on the screen: its season, its standings as they count, its changes."""
+        from companion.kit.text import fit
+        from companion.league import corrections
+        session = self.race(rid)
+        changed = corrections.of(self.journal, session)
+        counted = corrections.corrected(session, changed)
+        head = [fit(f"Season {seasons.season_of(self.journal, counted).name}", MENU_CHARS),
+                ledger.when(session.started)[4:]]
+        rows = [fit(f"{k} {r['name']} {r.get('points', 0)}", MENU_CHARS)
+                for k, r in enumerate(counted.results["standings"], start=1)]
+        import textwrap
+        said = [line for n in corrections.notes(session, changed, arrow=">")
+                for line in textwrap.wrap(n, MENU_CHARS, subsequent_indent=" ")]
+        return [*head, *rows, *said]
+
+    def race_names(self, rid: str) -> list[str]:
+        from companion.league import corrections
+        session = self.race(rid)
+        return [str(r["name"]) for r in corrections.corrected(session, corrections.of(self.journal, session))
+                .results["standings"]]
+
+    def places(self, rid: str) -> list[str]:
+        """The places of a race in words: "1st", "2nd"..."""
+        from companion.core.names import ordinal
+        return [ordinal(n) for n in range(1, len(self.race_names(rid)) + 1)]
+
+    def is_voided(self, rid: str) -> bool:
+        from companion.league import corrections
+        c = corrections.of(self.journal, self.race(rid))
+        return c is not None and c.void is not None
+
+    def other_seasons(self, rid: str) -> list[str]:
+        """The seasons of the race's game it could be moved to, the newest first."""
+        session = self.race(rid)
+        now = seasons.season_of(self.journal, session).name
+        return [n for n in self.season_names() if n != now]
+
+    def change(self, do: Callable[[], str]) -> str:
+        """Make a change (``do`` returns what to tell the players); the reason it was not made."""
+        from companion.league import steward
+        try:
+            return do()
+        except steward.CorrectionError as exc:
+            return str(exc)
+
+    def void(self, rid: str, reason: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.void(self.journal, self.race(rid), reason) and "Race voided")
+
+    def unvoid(self, rid: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.unvoid(self.journal, self.race(rid)) and "Race counts again")
+
+    def move(self, rid: str, season: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.move(self.journal, self.race(rid), season) and f"Moved to {season}")
+
+    def correct_place(self, rid: str, name: str, place: int, reason: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.correct_place(self.journal, self.race(rid), name, place, reason)
+                           and "Place corrected")
+
+    def correct_name(self, rid: str, old: str, new: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.correct_name(self.journal, self.race(rid), old, new) and "Name corrected")
+
+    def penalty(self, rid: str, name: str, points: int, reason: str) -> str:
+        from companion.league import steward
+        return self.change(lambda: steward.penalty(self.journal, self.race(rid), name, points, reason)
+                           and ("Penalty given" if points > 0 else "Points given back"))
+
+    def season_rules(self, name: str) -> tuple[int | None, int]:
+        season = seasons.find(self.journal, self.game(), name)
+        return season.races, season.drop
+
+    def set_season(self, name: str, new_name: str, races: int | None, drop: int) -> str:
+        """Rename season ``name`` and/or set its races and drop (one change each)."""
+        from companion.league import steward
+        game, said = self.game(), []
+        season = seasons.find(self.journal, game, name)
+        if (races, drop) != (season.races, season.drop):
+            said.append(self.change(lambda: steward.set_season(self.journal, game, name, races, drop,
+                                                               open_ended=races is None) and "Rules set"))
+        if new_name.strip() and new_name.strip() != season.name:
+            said.append(self.change(lambda: steward.rename_season(self.journal, game, name, new_name) and "Renamed"))
+        return ", ".join(said) or "Nothing changed"
+
+    def last_change(self) -> str | None:
+        """The newest change that stands, in words (None: nothing to take back)."""
+        from companion.league import steward
+        last = steward.last_change(self.journal)
+        return None if last is None else steward.describe(last)
+
+    def undo_change(self) -> str:
+        from companion.league import steward
+        return self.change(lambda: f"Undone: {steward.describe(steward.undo(self.journal))}")
+
+    def print_race(self, rid: str) -> str:
+        from companion.league import paper     # its receipts: loaded to print
+        self.submit(paper.race_receipt(self.journal, self.race(rid)))
+        return ""

@@ -18,11 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Journal, Session
-from companion.league import ledger, record, seasons
+from companion.league import corrections, ledger, record, seasons, steward
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
 goes up when a field changes meaning or goes; new fields may appear within a version."""
+CHANGES_SCHEMA = 2
+"""The version of an export file that carries its races' changes (``corrections``): a
+companion that reads only version 1 would count those races uncorrected, so it refuses
+the file and says to update."""
 FORMAT = "race-companion-season"
 MAX_FILE = 50_000_000
 """Characters an export file may have: a 200-race season of 12 cars is about 2 MB."""
@@ -103,7 +107,8 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
                            "races": r["races"], "wins": r["wins"], "best": r["best"],
                            "results": list(r["results"]), "dropped": r["dropped"],
                            "dropped_points": r["dropped_points"]} for r in rows],
-            "race_list": race_rows(journal, season)}
+            "race_list": race_rows(journal, season),
+            "changes": steward.season_corrections(journal, season.game, season.name)}
 
 
 # -- spreadsheet files --------------------------------------------------------------------
@@ -160,9 +165,10 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
 
 # -- one box's season into another's --------------------------------------------------
 
-CHECKED = ("game", "season", "races")
+CHECKED = ("game", "season", "races", "corrections")
 """What an export file's checksum covers: everything an import uses (the game, the season's
-name, race count and drop, and every race's fields)."""
+name, race count and drop, every race's fields, and the changes to its races where it has
+them)."""
 MAX_DEPTH = 8
 """How deeply a race's results and options may nest (a race's standings are 4 deep)."""
 MAX_TEXT = 200
@@ -183,7 +189,7 @@ RACE_FIELDS = ("race", "activity", "options", "championship", "started", "finish
 
 def _check(data: dict[str, Any]) -> str:
     """The checksum of an export file: of its :data:`CHECKED` fields."""
-    body = json.dumps({k: data.get(k) for k in CHECKED}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps({k: data.get(k) for k in CHECKED if k != "corrections" or k in data}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -235,16 +241,32 @@ def _plain(value: Any, where: str) -> None:
 
 
 def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
-    """The export file's content: season ``name`` of ``game`` and its finished races."""
+    """The export file's content: season ``name`` of ``game``, its finished races as they
+    were run (the voided ones too) and the club's changes to them (``corrections``: a void,
+    a correction, a penalty, and their undoing), so the box that imports it counts them as
+    this one does."""
     season = seasons.find(journal, game, name)
     ids = journal.race_ids()
+    raw = {s.id: s for s in journal.finished_sessions()}
+    held = sorted([raw.get(s.id, s) for s in [*season.sessions, *season.voided]], key=ledger.finish_order)
     races = [{"race": seasons.race_id(s, ids), "activity": s.activity, "options": s.options,
               "championship": ledger.key_of(s), "started": s.started, "finished": s.finished,
-              "results": s.results} for s in season.sessions]
-    return {"format": FORMAT, "schema": SCHEMA, "exported": iso(time.time()), "game": game,
-            "season": {"name": season.name, "races": season.races, "drop": season.drop},
-            "races": races, "sha256": _check({"game": game, "season": {"name": season.name, "races": season.races,
-                                                                      "drop": season.drop}, "races": races})}
+              "results": s.results} for s in held]
+    changes = carried(journal, {r["race"] for r in races})
+    body = {"game": game, "season": {"name": season.name, "races": season.races, "drop": season.drop},
+            "races": races, **({"corrections": changes} if changes else {})}
+    return {"format": FORMAT, "schema": CHANGES_SCHEMA if changes else SCHEMA, "exported": iso(time.time()),
+            **body, "sha256": _check(body)}
+
+
+def carried(journal: Journal, race_ids: set[str]) -> list[dict[str, Any]]:
+    """The club's changes to ``race_ids`` an export carries, oldest first, as they were
+    written (each with its ``ref``; the undoing of one too)."""
+    events = [{k: v for k, v in e.items() if k not in ("id", "created")} for e in journal.club_events()
+              if e.get("kind") in corrections.CARRIED and e.get("ref")]
+    mine = [e for e in events if e["kind"] != "undo" and e.get("race") in race_ids]
+    refs = {e["ref"] for e in mine}
+    return [e for e in events if e in mine or (e["kind"] == "undo" and e.get("of") in refs)]
 
 
 def read_export(text: str) -> dict[str, Any]:
@@ -258,9 +280,9 @@ def read_export(text: str) -> dict[str, Any]:
     schema = data.get("schema")
     if not isinstance(schema, int) or schema < 1:
         raise ImportRefused("the file is damaged: it has no schema version")
-    if schema > SCHEMA:
+    if schema > CHANGES_SCHEMA:
         raise ImportRefused(f"the file was made by a newer companion (schema {schema}; this one reads up to "
-                            f"{SCHEMA}): update this box first")
+                            f"{CHANGES_SCHEMA}): update this box first")
     if _depth(data) > MAX_DEPTH + 4:
         raise ImportRefused(f"the file is damaged: it nests {_depth(data)} levels deep; a race's results and "
                             f"options may nest {MAX_DEPTH}")
@@ -292,7 +314,52 @@ def read_export(text: str) -> dict[str, Any]:
         _plain(r["results"], f"race {k}'s results")
         _plain(r.get("options", {}), f"race {k}'s options")
     data["races"] = [{f: r[f] for f in RACE_FIELDS if f in r} for r in races]
+    data["corrections"] = _changes_ok(data.get("corrections", []), {r["race"] for r in races})
     return data
+
+
+CHANGE_FIELDS = {"void": {"reason"}, "unvoid": set(), "correct": {"place", "rename", "reason"},
+                 "penalty": {"name", "points", "reason"}, "undo": {"of"}}
+"""The fields of each change a file may carry, besides ``kind``, ``ref`` and ``race``."""
+
+
+def _changes_ok(changes: Any, race_ids: set[str]) -> list[dict[str, Any]]:
+    """The changes of an export file, each checked in type and size: of a race of the file,
+    one of :data:`corrections.CARRIED`; an undo of a change before it in the file."""
+    if not isinstance(changes, list) or len(changes) > MAX_ITEMS:
+        raise ImportRefused(f"the file is damaged: its corrections are not a list of at most {MAX_ITEMS}")
+    refs: set[str] = set()
+    for k, e in enumerate(changes, start=1):
+        kind = e.get("kind") if isinstance(e, dict) else None
+        if kind not in CHANGE_FIELDS or not _text(e.get("ref"), 80) \
+                or set(e) - CHANGE_FIELDS[kind] - {"kind", "ref", "race"} or not _change_ok(e, race_ids, refs):
+            raise ImportRefused(f"the file is damaged: correction {k} is not one this companion knows whole")
+        refs.add(e["ref"])
+    return changes
+
+
+def _change_ok(e: dict[str, Any], race_ids: set[str], refs: set[str]) -> bool:
+    kind = e["kind"]
+    if kind == "undo":
+        return e.get("of") in refs and "race" not in e
+    if e.get("race") not in race_ids or ("reason" in e and not _text(e["reason"], corrections.MAX_REASON, empty=True)):
+        return False
+    if kind == "penalty":
+        return _text(e.get("name"), 40) and isinstance(e.get("points"), int) and not isinstance(e["points"], bool) \
+            and 0 < abs(e["points"]) <= corrections.MAX_PENALTY
+    if kind == "correct":
+        place, rename = e.get("place"), e.get("rename")
+        if (place is None) == (rename is None):
+            return False
+        if place is not None:
+            return isinstance(place, list) and len(place) == 2 and _text(place[0], 40) \
+                and isinstance(place[1], int) and not isinstance(place[1], bool) and 1 <= place[1] <= MAX_CARS
+        return isinstance(rename, list) and len(rename) == 2 and all(_text(n, 40) for n in rename)
+    return True
+
+
+def _text(value: Any, most: int, empty: bool = False) -> bool:
+    return isinstance(value, str) and (empty or bool(value.strip())) and len(value) <= most
 
 
 def _count(value: Any, none: bool = False) -> bool:
@@ -330,13 +397,16 @@ class Plan:
     """What an import will do, said before it writes: the season the races go into (made
     here when ``start`` is its event), the races to add and how many are held already."""
 
-    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int):
+    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int, changes: list = ()):
         self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
+        self.changes = list(changes)      # the file's changes to its races this box has not
 
     def says(self) -> str:
         made = " (a new season on this box, by the file's name)" if self.start else ""
+        fixes = f", {len(self.changes)} change{'' if len(self.changes) == 1 else 's'} to races (voids, corrections, " \
+                f"penalties)" if self.changes else ""
         return f"Into season {self.into} of {ledger.title(self.game)}{made}: {len(self.new)} new " \
-               f"race{'' if len(self.new) == 1 else 's'}"
+               f"race{'' if len(self.new) == 1 else 's'}{fixes}"
 
 
 def _check_size(held: int, new: list, name: str) -> None:
@@ -379,12 +449,16 @@ def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None)
         held.add(r["race"])
         new.append((Session(0, r["activity"], r.get("options") or {}, {}, game, float(r["started"]),
                             float(r.get("finished") or r["started"]), r["results"]), r["race"], name))
-    if start is None and new:
-        _check_room(seasons.find(journal, game, name), new)
-    _check_size(seasons.find(journal, game, name).held() if start is None else 0, new, name)
-    return Plan(game, name, start, new, len(data["races"]) - len(new))
+    kept = {e.get("ref") for e in journal.club_events()}
+    changes = [e for e in data.get("corrections") or [] if e["ref"] not in kept]
+    void = corrections.voided_by(data.get("corrections") or [])
+    counting = [n for n in new if n[1] not in void]        # a race the file voids takes no room
+    if start is None and counting:
+        _check_room(seasons.find(journal, game, name), counting)
+    _check_size(seasons.find(journal, game, name).held() if start is None else 0, counting, name)
+    return Plan(game, name, start, new, len(data["races"]) - len(new), changes)
 
 
 def import_season(journal: Journal, plan: Plan) -> None:
     """Write what :func:`plan_import` planned, in one transaction."""
-    journal.add_finished_sessions(plan.new, club_event=plan.start)
+    journal.add_finished_sessions(plan.new, club_event=plan.start, changes=plan.changes)

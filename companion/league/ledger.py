@@ -82,6 +82,17 @@ def key_of(session: Session) -> str | None:
     return registry.championship_of(session.activity, session.options)
 
 
+def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
+    """A race's identity: the UUID made when it started, or for a race older than race ids
+    one derived from when and what it was (the same on every box that holds it)."""
+    kept = ids.get(session.id)
+    if kept is not None:
+        return kept[0]
+    import uuid
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
+
+
+
 def last_finished(journal: Journal) -> Session | None:
     """The newest race finished on this box (a race imported from another is not)."""
     imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}

@@ -14,7 +14,7 @@ from companion.core.journal import Journal, Session
 from companion.games import registry
 from companion.games.data import title as title_of
 from companion.kit.text import first_fitting
-from companion.league import ledger, seasons
+from companion.league import corrections, ledger, seasons
 from companion.receipts import layouts
 from companion.receipts.model import Line, picture, stamped
 from companion.session import SessionRunner
@@ -55,19 +55,24 @@ def last_results_receipt(journal: Journal):
     activity's own, or (a race ended early before the game had one) its standings as
     they stood when it ended, as the championship counts them."""
     session = ledger.last_finished(journal)
-    if session is None:
-        return None
-    runner = SessionRunner.resume(journal, session)
-    return results_receipt(journal, runner)
+    return None if session is None else race_receipt(journal, session)
+
+
+def race_receipt(journal: Journal, session: Session):
+    """The results receipt of finished race ``session``, rebuilt from its journal, as the
+    club's changes leave it (``results_receipt``)."""
+    return results_receipt(journal, SessionRunner.resume(journal, session))
 
 
 def results_receipt(journal: Journal, runner):
     """The running (or just ended) session's results receipt, dated and numbered: the
     activity's own when it has one now, else one built from its standings (a race
     ended early from the pause menu). None when there are no standings (a dice session)."""
-    receipt = runner.receipts().get("results")
+    changed = corrections.of(journal, runner.session) if runner.session.finished is not None else None
+    receipt = None if changed is not None and changed.steps else runner.receipts().get("results")
     if receipt is None:
-        rows = (runner.session.results or {}).get("standings") or runner.results()["standings"]
+        session = corrections.corrected(runner.session, changed)
+        rows = (session.results or {}).get("standings") or runner.results()["standings"]
         if not rows:
             return None
         name = activity_title(runner.session.activity, runner.session.options)
@@ -94,6 +99,8 @@ def stamp_lines(journal: Journal, session: Session) -> list[str]:
     lines = [ledger.when(session.started)]
     if session.results and session.results.get("ended_early"):
         lines.append("Ended early, as it stood")
+    if session.finished is not None:        # a race the club put right says so ("->": paper has no arrow)
+        lines += corrections.said(journal, session, arrow="->")
     own = isinstance(session.options, dict) and session.options.get("championship") is True
     key = ledger.key_of(session)
     if key and not own:

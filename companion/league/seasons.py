@@ -21,7 +21,8 @@ from typing import Any
 from companion.core import scoring
 from companion.core.journal import Journal, Session
 from companion.core.names import counted
-from companion.league import ledger
+from companion.league import corrections, ledger
+from companion.league.ledger import race_id  # noqa: F401  (a race's id, where the seasons' callers ask it)
 
 MAX_RACES = 200
 MAX_DROP = 9
@@ -38,12 +39,13 @@ class Season:
     ``sessions`` (its finished sessions). A plain class: this module is loaded on the
     press that starts a race (its receipt's race number), where a dataclass costs."""
 
-    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "_races")
+    __slots__ = ("game", "name", "races", "drop", "after", "started", "sessions", "voided", "_races")
 
     def __init__(self, game: str, name: str, races: int | None = None, drop: int = 0, after: int = 0,
                  started: float | None = None):
         self.game, self.name, self.races, self.drop, self.after, self.started = game, name, races, drop, after, started
         self.sessions: list[Session] = []
+        self.voided: list[Session] = []        # its races voided (``league.corrections``): counted nowhere
         self._races: list | None = None
 
     def __repr__(self) -> str:
@@ -75,33 +77,28 @@ def games(journal: Journal) -> list[str]:
     return list(dict.fromkeys(k for k in map(ledger.key_of, ledger.finished(journal)) if k))
 
 
-def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
-    """A race's identity: the UUID made when it started, or for a race older than race ids
-    one derived from when and what it was (the same on every box that holds it)."""
-    kept = ids.get(session.id)
-    if kept is not None:
-        return kept[0]
-    import uuid
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"race-companion:{session.started!r}:{session.activity}"))
-
-
 def seasons(journal: Journal, game: str) -> list[Season]:
     """Every season of ``game``, oldest first, each with its finished sessions (counted
     again once the journal has changed; not to be changed by the caller)."""
     return journal.cached(f"seasons {game}", lambda: _seasons(journal, game))
 
 
-def _seasons(journal: Journal, game: str) -> list[Season]:
-    events = journal.club_events()
+def _seasons(journal: Journal, game: str, events: list[dict] | None = None) -> list[Season]:
+    """The seasons of ``game`` as the club's ``events`` make them (default: the journal's;
+    another list: what a change would make of them, ``league.steward``)."""
+    events = journal.club_events() if events is None else events
     ids = journal.race_ids()
-    done = ledger.finished(journal, game)
+    counted, voided, moved = corrections.apply(journal, ledger.finished(journal, game), events)
+    undone = {e.get("of") for e in events if e.get("kind") == "undo"}
     started = [Season(game, str(e["name"]), e.get("races") or None, int(e.get("drop") or 0),
                       BY_NAME if e.get("by_name") else int(e.get("after") or 0), e.get("created"))
-               for e in events if e.get("kind") == "season" and e.get("game") == game]
+               for e in events if e.get("kind") == "season" and e.get("game") == game
+               and (e.get("ref") is None or e["ref"] not in undone)]
     by_name = {s.name: s for s in started}
     started.sort(key=lambda s: s.after != BY_NAME)     # another box's, made by an import: before this box's
     own = [s for s in started if s.after != BY_NAME]
     first_after = own[0].after if own else None
+    done = sorted([*counted, *voided], key=ledger.finish_order)
     early = [s for s in done if (ids.get(s.id, ("", None))[1] is None)
              and (first_after is None or s.id <= first_after)]
     out = list(started)
@@ -112,20 +109,50 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
             first.name = f"{first.name} (first)"
         out.insert(len(started) - len(own), first)
         by_name.setdefault(first.name, first)
+    named_as = _settled(out, by_name, corrections.season_changes(journal, game, events))
+    void_ids = {s.id for s in voided}
     for s in done:
-        put = ids.get(s.id, ("", None))[1]
-        if put is not None and put in by_name:
-            by_name[put].sessions.append(s)
-            continue
-        _home(out, s.id).sessions.append(s)
+        put = moved.get(s.id) or ids.get(s.id, ("", None))[1]
+        home = named_as(put) if put is not None else None
+        home = home or _home(out, s.id)
+        (home.voided if s.id in void_ids else home.sessions).append(s)
     for season in out:
         season.sessions.sort(key=ledger.finish_order)
     return out
 
 
+def _settled(every: list[Season], by_name: dict[str, Season], changes: list[dict]):
+    """Apply the seasons' renames and settings (``league.corrections``) to ``every``;
+    returns the lookup of a season by any name it has had (its name now first)."""
+    was: dict[str, Season] = {k.casefold(): v for k, v in by_name.items()}
+    for e in changes:
+        named = str(e.get("from") if e["kind"] == "season-rename" else e.get("name") or "").casefold()
+        season = next((s for s in every if s.name.casefold() == named), None)
+        if season is None:
+            continue
+        if e["kind"] == "season-rename" and e.get("to"):
+            season.name = str(e["to"])
+        elif e["kind"] == "season-set":
+            season.races, season.drop = e.get("races") or None, int(e.get("drop") or 0)
+
+    def named_as(name: str) -> Season | None:
+        key = name.casefold()
+        return next((s for s in every if s.name.casefold() == key), None) or was.get(key)
+    return named_as
+
+
 BY_NAME = -2
 """``after`` of a season an import made on a box that has seasons of the game already:
 it holds the races imported into it by name, and is never this box's current season."""
+
+
+def overfull(journal: Journal, events: list[dict]) -> Season | None:
+    """A season the club's ``events`` would leave holding more races than it is set to, or None."""
+    for game in games(journal):
+        for season in _seasons(journal, game, events):
+            if season.races and season.held() > season.races:
+                return season
+    return None
 
 
 def _home(every: list[Season], session_id: int) -> Season:
@@ -311,7 +338,7 @@ def season_of(journal: Journal, session: Session) -> Season:
     """The season ``session`` belongs to (a race still running: the season it will count in)."""
     all_seasons = seasons(journal, ledger.key_of(session) or session.activity)
     for season in all_seasons:
-        if any(s.id == session.id for s in season.sessions):
+        if any(s.id == session.id for s in (*season.sessions, *season.voided)):
             return season
     put = journal.race_ids().get(session.id, ("", None))[1]
     named = next((s for s in all_seasons if put is not None and s.name == put), None)

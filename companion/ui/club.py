@@ -1,6 +1,8 @@
 """The club's screens, reached with OK from the championship (``flow.Results``): start a new
-season, read and print past seasons, each driver's record, and merge two spellings of a
-driver. They ask everything of ``app.club()`` (``companion.league.club.Club``)."""
+season, read and print past seasons, set a season's rules, put a race right (void, move,
+a place, a name, a penalty), each driver's record, merge two spellings of a driver, and
+take back the last change. Every change is confirmed with OK (never GO). They ask
+everything of ``app.club()`` (``companion.league.club.Club``)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ class ClubMenu(Screen):
     """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
     championship), and making a dataclass costs more than that press's whole budget."""
     chooses = True
-    ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge")
+    ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge", "Season rules", "Races",
+             "Undo a change")
 
     def __init__(self, selected: int = 0):
         self.selected = selected
@@ -38,19 +41,28 @@ class ClubMenu(Screen):
         elif pressed(gesture, BACK):
             app.pop()
         elif pressed(gesture, OK):
-            club = app.club()
-            if self.selected == 0:
+            club, item = app.club(), self.ITEMS[self.selected]
+            if item == "New season":
                 app.push(NewSeason(names={SEASON_KEY: club.default_season_name()}))
-            elif self.selected == 1:
+            elif item == "Seasons":
                 app.push(Pick("Seasons", club.season_names(), lambda app, name: app.push(
                     Lines(name, lambda: app.club().season_lines(name), lambda: app.club().print_season(name)))))
-            elif self.selected == 2:
+            elif item == "Season rules":
+                app.push(Pick("Season rules", club.season_names(), lambda app, name: app.push(
+                    SeasonRules(name, {SEASON_KEY: name}, *app.club().season_rules(name)))))
+            elif item == "Races":
+                races = club.races()
+                app.push(Pick("Races", [label for _, label in races], lambda app, rid: app.push(RaceMenu(rid)),
+                              values=[rid for rid, _ in races]))
+            elif item == "Drivers":
                 app.push(Pick("Drivers", club.driver_names(), lambda app, name: app.push(
                     Lines(name, lambda: app.club().driver_lines(name), lambda: app.club().print_driver(name)))))
-            elif self.selected == 3:
+            elif item == "Merge names":
                 app.push(Pick("Merge whom", club.driver_names(), _merge_into))
-            else:
+            elif item == "Undo a merge":
                 app.push(Pick("Undo a merge", club.merged_names(), _unmerge))
+            else:
+                _undo_change(app)
 
 
 def _merge_into(app, name: str) -> None:
@@ -79,16 +91,17 @@ class NewSeason(Screen):
     """A new season of the shown game: its name (entered like a player's), a set number
     of races or open, how many worst results each driver drops. OK on "Start season" starts it."""
     chooses = True
+    TITLE, LAST = "New season", "Start season"
 
     def __init__(self, names: dict[str, str], races: int | None = None, drop: int = 0):
         self.names, self.races, self.drop, self.selected = names, races, drop, 0
 
     def rows(self) -> list[str]:
         return [f"Name {self.names.get(SEASON_KEY, '')}", f"Races {self.races or 'open'}",
-                f"Drop worst {self.drop}", "Start season"]
+                f"Drop worst {self.drop}", self.LAST]
 
     def view(self, app) -> View:
-        return _menu("New season", self.rows(), self.selected, "OK: choose")
+        return _menu(self.TITLE, self.rows(), self.selected, "OK: choose")
 
     def handle(self, app, gesture) -> None:
         if _step(gesture):
@@ -96,27 +109,37 @@ class NewSeason(Screen):
         elif pressed(gesture, BACK):
             app.pop()
         elif pressed(gesture, OK) and self.selected == 3:
-            name = self.names.get(SEASON_KEY) or app.club().default_season_name()
-            said = app.club().start_season(name, self.races, self.drop)
-            if said.startswith("Season "):
-                app.pop()
-                app.pop()              # back on the championship, now the new season's
-            app.toast = said
+            self.save(app)
         elif pressed(gesture, OK) and self.selected == 0:
             from companion.ui.players import NameEntry
             app.push(NameEntry(SEASON_KEY, self.names, (SEASON_KEY,)))
         elif pressed(gesture, OK) and self.selected == 1:
-            self.races = RACE_CHOICES[(RACE_CHOICES.index(self.races) + 1) % len(RACE_CHOICES)]
+            self.races = _next(RACE_CHOICES, self.races)
         elif pressed(gesture, OK) and self.selected == 2:
-            self.drop = DROP_CHOICES[(DROP_CHOICES.index(self.drop) + 1) % len(DROP_CHOICES)]
+            self.drop = _next(DROP_CHOICES, self.drop)
+
+    def save(self, app) -> None:
+        name = self.names.get(SEASON_KEY) or app.club().default_season_name()
+        said = app.club().start_season(name, self.races, self.drop)
+        if said.startswith("Season "):
+            app.pop()
+            app.pop()              # back on the championship, now the new season's
+        app.toast = said
+
+
+def _next(choices: tuple, now):
+    """The choice after ``now`` (the first when ``now`` is not one: a season set on the
+    command line to more races than the box offers)."""
+    return choices[(choices.index(now) + 1) % len(choices)] if now in choices else choices[0]
 
 
 class Pick(Screen):
-    """A list of names: OK does ``then(app, name)``."""
+    """A list of names: OK does ``then(app, name)`` (with ``values``: the chosen one's value)."""
     chooses = True
 
-    def __init__(self, title: str, items: list[str], then: Callable):
+    def __init__(self, title: str, items: list[str], then: Callable, values: list | None = None):
         self.title, self.items, self.then, self.selected = title, items, then, 0
+        self.values = items if values is None else values
 
     def view(self, app) -> View:
         if not self.items:
@@ -130,7 +153,7 @@ class Pick(Screen):
         elif pressed(gesture, BACK) or (not self.items and pressed(gesture, OK)):
             app.pop()
         elif pressed(gesture, OK):
-            self.then(app, self.items[self.selected])
+            self.then(app, self.values[self.selected])
 
 
 class Lines(Screen):
@@ -153,3 +176,138 @@ class Lines(Screen):
             app.toast = self.printing() or app.toast
         elif pressed(gesture, BACK, OK):
             app.pop()
+
+
+# -- mistakes put right -----------------------------------------------------------------
+
+REASONS = ("steward", "test race", "wrong result", "entered twice", "rules")
+"""The reasons the box offers for a change (the command line takes any text)."""
+PENALTIES = (1, 2, 3, 5, 10, -1, -2, -3, -5, -10)
+"""Points a penalty takes (negative: gives back), offered as "-3" and "+3"."""
+DRIVER_KEY = "driver"        # the name entry's key for a corrected name
+
+
+def _confirmed(app, question: str, pops: int, change: Callable[[], str]) -> None:
+    """Ask ``question``; on OK make the change (``change`` says what to tell the players)
+    and go back ``pops`` screens, to the race or the club menu."""
+    from companion.ui.dialog import Confirm
+
+    def yes() -> None:
+        for _ in range(pops):
+            app.pop()
+        app.toast = change()
+    app.push(Confirm(question, yes))
+
+
+def _why(app, then: Callable) -> None:
+    """Pick a reason, then ``then(app, reason)``."""
+    app.push(Pick("Why", list(REASONS), then))
+
+
+def _undo_change(app) -> None:
+    last = app.club().last_change()
+    if last is None:
+        app.toast = "No change to undo"
+        return
+    _confirmed(app, f"Undo {last}?", 0, lambda: app.club().undo_change())
+
+
+class RaceMenu(Screen):
+    """One finished race: read or print it, void it (or count it again), correct a place
+    or a name, give a penalty, move it to another season."""
+    chooses = True
+
+    def __init__(self, rid: str):
+        self.rid, self.selected = rid, 0
+
+    def items(self, app) -> list[str]:
+        return ["Standings", "Count again" if app.club().is_voided(self.rid) else "Void",
+                "Correct a place", "Correct a name", "Penalty", "Move season"]
+
+    def view(self, app) -> View:
+        return _menu(f"Race {self.rid[:8]}", self.items(app), self.selected, "OK: choose")
+
+    def handle(self, app, gesture) -> None:
+        items = self.items(app)
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(items)
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK):
+            club, rid, item = app.club(), self.rid, items[self.selected]
+            if item == "Standings":
+                app.push(Lines(f"Race {rid[:8]}", lambda: app.club().race_lines(rid),
+                               lambda: app.club().print_race(rid)))
+            elif item == "Void":
+                _why(app, lambda app, why: _confirmed(app, f"Void this race ({why})?", 1,
+                                                      lambda: app.club().void(rid, why)))
+            elif item == "Count again":
+                _confirmed(app, "Count this race again?", 0, lambda: app.club().unvoid(rid))
+            elif item == "Correct a place":
+                app.push(Pick("Whose place", club.race_names(rid), lambda app, name: _place(app, rid, name)))
+            elif item == "Correct a name":
+                app.push(Pick("Whose name", club.race_names(rid), lambda app, name: app.push(
+                    FixName(rid, name, {DRIVER_KEY: name}))))
+            elif item == "Penalty":
+                app.push(Pick("Penalty to", club.race_names(rid), lambda app, name: _penalty(app, rid, name)))
+            else:
+                app.push(Pick("Move to", club.other_seasons(rid), lambda app, season: _confirmed(
+                    app, f"Count it in season {season}?", 1, lambda: app.club().move(rid, season))))
+
+
+def _place(app, rid: str, name: str) -> None:
+    places = app.club().places(rid)          # "1st", "2nd"...
+    app.push(Pick(f"{name} was", places, lambda app, n: _why(
+        app, lambda app, why: _confirmed(app, f"{name} {places[n - 1]} ({why})?", 3,
+                                         lambda: app.club().correct_place(rid, name, n, why))),
+                  values=list(range(1, len(places) + 1))))
+
+
+def _penalty(app, rid: str, name: str) -> None:
+    app.push(Pick("Points", [f"{-p:+d}" for p in PENALTIES], lambda app, p: _why(
+        app, lambda app, why: _confirmed(app, f"Points for {name}: {-p:+d} ({why})?", 3,
+                                         lambda: app.club().penalty(rid, name, p, why))), values=list(PENALTIES)))
+
+
+class FixName(Screen):
+    """A name mis-typed in one race: the right name typed like a player's, then confirmed."""
+    chooses = True
+
+    def __init__(self, rid: str, old: str, names: dict[str, str]):
+        self.rid, self.old, self.names, self.selected = rid, old, names, 0
+
+    def rows(self) -> list[str]:
+        return [f"Was {self.old}", f"Now {self.names.get(DRIVER_KEY, '')}", "Correct it"]
+
+    def view(self, app) -> View:
+        return _menu("Correct a name", self.rows(), self.selected, "OK: choose")
+
+    def handle(self, app, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(self.rows())
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK) and self.selected == 1:
+            from companion.ui.players import NameEntry
+            app.push(NameEntry(DRIVER_KEY, self.names, (DRIVER_KEY,)))
+        elif pressed(gesture, OK) and self.selected == 2:
+            new, rid, old = self.names.get(DRIVER_KEY, "").strip(), self.rid, self.old
+            if not new or new == old:
+                app.toast = "Type the right name"
+                return
+            _confirmed(app, f"{old} is {new} in this race?", 2, lambda: app.club().correct_name(rid, old, new))
+
+
+class SeasonRules(NewSeason):
+    """A season's name, set number of races and drop, changed and confirmed (never fewer
+    races than it holds: the club says so)."""
+    TITLE, LAST = "Season rules", "Save"
+
+    def __init__(self, season: str, names: dict[str, str], races: int | None, drop: int):
+        super().__init__(names, races, drop)
+        self.season = season
+
+    def save(self, app) -> None:
+        season, name, races, drop = self.season, self.names.get(SEASON_KEY, ""), self.races, self.drop
+        _confirmed(app, f"Save {name or season}: {races or 'open'} races, drop {drop}?", 2,
+                   lambda: app.club().set_season(season, name, races, drop))
