@@ -213,3 +213,10 @@ def test_the_page_reads_in_chromium_on_a_phone_and_a_desktop(state_dir, tmp_path
     assert ODD in seen["standings"] and "Zoë" in seen["standings"] and "Chloé" in seen["standings"]
     assert set(seen["teams"]) == {"Zoë+Chloé", f"Ann+{ODD}"}
     assert seen["races"] == 6
+
+
+def test_a_long_team_name_keeps_its_points_on_the_box():
+    from companion.kit.text import LINE_CHARS
+    said = teams.lines([{"position": 1, "name": "The Flying Dutchmen Club", "drivers": ["A", "B"], "points": 120}])
+    assert said[0] == "Teams" and len(said[1]) <= LINE_CHARS and said[1].startswith("1 The Flying")
+    assert said[1].endswith("\u2026 120")

@@ -122,6 +122,14 @@ def _team_cars(season: seasons.Season) -> dict[str, list[str]]:
 
 
 def lines(rows: list[dict[str, Any]]) -> list[str]:
-    """The team standings in short lines (the box's season screen): ``Teams``, then
-    ``1 Ann+Bob 40``."""
-    return ["Teams", *(f"{t['position']} {t['name']} {t['points']}" for t in rows)] if rows else []
+    """The team standings in lines of the box's screen: ``Teams``, then ``1 Ann+Bob 40``
+    (a long name cut, the points kept)."""
+    from companion.kit.text import ELLIPSIS, LINE_CHARS
+
+    out = []
+    for t in rows:
+        head, tail = f"{t['position']} ", f" {t['points']}"
+        room = LINE_CHARS - len(head) - len(tail)
+        name = t["name"] if len(t["name"]) <= room else t["name"][:room - 1].rstrip() + ELLIPSIS
+        out.append(head + name + tail)
+    return ["Teams", *out] if out else []
