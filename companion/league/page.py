@@ -63,7 +63,8 @@ def season_page(journal: Journal, season: seasons.Season, now: float | None = No
     races = exchange.race_rows(journal, season)
     said = season.label() + (f"; each driver's {season.drop} worst results dropped" if season.drop else "")
     parts = [f"<header><h1>{escape(title)}</h1><p class=quiet>{escape(said)}</p></header>",
-             _standings(rows), _teams(teams.table(journal, season)), _corrections(corrections(journal, season)),
+             _standings(rows, "Player" if ledger.rows_are(journal, season.game) == "players" else "Driver"),
+             _teams(teams.table(journal, season)), _corrections(corrections(journal, season)),
              _races(races), _places(rows, races, seasons.merges(journal))]
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(time.time() if now is None else now))
     return ("<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
@@ -81,11 +82,11 @@ def _table(head: list[tuple[str, bool]], body: list[list[Any]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
 
 
-def _standings(rows: list[dict[str, Any]]) -> str:
+def _standings(rows: list[dict[str, Any]], who: str) -> str:
     if not rows:
         return "<section id=standings><h2>Standings</h2><p>No race yet.</p></section>"
     dropped = any(r["dropped"] for r in rows)
-    head = [("Pos", True), ("Driver", False), ("Pts", True), ("Races", True), ("Wins", True), ("Best", True)]
+    head = [("Pos", True), (who, False), ("Pts", True), ("Races", True), ("Wins", True), ("Best", True)]
     body = [[r["position"], r["name"], r["points"], r["races"], r["wins"], r["best"] or "-"] for r in rows]
     notes = "".join(f"<li>{escape(line)}</li>" for line in seasons.dropped_note(rows))
     return ("<section id=standings><h2>Standings</h2>" + _table(head, body)
