@@ -24,7 +24,8 @@ import sys
 LIBRARIES = (
     "luma.oled.device", "luma.core.interface.serial", "luma.core.render", "gpiozero", "gpiozero.pins.lgpio",
     "gpiozero.pins.mock", "lgpio", "serial", "serial.tools.list_ports", "PIL.Image", "PIL.ImageDraw",
-    "PIL.ImageFont", "PIL.ImageChops", "PIL.PngImagePlugin", "encodings.cp437", "sqlite3", "tomllib", "json", "zlib", "pickle",
+    "PIL.ImageFont", "PIL.ImageChops", "PIL.PngImagePlugin", "encodings.cp437", "encodings.cp850", "encodings.cp858", "encodings.cp1252",
+    "sqlite3", "tomllib", "json", "zlib", "pickle",
     "socket", "selectors", "tty", "termios", "fcntl", "select", "struct", "tempfile", "unicodedata", "hashlib",
     "argparse", "logging", "dataclasses", "collections", "queue", "threading", "segno",
 )

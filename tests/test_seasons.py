@@ -165,8 +165,10 @@ def test_a_new_season_named_on_the_box(state_dir):
     assert app.frame().body[0].items[0] == f"Name {year}-2"
     press(app, "OK")                           # the name, entered as a player's is
     assert isinstance(app.screen, NameEntry) and app.frame().title == "Name of season"
+    from companion.ui.players import LATER
+    blank = {ch: len(LATER) - LATER.index(ch) for ch in "6-2"}    # UP presses round the wheel to a blank
     press(app, "DOWN " * 52 + "OK " + "DOWN " * 32 + "OK " + "DOWN " * 39 + "OK "
-          + "UP " * 6 + "OK " + "UP " * 2 + "OK " + "UP " * 10 + "GO")
+          + "UP " * blank["6"] + "OK " + "UP " * blank["-"] + "OK " + "UP " * blank["2"] + "GO")
     assert app.frame().body[0].items[0] == "Name Cup"
     press(app, "DOWN OK OK DOWN OK")           # 2 races, each driver's worst dropped
     assert app.frame().body[0].items[1:3] == ("Races 2", "Drop worst 1")

@@ -1,6 +1,7 @@
 """``companion results`` for the club: seasons (``--seasons``, ``--season NAME``), a driver's
 record (``--driver NAME``), merging two spellings of a driver (``--merge NAME INTO``) and
-the spreadsheet files (``--csv DIR``). ``--json`` gives each as docs/results-schema.md says."""
+the spreadsheet files (``--csv DIR``), a season's teams (``--season NAME --teams ...``) and
+its page (``--season NAME --html FILE``). ``--json`` gives each as docs/results-schema.md says."""
 
 from __future__ import annotations
 
@@ -16,7 +17,13 @@ def register_options(p) -> None:
     p.add_argument("--merge", nargs=2, metavar=("NAME", "INTO"),
                    help="count the driver NAME as INTO from now on (two spellings of one driver)")
     p.add_argument("--unmerge", metavar="NAME", help="take a merge back: NAME is a driver of their own again")
-    p.add_argument("--csv", metavar="DIR", help="write races.csv, standings.csv and seasons.csv into DIR")
+    p.add_argument("--csv", metavar="DIR", help="write races.csv, standings.csv, seasons.csv and teams.csv into DIR")
+    p.add_argument("--teams", nargs="+", metavar="TEAM",
+                   help="with --season NAME: the season's teams, each \"Ann+Bob\" or \"Lions=Ann+Bob\" "
+                        "(\"none\": no teams); their standings show beside the drivers'")
+    p.add_argument("--html", metavar="FILE",
+                   help="with --season NAME: write the season as one page a phone opens (standings, races, "
+                        "corrections, each driver's places)")
 
 
 NAMED = {"--driver": 1, "--unmerge": 1, "--name": 1, "--merge": 2}
@@ -41,7 +48,8 @@ def names_as_given(argv: list[str]) -> list[str]:
 
 
 def asked(args) -> bool:
-    return bool(args.seasons or args.season or args.driver or args.merge or args.unmerge or args.csv)
+    return bool(args.seasons or args.season or args.driver or args.merge or args.unmerge or args.csv
+                or args.teams or args.html)
 
 
 def show(args) -> int:
@@ -55,7 +63,13 @@ def show(args) -> int:
             return _csv(journal, args.csv)
         if args.driver:
             return _driver(journal, args.driver, args.json)
+        if (args.teams or args.html) and not args.season:
+            raise CommandError(f"{'--teams' if args.teams else '--html'} is of a season: add --season NAME")
         key = _key(journal, args.championship or (_game_with(journal, args.season) if args.season else None))
+        if args.teams:
+            return _teams(journal, key, args.season, args.teams)
+        if args.html:
+            return _html(journal, key, args.season, args.html)
         if args.season:
             return _season(journal, key, args.season, args.json)
         return _seasons(journal, key, args.json)
@@ -119,10 +133,7 @@ def _seasons(journal, key: str, as_json: bool) -> int:
 def _season(journal, key: str, name: str, as_json: bool) -> int:
     from companion.league import exchange, ledger, seasons
 
-    try:
-        season = seasons.find(journal, key, name)
-    except seasons.SeasonError as exc:
-        raise CommandError(str(exc)) from None
+    season = _find_season(journal, key, name)
     rows = seasons.table(journal, season)
     if as_json:
         return _print_json({"championship": key, "season": exchange.season_json(journal, season)})
@@ -137,6 +148,61 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
         which = f"race {race['number']}" if race["number"] else "a race"
         for line in race["notes"]:
             print(f"  {which} ({ledger.when(race['started'])}, {race['race'][:8]}): {line}")
+    _team_lines(journal, season)
+    return 0
+
+
+def _team_lines(journal, season) -> None:
+    from companion.league import teams
+
+    rows = teams.table(journal, season)
+    if rows:
+        print("  Teams:")
+    for t in rows:
+        print(f"  {t['position']:>2}. {t['name']:<16} {t['points']:>4}  ({', '.join(t['drivers'])})")
+
+
+def _find_season(journal, key: str, name: str):
+    from companion.league import seasons
+
+    try:
+        return seasons.find(journal, key, name)
+    except seasons.SeasonError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _teams(journal, key: str, name: str, specs: list[str]) -> int:
+    """``--season NAME --teams TEAM...``: the season's teams, an event in the journal."""
+    from companion.league import teams
+
+    season = _find_season(journal, key, name)
+    if journal.read_only:
+        raise CommandError("the journal is read-only here: teams are written to it; nothing was changed")
+    try:
+        made = teams.parse(specs)
+    except teams.TeamsError as exc:
+        raise CommandError(str(exc)) from None
+    teams.declare(journal, season, made)
+    if not made:
+        print(f"Season {season.name} has no teams now")
+        return 0
+    print(f"Season {season.name}: {len(made)} teams")
+    _team_lines(journal, season)
+    return 0
+
+
+def _html(journal, key: str, name: str, path: str) -> int:
+    """``--season NAME --html FILE``: the season's page, one self-contained file."""
+    from pathlib import Path
+
+    from companion.league import page
+
+    season = _find_season(journal, key, name)
+    try:
+        Path(path).write_text(page.season_page(journal, season), encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"Wrote {path}")
     return 0
 
 

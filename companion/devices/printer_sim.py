@@ -45,6 +45,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.receipts.printers import CODE_PAGES
+
 LINE_DOTS = 24
 
 
@@ -135,6 +137,7 @@ class Decoder:
     def _reset_state(self) -> None:
         self._text = []
         self._bold, self._wide, self._tall, self._align, self._spacing = False, 1, 1, "left", 30
+        self.encoding = "cp437"        # ESC t n chooses another (CODE_PAGES)
         self.kanji = self.hardware.kanji_at_start
         self._lead = b""
         self._stripe: bytes = b""      # an ESC * stripe waiting for its line feed
@@ -177,7 +180,7 @@ class Decoder:
             self._lead = b""
             char = KANJI_GLYPH
         else:
-            char = b.decode("cp437")
+            char = b.decode(self.encoding)
         self._text.append(char)
         if len(self._text) > self.width // self._wide:   # the printer wraps a full line
             extra = self._text.pop()
@@ -239,6 +242,8 @@ class Decoder:
             self._reset_state()
         elif name == b"3":
             self._spacing = arg
+        elif name == b"t":
+            self.encoding = next((page for page, n in CODE_PAGES.items() if n == arg), self.encoding)
         elif name == b"2":
             self._spacing = 30
         elif name == b"a":

@@ -10,6 +10,8 @@ Its floors, each importing only the ones before it:
 - ``seasons``: the seasons of a game, their races and tables, merged names;
 - ``paper`` (the receipts: a championship, a season, a race's results and their stamps),
   ``onscreen`` (the same on the box's screen) and ``steward`` (the changes made and undone);
+- ``teams`` (a season's team standings, the club's pairs or the game's own);
 - ``record`` (a driver's record), ``exchange`` (export and import) and ``club`` (what the
-  box's club menu asks, ``Host.club()``).
+  box's club menu asks, ``Host.club()``);
+- ``page`` (a season as one web page, ``companion results --season NAME --html FILE``).
 """

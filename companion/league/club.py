@@ -1,7 +1,7 @@
 """What the box's results screens ask of the club's record (``Host.club()``): the seasons
-of the game the championship screen shows, the drivers' records, merging two spellings,
-and their receipts. Reads and writes the journal only through ``league.seasons`` and
-``league.record``."""
+of the game the championship screen shows (their team standings too), the drivers'
+records, merging two spellings, and their receipts. Reads and writes the journal only
+through ``league.seasons``, ``league.teams`` and ``league.record``."""
 
 from __future__ import annotations
 
@@ -46,10 +46,12 @@ class Club:
         return [s.name for s in reversed(seasons.listed(self.journal, game))] if game else []
 
     def season_lines(self, name: str) -> list[str]:
+        from companion.league import teams
         season = seasons.find(self.journal, self.game(), name)
         rows = seasons.table(self.journal, season)
         return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
-                *(f"Drop {line}" for line in seasons.dropped_note(rows))]
+                *(f"Drop {line}" for line in seasons.dropped_note(rows)),
+                *teams.lines(teams.table(self.journal, season))]
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)

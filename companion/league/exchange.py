@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Journal, Session
-from companion.league import corrections, ledger, record, seasons, steward
+from companion.league import corrections, ledger, record, seasons, steward, teams
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -107,6 +107,7 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
                            "races": r["races"], "wins": r["wins"], "best": r["best"],
                            "results": list(r["results"]), "dropped": r["dropped"],
                            "dropped_points": r["dropped_points"]} for r in rows],
+            "teams": teams.table(journal, season),
             "race_list": race_rows(journal, season),
             "changes": steward.season_corrections(journal, season.game, season.name)}
 
@@ -118,6 +119,8 @@ RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished
 STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour", "status"]
 """``status``: ``finished``, ``out`` (did not finish: crashed, demolished) or ``did not start``."""
 SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
+TEAMS_HEADER = ["game", "season", "position", "team", "drivers", "points", "wins"]
+"""``drivers``: the team's drivers joined by ``+``."""
 
 
 def _cell(value: Any) -> Any:
@@ -130,12 +133,13 @@ def _cell(value: Any) -> Any:
 
 
 def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
-    """``races.csv`` (one race a row), ``standings.csv`` (one car of a race a row) and
-    ``seasons.csv`` (each season's table) of every game, into ``folder``."""
+    """``races.csv`` (one race a row), ``standings.csv`` (one car of a race a row),
+    ``seasons.csv`` (each season's table) and ``teams.csv`` (each season's team standings,
+    where it has teams) of every game, into ``folder``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ids = journal.race_ids()
-    races, standings, tables = [], [], []
+    races, standings, tables, team_rows = [], [], [], []
     merged = seasons.merges(journal)
     for game in seasons.games(journal):
         for season in seasons.seasons(journal, game):
@@ -151,9 +155,11 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
             tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
                         row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
                        for row in seasons.standings(season, merged)]
+            team_rows += [[ledger.title(game), season.name, t["position"], t["name"], "+".join(t["drivers"]),
+                           t["points"], t["wins"]] for t in teams.table(journal, season)]
     written = []
     for name, header, rows in (("races.csv", RACES_HEADER, races), ("standings.csv", STANDINGS_HEADER, standings),
-                               ("seasons.csv", SEASONS_HEADER, tables)):
+                               ("seasons.csv", SEASONS_HEADER, tables), ("teams.csv", TEAMS_HEADER, team_rows)):
         path = folder / name
         with open(path, "w", encoding=CSV_ENCODING, newline="") as fh:
             out = csv.writer(fh)

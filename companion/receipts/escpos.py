@@ -1,6 +1,6 @@
 """Receipts as ESC/POS bytes for a 58 mm serial thermal printer (font A, 12x24 dots).
 
-Only the small subset the receipts need: initialise, heat settings, code page 437, line
+Only the small subset the receipts need: initialise, heat settings, the code page, line
 spacing, alignment, bold, character size, text, line feeds and a feed at the end; and a
 picture (``model.Picture``, a chart) as a raster image: ``GS v 0`` in bands that fit half
 the printer's buffer, or ``ESC *`` 24-dot stripes, as the profile says (``raster_mode``);
@@ -24,12 +24,12 @@ from typing import Mapping
 
 from companion import qr
 from companion.core.config import ConfigError, require
+from companion.receipts.printers import CODE_PAGES, DEFAULT_ENCODING
 from companion.receipts.model import Columns, Feed, Line, Picture, QRCode, Receipt, Rule, flat, format_columns
 
 ESC, GS, DLE, EOT, FS, LF = b"\x1b", b"\x1d", b"\x10", b"\x04", b"\x1c", b"\n"
 
 INIT = ESC + b"@"
-CODEPAGE_437 = ESC + b"t\x00"
 CANCEL_KANJI = FS + b"."
 STATUS_PRINTER = DLE + EOT + b"\x01"   # real-time query: online / offline
 STATUS_OFFLINE = DLE + EOT + b"\x02"   # real-time query: why offline (cover, feed button, error)
@@ -47,8 +47,8 @@ ALIGN = {"left": 0, "center": 1, "right": 2}
 QR_MODULE_DOTS = 5    # a QR code's module: 5 dots square (0.6 mm at 203 dpi)
 QR_LEVEL = "M"        # its error correction level (15% of the code may be lost)
 
-# Characters CP437 lacks, mapped to what a reader expects; everything else outside CP437
-# loses its accent (NFKD) or becomes "?".
+# Characters a code page may lack, mapped to what a reader expects; everything else outside
+# it loses its accent (NFKD) or becomes "?".
 _FALLBACK = {
     "€": "EUR", "–": "-", "—": "-", "‘": "'", "’": "'", "‚": ",", "“": '"', "”": '"',
     "„": '"', "…": "...", "•": "\u2219", "×": "x", "‐": "-", "\u00a0": " ", "\u2009": " ",
@@ -58,7 +58,7 @@ _FALLBACK = {
 
 @dataclass(frozen=True)
 class PrintLine:
-    """One line of paper: its text (already CP437-safe and cut to fit), style and size."""
+    """One line of paper: its text (already in its code page and cut to fit), style and size."""
     text: str = ""
     bold: bool = False
     width: int = 1      # character width multiplier (1 or 2)
@@ -71,26 +71,28 @@ class PrintLine:
         return LINE_DOTS * self.height
 
 
-def to_cp437(text: str) -> str:
-    """``text`` with every character printable in code page 437 (controls dropped).
-    Decomposed accents (NFD, as some keyboards and files give them) are composed first."""
+def printable(text: str, encoding: str = DEFAULT_ENCODING) -> str:
+    """``text`` with every character printable in the code page ``encoding`` (a Python
+    codec; controls dropped): a letter the page lacks gets its nearest plain one (on paper
+    only: the journal and the exports keep the true name). Decomposed accents (NFD, as
+    some keyboards and files give them) are composed first."""
     out = []
     for ch in unicodedata.normalize("NFC", text):
         if ch < " " or ch == "\x7f":
             continue
-        if _encodable(ch):
+        if _encodable(ch, encoding):
             out.append(ch)
-        elif ch in _FALLBACK:
+        elif ch in _FALLBACK and all(_encodable(c, encoding) for c in _FALLBACK[ch]):
             out.append(_FALLBACK[ch])
         else:
             plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-            out.append(plain if plain and all(_encodable(c) and c >= " " for c in plain) else "?")
+            out.append(plain if plain and all(_encodable(c, encoding) and c >= " " for c in plain) else "?")
     return "".join(out)
 
 
-def _encodable(ch: str) -> bool:
+def _encodable(ch: str, encoding: str) -> bool:
     try:
-        ch.encode("cp437")
+        ch.encode(encoding)
     except UnicodeEncodeError:
         return False
     return True
@@ -202,12 +204,14 @@ def band_rows(printer_config: Mapping) -> int:
     return max(1, min(of_config(printer_config).raster_rows, (half - RASTER_HEAD) // ROW_BYTES))
 
 
-def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: str | None = None) -> list:
-    """The paper lines of ``receipt``: a bold double-height centred title, then its items;
+def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: str | None = None,
+           encoding: str = DEFAULT_ENCODING) -> list:
+    """The paper lines of ``receipt``, its text in the code page ``encoding``
+    (:func:`printable`): a bold double-height centred title, then its items;
     a picture is a :class:`PrintImage` when ``raster`` names how it prints, else its text;
     a QR code is a :class:`PrintCode` between two blank lines when ``code`` names how it
     prints (``code_mode``), and its text under it in any case."""
-    lines: list = [PrintLine(to_cp437(receipt.title)[:chars], bold=True, height=2, align="center")]
+    lines: list = [PrintLine(printable(receipt.title, encoding)[:chars], bold=True, height=2, align="center")]
     for item in flat(receipt.items, raster=raster is not None, code=code is not None):
         if isinstance(item, Picture):
             lines.append(PrintImage(item, raster))
@@ -216,13 +220,13 @@ def layout(receipt: Receipt, chars: int = 32, raster: str | None = None, code: s
         elif isinstance(item, Line):
             size = 2 if item.size == 2 else 1
             align = item.align if item.align in ALIGN else "left"
-            lines.append(PrintLine(to_cp437(item.text)[:chars // size], item.bold, size, size, align))
+            lines.append(PrintLine(printable(item.text, encoding)[:chars // size], item.bold, size, size, align))
         elif isinstance(item, Columns):   # cells made printable first: "Œ" -> "OE" is padded, not pushed
-            cells = Columns(tuple(to_cp437(str(cell)) for cell in item.cells), item.widths, item.bold,
+            cells = Columns(tuple(printable(str(cell), encoding) for cell in item.cells), item.widths, item.bold,
                             item.right_last)
             lines.append(PrintLine(format_columns(cells).rstrip()[:chars], item.bold))
         elif isinstance(item, Rule):
-            lines.append(PrintLine((to_cp437(item.char)[:1] or "-") * chars))
+            lines.append(PrintLine((printable(item.char, encoding)[:1] or "-") * chars))
         elif isinstance(item, Feed):
             lines.extend(PrintLine() for _ in range(max(0, item.lines)))
     return lines
@@ -251,7 +255,7 @@ def setup(printer_config: Mapping) -> bytes:
         out += CANCEL_KANJI
     if profile.heat:
         out += heat
-    return out + ESC + b"t" + bytes([profile.codepage]) + ESC + b"3" + bytes([LINE_DOTS])
+    return out + ESC + b"t" + bytes([CODE_PAGES[profile.encoding]]) + ESC + b"3" + bytes([LINE_DOTS])
 
 
 def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes, int]]:
@@ -261,7 +265,9 @@ def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes,
     chunks = [(setup(printer_config), 0)]
     align, bold, size = "left", False, 0          # the state ESC @ leaves
     mode = raster_mode(printer_config)
-    for line in layout(receipt, chars, mode, code_mode(printer_config)):
+    from companion.receipts.printers import of_config
+    encoding = of_config(printer_config).encoding
+    for line in layout(receipt, chars, mode, code_mode(printer_config), encoding):
         if isinstance(line, PrintImage):
             if size:                  # a stripe's line feed would feed a tall line's height
                 size = 0
@@ -285,7 +291,7 @@ def encode_lines(receipt: Receipt, printer_config: Mapping) -> list[tuple[bytes,
             if line.bold != bold:
                 bold = line.bold
                 out += ESC + b"E" + bytes([bold])
-            out += line.text.encode("cp437")
+            out += line.text.encode(encoding)
         chunks.append((out + LF, line.dots))
     chunks.append((ESC + b"d" + bytes([END_FEED]), END_FEED * LINE_DOTS))
     return chunks

@@ -29,8 +29,8 @@ def _font() -> ImageFont.ImageFont:
     return font()
 
 
-# Code page 437 above U+00FF, which the Latin-1 bitmap font lacks, drawn here so the
-# preview shows every character the printer can be sent (escpos.to_cp437 keeps them).
+# Code pages 437 and 858 above U+00FF, which the Latin-1 bitmap font lacks, drawn here so
+# the preview shows every character the printer can be sent (escpos.printable keeps them).
 # Box drawing: (up, down, left, right) strokes, 1 single, 2 double.
 _BOX = {
     "│": (1, 1, 0, 0), "┤": (1, 1, 1, 0), "╡": (1, 1, 2, 0), "╢": (2, 2, 1, 0), "╖": (0, 2, 1, 0),
@@ -62,6 +62,8 @@ _BITMAPS = {
     "⌠": "...#. ..#.# ..#.. ..#.. ..#.. ..#.. ..#..", "⌡": "..#.. ..#.. ..#.. ..#.. ..#.. #.#.. .#...",
     "≈": "..... .#..# #.##. ..... .#..# #.##. .....", "∙": "..... ..... ..... ..#.. ..... ..... .....",
     "√": "..### ..#.. ..#.. #.#.. .##.. ..#.. .....", "ⁿ": "###.. #..#. #..#. ..... ..... ..... .....",
+    "€": "..### .#... ####. .#... ####. .#... ..###", "ı": "..... .##.. ..#.. ..#.. ..#.. .###. .....",
+    "‗": "..... ..... ..... ..... ..... ##### #####",
 }
 _CX, _CY = 2, 5    # where box strokes meet in the cell
 
@@ -129,7 +131,9 @@ def render(receipt: Receipt, printer_config=None) -> Image.Image:
     its text version where the printer has no raster images; a QR code is the image sent,
     or drawn as the printer draws it from ``GS ( k``."""
     config = printer_config if printer_config is not None else {}
-    lines = layout(receipt, WIDTH // (CELL_W * SCALE), raster_mode(config), code_mode(config))
+    from companion.receipts.printers import of_config
+    lines = layout(receipt, WIDTH // (CELL_W * SCALE), raster_mode(config), code_mode(config),
+                   of_config(config).encoding)
     height = TOP_MARGIN + sum(line.dots for line in lines) + END_FEED * LINE_DOTS
     ink = Image.new("1", (WIDTH, height), 0)
     y = end = TOP_MARGIN

@@ -44,8 +44,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STATUS_KINDS = ("dle-eot", "gs-r", "esc-v", "none")
+CODE_PAGES = {"cp437": 0, "cp850": 2, "cp1252": 16, "cp858": 19}
+"""The code pages the receipts can be sent in (the Python codec: its ``ESC t n``, the same
+number on Epson's printers and the CSN-A2 family). CP858 (CP850, the multilingual Latin 1
+page, with the euro sign) holds every accented letter of the name wheel; CP437, the
+printers' first page, lacks some (ø, À, Ê, Ô...): a printer without CP858 is set to
+``codepage = "cp850"`` or ``"cp437"`` in ``[printer]``."""
 RASTER_KINDS = ("gs-v-0", "esc-star")
 QR_KINDS = ("gs-k", "raster")
+
+
+DEFAULT_ENCODING = "cp858"
 
 
 @dataclass(frozen=True)
@@ -56,8 +65,7 @@ class Profile:
     sync: str | None               # "gs-r" / "esc-v": the in-order query used to pace; None: pace by model
     heat: bool                     # knows ESC 7 n1 n2 n3 (heat settings)
     cancel_kanji: bool             # starts in Kanji mode: send FS . after ESC @
-    codepage: int = 0              # ESC t n for code page 437
-    encoding: str = "cp437"        # the Python codec of that code page
+    encoding: str = DEFAULT_ENCODING   # the code page its text is sent in (CODE_PAGES: selected with ESC t n)
     pace_margin: float = 0.5       # extra time per line when pacing by model (no sync)
     raster: str | None = "gs-v-0"  # see RASTER_KINDS: how a picture is printed; None: as text
     raster_rows: int = 24          # dot rows a GS v 0 band holds at most
@@ -75,15 +83,17 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             "Chinese characters unless sent FS .)",
             status="gs-r", sync="gs-r", heat=True, cancel_kanji=True),
     Profile("esc-v", "older TTL printers that answer only ESC v 0",
-            status="esc-v", sync="esc-v", heat=True, cancel_kanji=False, raster="esc-star"),
+            status="esc-v", sync="esc-v", heat=True, cancel_kanji=False, raster="esc-star", encoding="cp850"),
 )}
 DEFAULT_MODEL = "generic-58mm"
 
 
-def profile(model: object, status: object = "auto", raster: object = "auto", qr: object = "auto") -> Profile:
+def profile(model: object, status: object = "auto", raster: object = "auto", qr: object = "auto",
+            codepage: object = "auto") -> Profile:
     """The profile of ``model``; ``status="none"`` makes it a printer without status,
     ``raster`` (``"none"``, ``"gs-v-0"``, ``"esc-star"``) overrides how it prints pictures
-    and ``qr`` (``"gs-k"``, ``"raster"``) how it prints QR codes.
+    ``qr`` (``"gs-k"``, ``"raster"``) how it prints QR codes and ``codepage`` (a name of
+    :data:`CODE_PAGES`) the code page its text is sent in.
     Raises ConfigError naming the key and the known models."""
     from companion.core.config import ConfigError
     if not isinstance(model, str) or model not in PROFILES:
@@ -98,8 +108,14 @@ def profile(model: object, status: object = "auto", raster: object = "auto", qr:
     if qr not in ("auto", *QR_KINDS):
         raise ConfigError(None, "printer.qr", f"must be \"auto\", \"gs-k\" or \"raster\", not {qr!r}",
                           "\"gs-k\": the printer draws QR codes itself; \"raster\": they are sent as images")
+    if codepage != "auto" and codepage not in CODE_PAGES:
+        raise ConfigError(None, "printer.codepage", f"must be \"auto\" or one of {', '.join(CODE_PAGES)}, "
+                          f"not {codepage!r}", "\"cp437\" for a printer that prints accented letters wrong "
+                          "(they then print without their accent where CP437 lacks them)")
     from dataclasses import replace
     found = PROFILES[model]
+    if codepage != "auto":
+        found = replace(found, encoding=codepage)
     if status == "none":
         found = replace(found, status="none", sync=None)
     if raster != "auto":
@@ -110,6 +126,8 @@ def profile(model: object, status: object = "auto", raster: object = "auto", qr:
 
 
 def of_config(printer_config) -> Profile:
-    """The profile for a ``[printer]`` table (``model``, ``status``, ``raster``, ``qr`` keys)."""
+    """The profile for a ``[printer]`` table (``model``, ``status``, ``raster``, ``qr``,
+    ``codepage`` keys)."""
     return profile(printer_config.get("model", DEFAULT_MODEL), printer_config.get("status", "auto"),
-                   printer_config.get("raster", "auto"), printer_config.get("qr", "auto"))
+                   printer_config.get("raster", "auto"), printer_config.get("qr", "auto"),
+                   printer_config.get("codepage", "auto"))

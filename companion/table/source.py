@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.core.journal import UNDO, Journal, JournalError, Session
 from companion.games import registry
-from companion.league import ledger, paper, record, seasons
+from companion.league import ledger, paper, record, seasons, teams
 from companion.table import public
 from companion.table.public import public_view
 
@@ -256,9 +256,32 @@ class Follower:
         running = self.session.championship if self.session is not None else None
         key, rows = seasons.shown_table(self.journal, running)
         if key is None:
-            return {"title": "", "season": "", "races": 0, "standings": [], "dropped": []}
-        season = seasons.shown(self.journal, key).name
-        return {"title": ledger.title(key), "season": season,
+            return {"title": "", "season": "", "races": 0, "standings": [], "dropped": [], "teams": [], "past": []}
+        shown = seasons.shown(self.journal, key)
+        return {"title": ledger.title(key), "season": shown.name,
                 "races": seasons.race_count(self.journal, key),
                 "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]} for r in rows],
-                "dropped": seasons.dropped_note(rows)}
+                "dropped": seasons.dropped_note(rows),
+                "teams": [{"position": t["position"], "name": t["name"], "points": t["points"],
+                           "drivers": t["drivers"]} for t in teams.table(self.journal, shown)],
+                "past": past_seasons(self.journal, key, shown)}
+
+
+PAST_SEASONS = 12
+"""Past seasons the page lists at most (the newest), each with its table's first
+:data:`PAST_ROWS` rows: what is served stays small however long a club plays."""
+PAST_ROWS = 12
+
+
+def past_seasons(journal, key: str, shown) -> list[dict[str, Any]]:
+    """The seasons of championship ``key`` before the one shown, newest first, each its
+    name, races, whether it was completed or left for the next, and its final table."""
+    every = [s for s in seasons.listed(journal, key) if s.name != shown.name and s.race_list()]
+    out = []
+    for season in reversed(every[-PAST_SEASONS:]):
+        rows = seasons.table(journal, season)
+        out.append({"name": season.name, "races": len(season.race_list()), "of": season.races,
+                    "rows": len(rows),
+                    "standings": [{"position": r["position"], "name": r["name"], "points": r["points"]}
+                                  for r in rows[:PAST_ROWS]]})
+    return out

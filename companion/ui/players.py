@@ -18,10 +18,17 @@ from companion.ui.view import Text, View
 MAX_NAME = 6
 BIG_LETTERS = 10
 """Letters a line of double-size letters holds: a longer name is typed in small ones."""
-FIRST = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
-LATER = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-'"
+ACCENTED = "éèêëàâäåáãçñöôòóõøüûùúïîìíýÿæœß"
+"""The accented letters of the languages the games' players write in (French, German,
+Italian, Spanish, Portuguese, Dutch, the Nordic ones), the commonest first; each comes in
+capitals too (but ß)."""
+_CAPITALS = "".join(ch.upper() for ch in ACCENTED if ch.upper() != ch and len(ch.upper()) == 1)
+FIRST = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'" + ACCENTED + _CAPITALS[::-1]
+LATER = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-'" + _CAPITALS + ACCENTED[::-1]
 """The letter wheel: blank first; capitals come first for the first letter, small letters
-after it, so UP from a blank gives the usual letter."""
+after it, so UP from a blank gives the usual letter. The accented letters close the wheel,
+so DOWN from a blank gives them at once, the commonest first (É for a first letter, é
+after it)."""
 
 
 def clean(name: str, most: int = MAX_NAME) -> str:

@@ -58,10 +58,10 @@ def interpret(data: bytes) -> dict:
     return json.loads(out.stdout)
 
 
-def paper(receipt: Receipt) -> list[str]:
+def paper(receipt: Receipt, encoding: str = "cp858") -> list[str]:
     """The lines the encoder means to print (``escpos.layout``: already made printable in
-    code page 437), without alignment padding (emupos's text has none)."""
-    lines = [line.text.strip() for line in layout(receipt)]
+    the code page), without alignment padding (emupos's text has none)."""
+    lines = [line.text.strip() for line in layout(receipt, encoding=encoding)]
     while lines and not lines[-1]:
         lines.pop()
     return lines
@@ -84,14 +84,25 @@ ACCENTS = Receipt("results", "Chloé & Björn", (
 ))
 
 
+NAMES = Receipt("results", "Chloé & Zoë", (
+    Line("éèêëàâäåáãçñöôòóõøüûùúïîìíýÿæß"),
+    Line("ÉÈÊËÀÂÄÅÁÃÇÑÖÔÒÓÕØÜÛÙÚÏÎÌÍÝŸÆ"),
+    Columns(("1", "Søren", "10"), (3, 20, 9)),
+))
+
+
 @needs_emupos
-@pytest.mark.parametrize("receipt", [results_receipt(), ACCENTS], ids=["results", "code-page-437"])
-def test_epson_profile_prints_exactly_the_text_with_no_unknown_command(receipt):
-    result = interpret(encode(receipt, {**CONFIG, "model": "epson"}))
+@pytest.mark.parametrize("receipt,page", [(results_receipt(), "cp858"), (ACCENTS, "cp437"), (NAMES, "cp858")],
+                         ids=["results", "code-page-437", "code-page-858"])
+def test_epson_profile_prints_exactly_the_text_with_no_unknown_command(receipt, page):
+    result = interpret(encode(receipt, {**CONFIG, "model": "epson", "codepage": page}))
     assert result["unknown"] == []
     assert result["widths"] == [384]
     (text,) = result["receipts"]
-    assert printed(text) == paper(receipt)
+    assert printed(text) == paper(receipt, page)
+    if receipt is NAMES:       # every letter of the name wheel arrives as itself
+        assert printed(text)[1:3] == [NAMES.items[0].text, NAMES.items[1].text.replace("Ÿ", "Y")]
+        assert printed(text)[0] == "Chloé & Zoë"
     if receipt is ACCENTS:     # the code page 437 characters arrive as themselves
         assert "αßΓπΣσµτΦΘΩδ∞φε∩ ≡±≥≤⌠⌡÷≈°∙·√ⁿ²■" in printed(text)
         assert "Chloé Zoë" in printed(text)[-1] and printed(text)[-2].startswith("1  OEdipe...")

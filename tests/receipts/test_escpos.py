@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from companion.core.config import ConfigError
 from companion.devices.printer_sim import Decoder, decode, paper_text
-from companion.receipts.escpos import END_FEED, encode, encode_lines, to_cp437
+from companion.receipts.escpos import END_FEED, encode, encode_lines, printable
 from companion.receipts.model import Columns, Feed, Line, Receipt, Rule
 from tests.receipts.samples import results_receipt
 
@@ -20,7 +20,7 @@ def test_small_receipt_exact_bytes():
     assert encode(receipt, CONFIG) == (
         b"\x1b@"                     # initialise
         b"\x1b7\x07\x50\x02"         # heat: 7 dots, 800 us, 20 us
-        b"\x1bt\x00"                 # code page 437
+        b"\x1bt\x13"                 # code page 858
         b"\x1b3\x18"                 # line spacing 24 dots
         b"\x1d!\x01\x1ba\x01\x1bE\x01Race\n"        # title: double height, centred, bold
         b"\x1d!\x11\x1ba\x02Go!\n"                   # double size, right, still bold
@@ -58,13 +58,54 @@ def test_chunks_carry_the_paper_each_line_takes():
 
 
 def test_text_outside_code_page_437():
+    def to_cp437(text):
+        return printable(text, "cp437")
     assert to_cp437("Chloé Ærö ß ñ") == "Chloé Ærö ß ñ"           # all in CP437: printed as is
     assert to_cp437("Łódź Dvořák Søren") == "Lódz Dvorák Soren"   # ó, á are in CP437
     assert to_cp437("€5 – “go”…") == 'EUR5 - "go"...'
     assert to_cp437("a\x1b@b\tc\n") == "a@bc"                      # no control codes reach the printer
     assert to_cp437("漢") == "?"
-    data = encode(Receipt("x", "Chloé", (Line("Dvořák"),)), CONFIG)
+    assert to_cp437("Ève Ôscar Ãna") == "Eve Oscar Ana"             # capitals CP437 lacks: their plain letter
+    data = encode(Receipt("x", "Chloé", (Line("Dvořák"),)), {**CONFIG, "codepage": "cp437"})
+    assert data.startswith(b"\x1b@") and b"\x1bt\x00" in data     # ESC t 0 selects CP437
     assert b"Chlo\x82" in data and b"Dvor\xa0k\n" in data   # á is 0xA0 in CP437
+
+
+def test_every_letter_of_the_name_wheel_prints_as_itself_in_code_page_858():
+    """The default code page (CP858, ESC t 19) holds every letter a name can be typed
+    with on the box: sent as its own byte, decoded back by the printer as itself."""
+    from companion.devices.printer_sim import Decoder
+    from companion.ui.players import FIRST, LATER
+
+    lacking = {"œ": "oe", "Œ": "OE", "Ÿ": "Y"}        # not in CP858: their plain letters, on paper only
+    letters = "".join(sorted(set(FIRST + LATER) - {" "} - set(lacking)))
+    assert printable(letters) == letters
+    assert [printable(ch) for ch in lacking] == list(lacking.values())
+    assert printable("Søren €5 Œdipe") == "Søren €5 OEdipe"         # € is in CP858, Œ is not
+    lines = [letters[i:i + 30] for i in range(0, len(letters), 30)]
+    data = encode(Receipt("x", "Chloé Zoë", tuple(Line(t) for t in lines)), CONFIG)
+    assert b"\x1bt\x13" in data and b"?" not in data
+    printer = Decoder()
+    printer.feed(data)
+    assert [line.text.strip() for line in printer.lines][:1 + len(lines)] == ["Chloé Zoë", *lines]
+
+
+@pytest.mark.parametrize("page,sent", [("cp850", b"\x1bt\x02"), ("cp1252", b"\x1bt\x10"), ("cp437", b"\x1bt\x00")])
+def test_the_code_page_is_a_printer_setting(page, sent):
+    from companion.devices.printer_sim import Decoder
+    data = encode(Receipt("x", "Søren", (Line("Ærø Zoë Ève"),)), {**CONFIG, "codepage": page})
+    assert sent in data
+    printer = Decoder()
+    printer.feed(data)
+    want = "Soren" if page == "cp437" else "Søren"          # CP437 lacks ø, È: their plain letter on paper
+    assert printer.lines[0].text.strip() == want
+    assert printer.lines[1].text.strip() == ("Æro Zoë Eve" if page == "cp437" else "Ærø Zoë Ève")
+
+
+def test_an_unknown_code_page_is_refused_with_the_ones_there_are():
+    from companion.core.config import ConfigError
+    with pytest.raises(ConfigError, match="printer.codepage.*cp437, cp850, cp1252, cp858"):
+        encode(Receipt("x", "y", ()), {**CONFIG, "codepage": "latin9"})
 
 
 def test_long_text_is_cut_to_the_paper_width():

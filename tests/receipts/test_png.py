@@ -90,7 +90,7 @@ def test_bold_text_at_the_right_edge_leaves_no_ink_at_the_left():
     assert left >= 24 and right == WIDTH    # the two blank cells stay blank
 
 
-def test_every_code_page_437_character_is_drawn_not_a_question_mark():
+def test_every_character_of_code_pages_437_and_858_is_drawn_not_a_question_mark():
     """The preview shows what the printer gets: CP437 above U+00FF (box drawing, blocks,
     Greek, maths) used to be drawn as "?" though the printer prints them."""
     from PIL import Image, ImageDraw
@@ -103,7 +103,9 @@ def test_every_code_page_437_character_is_drawn_not_a_question_mark():
         return image.tobytes()
 
     question = cell("?")
-    chars = [bytes([b]).decode("cp437") for b in range(0x21, 0x100) if b not in (0x7F, 0xFF)]
+    chars = [bytes([b]).decode(page) for page in ("cp437", "cp858") for b in range(0x21, 0x100)
+             if b not in (0x7F, 0xFF) and bytes([b]).decode(page) != "\xa0"]
+    chars = list(dict.fromkeys(chars))
     drawn_as_question = [ch for ch in chars if ch != "?" and cell(ch) == question]
     assert drawn_as_question == []
     assert len({cell(ch) for ch in chars if ord(ch) > 0xFF}) == len([ch for ch in chars if ord(ch) > 0xFF])

@@ -453,7 +453,10 @@ def test_the_season_its_dropped_results_and_every_drivers_record_are_read_on_a_p
             title: document.getElementById('champ-title').textContent,
             dropped: document.getElementById('champ-dropped').textContent,
             heads: [...document.querySelectorAll('#drivers th')].map(t => t.textContent),
-            drivers: [...document.querySelectorAll('#drivers tr')].slice(1).map(r => [...r.cells].map(c => c.textContent)),
+            drivers: [...document.querySelectorAll('#drivers tr')].slice(1).map(r => [...r.cells].map(c =>
+                c.firstChild ? c.firstChild.textContent : "")),
+            won: [...document.querySelectorAll('#won li')].map(s => s.textContent),
+            past: [...document.querySelectorAll('#past details.season summary')].map(s => s.textContent),
             wide: document.documentElement.scrollWidth,
             table: document.getElementById('drivers').getBoundingClientRect().right})"""))
         assert said["title"] == "Championship: Lap counter, Formula Dé points, season Final (2 races)"
@@ -463,6 +466,12 @@ def test_the_season_its_dropped_results_and_every_drivers_record_are_read_on_a_p
         assert said["drivers"][0] == ["Anne", str(anne.races), str(anne.wins), str(anne.podiums), str(anne.best),
                                       str(anne.not_finished), str(anne.points), str(len(anne.seasons_won))]
         assert [row[0] for row in said["drivers"]] == [d["name"] for d in record.summaries(app.journal)]
+        assert said["won"] == ["Anne: " + ", ".join(anne.seasons_won)]          # each driver's seasons won, named
+        first = seasons.seasons(app.journal, GAME)[0].name
+        assert said["past"] == ["Cup, 2 races: won by Anne (20)", f"{first}, 3 races: won by Anne (26)"]
+        page.eval("document.querySelector('#past details').open = true")
+        assert page.eval("document.querySelector('#past details table').getBoundingClientRect().right") <= PHONE[0]
+        assert page.eval("document.documentElement.scrollWidth") <= PHONE[0]
         page.eval("document.getElementById('champ-box').scrollIntoView()")
         page.screenshot(shots(tmp_path) / "drivers-phone.png")
         assert said["wide"] <= PHONE[0] and said["table"] <= PHONE[0], "the drivers' table fits the phone's width"

@@ -109,3 +109,43 @@ def test_a_race_finished_while_the_page_is_made_is_not_half_in_it(state_dir, mon
     champ = follower.payload["championship"]
     assert champ["season"] != "Cup" and champ["races"] == 1 and champ["dropped"] == [], champ
     follower.close()
+def test_the_table_screen_lists_the_past_seasons_and_the_teams(state_dir, serving):
+    """The seasons before the one shown, newest first, each with its final table (at most
+    PAST_ROWS rows of it, PAST_SEASONS seasons); the shown season's teams; a driver's
+    seasons won by name."""
+    from companion.league import teams
+    from companion.table import source
+
+    app = make_app(state_dir)
+    race(app, ["Anne", "Bob"])                       # the first season, by the year
+    seasons.start(app.journal, GAME, "Cup", races=2)
+    race(app, ["Bob", "Anne", "Zoë"])
+    race(app, ["Bob", "Zoë"])                        # Cup complete: the next season starts
+    race(app, ["Zoë", "Anne"])                       # its first race: Cup is past now
+    shown = seasons.shown(app.journal, GAME)
+    teams.declare(app.journal, shown, teams.parse(["Zoë+Anne"]))
+    srv = serving(state_dir)
+    data = wait_for(lambda: json.loads(get(srv.port, "/state.json")[2]),
+                    lambda d: d["championship"]["season"] == shown.name and d["championship"]["teams"])
+    champ = data["championship"]
+    first = seasons.seasons(app.journal, GAME)[0].name
+    assert [(s["name"], s["races"], s["of"]) for s in champ["past"]] == [("Cup", 2, 2), (first, 1, None)]
+    assert [(r["name"], r["points"]) for r in champ["past"][0]["standings"]] == [("Bob", 20), ("Zoë", 14), ("Anne", 8)]
+    assert champ["teams"] == [{"position": 1, "name": "Zoë+Anne", "points": 18, "drivers": ["Zoë", "Anne"]}]
+    bob = next(d for d in data["drivers"] if d["name"] == "Bob")
+    assert bob["seasons_won"] == ["Lap counter, Formula Dé points Cup"]
+    assert source.PAST_SEASONS >= 2 and source.PAST_ROWS >= 3
+
+
+def test_past_seasons_served_are_bounded(state_dir, monkeypatch):
+    from companion.table import source
+
+    app = make_app(state_dir)
+    for k in range(4):
+        seasons.start(app.journal, GAME, f"S{k}")
+        race(app, ["Anne", "Bob", "Cy", "Dee"])
+    monkeypatch.setattr(source, "PAST_SEASONS", 2)
+    monkeypatch.setattr(source, "PAST_ROWS", 3)
+    past = source.past_seasons(app.journal, GAME, seasons.shown(app.journal, GAME))
+    assert [s["name"] for s in past] == ["S2", "S1"]
+    assert [len(s["standings"]) for s in past] == [3, 3] and past[0]["rows"] == 4

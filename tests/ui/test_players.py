@@ -147,3 +147,31 @@ def test_a_setup_the_game_refuses_is_a_message_and_the_answers_stay(state_dir):
     assert app.screen is wizard and app.runner is None
     assert "formula-de.toml" in app.toast and len(alert_pages(app.toast)) > 1   # said a page at a time
     assert wizard.values["game"] == "formula-de" and wizard.current(app).option.key == "timing"
+
+
+def test_an_accented_name_is_typed_on_the_wheel_kept_and_drawn(state_dir):
+    """Zoë and Chloé: the accented letters close the wheel (DOWN from a blank reaches
+    them), the journal keeps the true name, and the OLED has a glyph for every letter."""
+    from companion.ui import fonts
+    from companion.ui.players import ACCENTED
+    from companion.ui.render import render
+
+    def down_to(ch, wheel):
+        return " ".join(["DOWN"] * (len(wheel) - wheel.index(ch)))
+
+    assert FIRST.index("É") == len(FIRST) - 1 and LATER.index("é") == len(LATER) - 1   # one DOWN away
+    app = make_app(state_dir)
+    press(app, TO_CARS + " OK " + letters("Z", FIRST) + " OK " + letters("o", LATER) + " OK "
+          + down_to("ë", LATER) + " GO")
+    press(app, "DOWN OK " + letters("C", FIRST) + " OK " + letters("h", LATER) + " OK " + letters("l", LATER)
+          + " OK " + letters("o", LATER) + " OK " + down_to("é", LATER) + " GO")
+    assert list(app.frame().body[0].items[:2]) == ["Red: Zoë", "Blue: Chloé"]
+    image = render(app.frame())
+    press(app, "GO " + AFTER_CARS)
+    players = app.runner.session.options["players"]
+    assert [p["name"] for p in players[:2]] == ["Zoë", "Chloé"]
+    question = fonts.glyph("?")
+    every = set(FIRST + LATER) - {" ", "?"}
+    assert [ch for ch in sorted(every) if fonts.glyph(ch) == question] == []
+    assert {ch.upper() for ch in ACCENTED} - {"SS"} <= set(FIRST)      # capitals too (but ß)
+    assert image.getbbox() is not None
