@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.core.journal import Journal, Session
+from companion.core.journal import Journal, Session, nesting as _depth
 from companion.league import ledger, record, seasons
 
 SCHEMA = 1
@@ -191,19 +191,6 @@ def _races_only(data: dict[str, Any]) -> str:
     """The checksum older companions wrote: of the races alone."""
     body = json.dumps(data.get("races"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def _depth(value: Any) -> int:
-    """How deeply ``value`` nests (a scalar: 0), counted without recursion."""
-    deepest, todo = 0, [(value, 0)]
-    while todo:
-        v, d = todo.pop()
-        if isinstance(v, (dict, list)):
-            deepest = max(deepest, d + 1)
-            if deepest > 1000:
-                return deepest
-            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
-    return deepest
 
 
 def _plain(value: Any, where: str) -> None:

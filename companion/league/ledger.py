@@ -24,7 +24,8 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
     finished (a race put aside and finished later counts after the races finished
     meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
     out = journal.cached("countable", lambda: [s for s in journal.finished_sessions()
-                                               if s.results and s.results.get("standings") and countable(s)],
+                                               if not s.unreadable and s.results and s.results.get("standings")
+                                               and countable(s)],
                          depends=("finished",))
     if championship is not None:
         out = [s for s in out if key_of(s) == championship]
@@ -54,18 +55,29 @@ def countable(session: Session) -> bool:
 
 
 def unshown(journal: Journal) -> list[Session]:
-    """The finished sessions whose stored results cannot be shown (:func:`countable`)."""
-    return [s for s in journal.finished_sessions() if isinstance(s.results, dict) and s.results.get("standings")
-            and not countable(s)]
+    """The finished sessions whose stored results cannot be shown (:func:`countable`), or
+    whose stored values cannot be read at all (``Session.unreadable``: nested too deeply)."""
+    return journal.cached("unshown", lambda: [s for s in journal.finished_sessions() if s.unreadable or isinstance(
+        s.results, dict) and s.results.get("standings") and not countable(s)], depends=("finished",))
 
 
 def unshown_note(journal: Journal) -> str | None:
     """What the views say of the races that cannot be shown, or None."""
     bad = unshown(journal)
-    if not bad:
-        return None
-    return f"{len(bad)} stored race{'' if len(bad) == 1 else 's'} cannot be shown (damaged results, counted " \
-           f"nowhere): started {', '.join(when(s.started) for s in bad[:3])}{' ...' if len(bad) > 3 else ''}"
+    damaged = [s for s in bad if not s.unreadable]
+    notes = [unreadable_note(s) for s in bad if s.unreadable][:3]
+    if damaged:
+        notes.append(f"{len(damaged)} stored race{'' if len(damaged) == 1 else 's'} cannot be shown (damaged "
+                     f"results, counted nowhere): started {', '.join(when(s.started) for s in damaged[:3])}"
+                     f"{' ...' if len(damaged) > 3 else ''}")
+    return "; ".join(notes) or None
+
+
+def unreadable_note(session: Session) -> str:
+    """What the views say of a race whose stored values cannot be read (``Session.unreadable``)."""
+    return f"race {session.id} (started {when(session.started)}) cannot be read: its stored " \
+           f"{' and '.join(session.unreadable)} nest too deeply or are not JSON, so it counts nowhere; " \
+           "restore a backup from before it to count it"
 
 
 def finish_order(session: Session) -> tuple[float, int]:

@@ -42,4 +42,14 @@ def championship_lines(journal: Journal) -> list[str]:
         said = f"{count} of {season.races} races" if season.races else counted(count, "race")
         lines = [first_fitting(ledger.title(key), ledger.title(key.partition(":")[0])),
                  first_fitting(f"Season {season.name}, {said}", f"{season.name}, {said}", f"{season.name}{of}")]
-    return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
+    return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows), *unshown_lines(journal)]
+
+
+def unshown_lines(journal: Journal) -> list[str]:
+    """``Race 7 unreadable`` for each stored race the views cannot show (``ledger.unshown``),
+    then what to do: the command that says more."""
+    bad = ledger.unshown(journal)
+    if not bad:
+        return []
+    return [*(first_fitting(f"Race {s.id} unreadable", f"Race {s.id} bad") for s in bad[:3]),
+            *(["and more"] if len(bad) > 3 else []), "companion results", "says more"]
