@@ -9,7 +9,7 @@ from typing import Callable
 
 from companion.core.journal import Journal
 from companion.league import ledger, seasons
-from companion.league.onscreen import screen_count, screen_season, unshown_lines
+from companion.league.onscreen import finish_lines, screen_count, screen_season, unshown_lines
 
 
 class Club:
@@ -47,7 +47,8 @@ class Club:
         season = seasons.find(self.journal, self.game(), name)
         rows = seasons.table(self.journal, season)
         return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
-                *(f"Drop {line}" for line in seasons.dropped_note(rows)), *unshown_lines(self.journal)]
+                *finish_lines(rows), *(f"Drop {line}" for line in seasons.dropped_note(rows)),
+                *unshown_lines(self.journal)]
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.journal import Journal, Session, nesting as _depth
-from companion.league import ledger, record, seasons
+from companion.league import ledger, seasons
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -64,28 +64,33 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
     session that held several gives each its own, the id ``<uuid>#2`` from its second)."""
     ids = journal.race_ids() if ids is None else ids
     out, number = [], 0
+    finishes = iter(season.finishes())
     for s in season.sessions:
         held = ledger.session_races(s)
         base = seasons.race_id(s, ids)
         entries = ledger.championship_entries(s)
-        out_of = record.not_finished(s.results or {})
         for k, race in enumerate(held, start=1):
             number += 1
             if season.races and number > season.races:
                 return out
+            out_of, _ = next(finishes)
             ran = {str(e["name"]).casefold() for e in race}
-            standings = [{**_entry(e, p), "status": "out" if k == len(held) and str(e["name"]).casefold() in out_of
-                          else "finished"} for p, e in enumerate(race, start=1)]
+            standings = [{**_entry(e, p), "status": "out" if str(e["name"]).casefold() in out_of else "finished"}
+                         for p, e in enumerate(race, start=1)]
             standings += [{"position": None, "name": str(e["name"]), "points": 0, "status": "did not start",
                            **{f: e[f] for f in ("colour", "player") if f in e}}
                           for e in entries if str(e.get("name")).casefold() not in ran]
-            cars = len((s.results or {}).get("standings") or []) if len(held) == 1 else len(race)
+            cars = [str(e.get("name")).casefold() for e in (s.results or {}).get("standings") or []] \
+                if len(held) == 1 else []
+            out_cars = len(set(cars) & out_of) if len(cars) > len(race) else \
+                sum(e["status"] == "out" for e in standings)
             out.append({"race": base if k == 1 else f"{base}#{k}", "number": number, "game": season.game,
                         "season": season.name, "activity": s.activity,
                         "started": iso(s.started), "finished": iso(s.finished),
                         "date": time.strftime("%Y-%m-%d", time.localtime(s.started)),
                         "ended_early": bool((s.results or {}).get("ended_early")),
-                        "cars": max(cars, len(race)), "standings": standings})
+                        "cars": max(len(cars), len(standings)), "players": len(race), "out": out_cars,
+                        "standings": standings})
     return out
 
 
@@ -93,7 +98,8 @@ def season_summary(journal: Journal, season: seasons.Season) -> dict[str, Any]:
     rows = seasons.table(journal, season)
     return {"name": season.name, "game": season.game, "races": len(season.race_list()),
             "set_races": season.races, "drop": season.drop, "complete": season.complete(),
-            "leader": rows[0]["name"] if rows else None}
+            "leader": rows[0]["name"] if rows else None,
+            "out": sum(r["out"] for r in rows), "did_not_start": sum(r["did_not_start"] for r in rows)}
 
 
 def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
@@ -101,6 +107,7 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
     return {**season_summary(journal, season),
             "standings": [{"position": r["position"], "name": r["name"], "points": r["points"],
                            "races": r["races"], "wins": r["wins"], "best": r["best"],
+                           "finished": r["finished"], "out": r["out"], "did_not_start": r["did_not_start"],
                            "results": list(r["results"]), "dropped": r["dropped"],
                            "dropped_points": r["dropped_points"]} for r in rows],
             "race_list": race_rows(journal, season)}
@@ -109,10 +116,11 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
 # -- spreadsheet files --------------------------------------------------------------------
 
 RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early",
-                "out", "did_not_start"]
+                "out", "did_not_start", "players"]
 STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour", "status"]
 """``status``: ``finished``, ``out`` (did not finish: crashed, demolished) or ``did not start``."""
-SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
+SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped", "finished",
+                  "out", "did_not_start"]
 
 
 def _cell(value: Any) -> Any:
@@ -139,12 +147,12 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
                               sheet_time(r["started"]), sheet_time(r["finished"]),
                               r["cars"], r["standings"][0]["name"] if r["standings"] else "",
                               "yes" if r["ended_early"] else "no",
-                              sum(e["status"] == "out" for e in r["standings"]),
-                              sum(e["status"] == "did not start" for e in r["standings"])])
+                              r["out"], sum(e["status"] == "did not start" for e in r["standings"]), r["players"]])
                 standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"] or "",
                                e["name"], e["points"], e.get("colour", ""), e["status"]] for e in r["standings"]]
             tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
-                        row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
+                        row["wins"], row["best"] or "", " ".join(map(str, row["dropped"])), row["finished"],
+                        row["out"], row["did_not_start"]]
                        for row in seasons.standings(season, merged)]
     written = []
     for name, header, rows in (("races.csv", RACES_HEADER, races), ("standings.csv", STANDINGS_HEADER, standings),

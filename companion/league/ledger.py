@@ -80,6 +80,20 @@ def unreadable_note(session: Session) -> str:
            "restore a backup from before it to count it"
 
 
+def not_finished(session_results: dict[str, Any]) -> set[str]:
+    """The names (casefolded) that did not finish a race: out of it (``out`` of the
+    results or of their lap chart, where every game names the cars that crashed or were
+    demolished; an entry ``out: ...`` or with an ``out_lap``). Of a session that held
+    several races (Lacorsa's championship), its last race's."""
+    chart = session_results.get("lap_chart") if isinstance(session_results.get("lap_chart"), dict) else {}
+    gone = [*(session_results.get("out") or []), *(chart.get("out") or [])]
+    out = {str(o[0]).casefold() for o in gone if isinstance(o, (list, tuple)) and o}
+    for e in session_results.get("standings") or []:
+        if str(e.get("status", "")).startswith("out") or e.get("out_lap") is not None:
+            out.add(str(e.get("name", "")).casefold())
+    return out
+
+
 def finish_order(session: Session) -> tuple[float, int]:
     """Where a session stands in the order races finished (one still running: last)."""
     return (session.finished if session.finished is not None else float("inf"), session.id)

@@ -45,6 +45,17 @@ def championship_lines(journal: Journal) -> list[str]:
     return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows), *unshown_lines(journal)]
 
 
+def finish_lines(rows: list[dict]) -> list[str]:
+    """How the drivers of a season's table who did not finish every race ended them, a
+    line each: ``Bob: 1 out, 1 DNS`` (out: did not finish; DNS: did not start)."""
+    lines = []
+    for r in rows:
+        said = ", ".join(f"{n} {what}" for n, what in ((r["out"], "out"), (r["did_not_start"], "DNS")) if n)
+        if said:
+            lines.append(first_fitting(f"{r['name']}: {said}", f"{r['position']}: {said}"))
+    return lines
+
+
 def unshown_lines(journal: Journal) -> list[str]:
     """``Race 7 unreadable`` for each stored race the views cannot show (``ledger.unshown``),
     then what to do: the command that says more."""

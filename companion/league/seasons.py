@@ -57,6 +57,18 @@ class Season:
             self._races = out[:self.races] if self.races else out
         return self._races
 
+    def finishes(self) -> list[tuple[set[str], set[str]]]:
+        """For each race of :meth:`race_list`: (the names out of it, the names its session
+        entered), casefolded. A car its session entered that is not in one of its races
+        (Lacorsa's championship in one session) did not start that race."""
+        out = []
+        for s in self.sessions:
+            held = ledger.session_races(s)
+            dnf = ledger.not_finished(s.results or {})
+            entered = {str(e.get("name")).casefold() for e in ledger.championship_entries(s)}
+            out += [(dnf if k == len(held) else set(), entered) for k in range(1, len(held) + 1)]
+        return out[:self.races] if self.races else out
+
     def held(self) -> int:
         """The races its sessions hold, past a set number too (an import is checked by it)."""
         return sum(len(ledger.session_races(s)) for s in self.sessions)
@@ -236,7 +248,8 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
     races = [[_renamed(e, merged, spelled) for e in race] for race in season.race_list()]
     drop = dropping(season, len(races))
     if not drop:
-        return [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
+        rows = [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
+        return _with_finishes(rows, season, races, merged, spelled)
     names: dict[str, None] = {}
     for race in races:
         for e in race:
@@ -255,6 +268,23 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
         r["dropped"] = [k + 1 for k in lost]
         r["dropped_points"] = sum(next((e.get("points", 0) for e in races[k] if e["name"] == r["name"]), 0)
                                   for k in lost)
+    return _with_finishes(rows, season, races, merged, spelled)
+
+
+def _with_finishes(rows: list[dict[str, Any]], season: Season, races: list[list[dict[str, Any]]],
+                   merged: dict[str, str] | None, spelled: dict[str, str]) -> list[dict[str, Any]]:
+    """Each row with how its driver's races ended (``Season.finishes``): ``finished``,
+    ``out`` (did not finish) and ``did_not_start``."""
+    def driver(name: str) -> str:
+        return _renamed({"name": name}, merged, spelled)["name"].casefold()
+
+    ends = [({driver(n) for n in out}, {driver(n) for n in entered}, {e["name"].casefold() for e in race})
+            for (out, entered), race in zip(season.finishes(), races)]
+    for r in rows:
+        who = r["name"].casefold()
+        r["out"] = sum(who in out and who in ran for out, _, ran in ends)
+        r["did_not_start"] = sum(who in entered and who not in ran for _, entered, ran in ends)
+        r["finished"] = r["races"] - r["out"]
     return rows
 
 
