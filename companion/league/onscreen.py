@@ -45,6 +45,13 @@ def championship_lines(journal: Journal) -> list[str]:
     return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows), *unshown_lines(journal)]
 
 
+def season_over(journal: Journal, season: seasons.Season) -> str:
+    """What the box says when a race completes ``season`` (``seasons.completed_by`` has
+    started the next): an open-ended season is full at ``seasons.MAX_RACES`` races."""
+    why = "complete" if season.races else f"full ({season.bound} races, the most a season holds)"
+    return f"Season {season.name} is {why}: the next race starts season {seasons.current(journal, season.game).name}"
+
+
 def finish_lines(rows: list[dict]) -> list[str]:
     """How the drivers of a season's table who did not finish every race ended them, a
     line each: ``Bob: 1 out, 1 DNS`` (out: did not finish; DNS: did not start)."""

@@ -24,6 +24,8 @@ from companion.core.names import counted
 from companion.league import ledger
 
 MAX_RACES = 200
+"""The most races a season holds: set ones, open-ended ones played on the box (the race
+after its last starts the next season of the game, ``completed_by``), and imported ones."""
 MAX_DROP = 9
 NAME_CHARS = 16
 
@@ -54,8 +56,13 @@ class Season:
         made once (a season is read whole from the journal, ``seasons``)."""
         if self._races is None:
             out = [race for s in self.sessions for race in ledger.session_races(s)]
-            self._races = out[:self.races] if self.races else out
+            self._races = out[:self.bound]
         return self._races
+
+    @property
+    def bound(self) -> int:
+        """The races it holds at most: its set number, else :data:`MAX_RACES`."""
+        return self.races or MAX_RACES
 
     def finishes(self) -> list[tuple[set[str], set[str]]]:
         """For each race of :meth:`race_list`: (the names out of it, the names its session
@@ -67,14 +74,15 @@ class Season:
             dnf = ledger.not_finished(s.results or {})
             entered = {str(e.get("name")).casefold() for e in ledger.championship_entries(s)}
             out += [(dnf if k == len(held) else set(), entered) for k in range(1, len(held) + 1)]
-        return out[:self.races] if self.races else out
+        return out[:self.bound]
 
     def held(self) -> int:
         """The races its sessions hold, past a set number too (an import is checked by it)."""
         return sum(len(ledger.session_races(s)) for s in self.sessions)
 
     def complete(self) -> bool:
-        return bool(self.races) and len(self.race_list()) >= self.races
+        """Its set races are run, or an open-ended one holds :data:`MAX_RACES`."""
+        return len(self.race_list()) >= self.bound
 
     def label(self) -> str:
         """``2026-2, 3 of 8 races`` or ``2026-2, 3 races``."""
@@ -124,12 +132,12 @@ def _seasons(journal: Journal, game: str) -> list[Season]:
             first.name = f"{first.name} (first)"
         out.insert(len(started) - len(own), first)
         by_name.setdefault(first.name, first)
+    held: dict[str, int] = {}     # season name -> the races its sessions hold so far
     for s in done:
         put = ids.get(s.id, ("", None))[1]
-        if put is not None and put in by_name:
-            by_name[put].sessions.append(s)
-            continue
-        _home(out, s.id).sessions.append(s)
+        home = by_name[put] if put is not None and put in by_name else _home(out, s.id, held)
+        home.sessions.append(s)
+        held[home.name] = held.get(home.name, 0) + len(ledger.session_races(s))
     for season in out:
         season.sessions.sort(key=ledger.finish_order)
     return out
@@ -140,15 +148,16 @@ BY_NAME = -2
 it holds the races imported into it by name, and is never this box's current season."""
 
 
-def _home(every: list[Season], session_id: int) -> Season:
+def _home(every: list[Season], session_id: int, held: dict[str, int]) -> Season:
     """The season a race of this box started as session ``session_id`` counts in: the
-    newest started before it; but a season of a set number of races already full (the
-    race put aside and finished after its last race) passes it on to the next."""
+    newest started before it; but a season already full (its set number of races, or
+    :data:`MAX_RACES`, ``held`` so far: the race put aside and finished after its last
+    race) passes it on to the next."""
     at = next((k for k, season in enumerate(every) if season.after != BY_NAME), 0)
     for k, season in enumerate(every):
         if season.after != BY_NAME and season.after < session_id:
             at = k
-    while at + 1 < len(every) and every[at].races and every[at].held() >= every[at].races:
+    while at + 1 < len(every) and held.get(every[at].name, 0) >= every[at].bound:
         at += 1
     return every[at]
 
@@ -345,7 +354,7 @@ def season_of(journal: Journal, session: Session) -> Season:
             return season
     put = journal.race_ids().get(session.id, ("", None))[1]
     named = next((s for s in all_seasons if put is not None and s.name == put), None)
-    return named or _home(all_seasons, session.id)
+    return named or _home(all_seasons, session.id, {s.name: s.held() for s in all_seasons})
 
 
 def race_number(journal: Journal, session: Session) -> int:
