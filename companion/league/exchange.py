@@ -182,6 +182,8 @@ MAX_SEASON_RACES = seasons.MAX_RACES
 the table screen stay within a press's time on a Pi Zero 2 W."""
 MAX_CARS = 40
 """Cars (standings entries) a race of a file may have."""
+MAX_NAME = 40
+"""Characters a driver's name in a file may have."""
 MAX_FIELDS = 64
 """Fields a dictionary of a race's results or options may have, and :data:`MAX_ITEMS` items a list."""
 MAX_ITEMS = 1000
@@ -240,6 +242,16 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
             "season": {"name": season.name, "races": season.races, "drop": season.drop},
             "races": races, "sha256": _check({"game": game, "season": {"name": season.name, "races": season.races,
                                                                       "drop": season.drop}, "races": races})}
+
+
+def read_file(path: str | Path) -> dict[str, Any]:
+    """An export file read and checked whole (:func:`read_export`); ImportRefused says why
+    it is refused, OSError or UnicodeDecodeError that it cannot be read. Nothing is written."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read(MAX_FILE + 1)
+    if len(text) > MAX_FILE:
+        raise ImportRefused(f"it is larger than a season's export can be ({MAX_FILE // 1_000_000} MB)")
+    return read_export(text)
 
 
 def read_export(text: str) -> dict[str, Any]:
@@ -303,7 +315,7 @@ def _moment(value: Any) -> bool:
 
 def _entry_ok(e: Any) -> bool:
     """A standings entry the championship can count: a name, and whole numbers where given."""
-    return isinstance(e, dict) and isinstance(e.get("name"), str) and 0 < len(e["name"].strip()) <= 40 \
+    return isinstance(e, dict) and isinstance(e.get("name"), str) and 0 < len(e["name"].strip()) <= MAX_NAME \
         and ("position" not in e or _count(e["position"])) \
         and (e.get("points") is None or (_count(abs(e["points"])) if isinstance(e["points"], int) else False))
 
@@ -327,6 +339,11 @@ class Plan:
 
     def __init__(self, game: str, into: str, start: dict | None, new: list, held: int):
         self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
+
+    def asks(self) -> str:
+        """The question the box asks before it writes: ``2 races into season Cup (new here)?``."""
+        return f"{len(self.new)} race{'' if len(self.new) == 1 else 's'} into season {self.into}" \
+               f"{' (new here)' if self.start else ''}?"
 
     def says(self) -> str:
         made = " (a new season on this box, by the file's name)" if self.start else ""
