@@ -231,6 +231,7 @@ class Journal:
         self._mark_fd: int | None = None
         self.read_only = read_only
         self._cache: dict[str, tuple[tuple, Any]] = {}   # cached()
+        self._marks: tuple[tuple, dict[str, Any]] = ((), {})   # (when, each part's fingerprint then)
         if read_only:
             self._open_read_only()
             return
@@ -597,7 +598,12 @@ class Journal:
         """``read()``, kept under ``name`` until what it ``depends`` on changes (the
         finished sessions, the club's events, the race ids: :data:`FINGERPRINTS`); an
         event of a race in progress changes none of them."""
-        key = tuple(self._fingerprint(part) for part in depends)
+        now = (self.data_version(), self._db.total_changes)
+        if self._marks[0] != now:       # the journal changed (here or by another connection)
+            self._marks = (now, {})
+        marks = self._marks[1]
+        key = tuple(marks[part] if part in marks else marks.setdefault(part, self._fingerprint(part))
+                    for part in depends)
         kept = self._cache.get(name)
         if kept is None or kept[0] != key:
             kept = self._cache[name] = (key, read())

@@ -51,11 +51,17 @@ class Club:
         return [s.name for s in reversed(seasons.listed(self.journal, game))] if game else []
 
     def season_lines(self, name: str) -> list[str]:
-        season = seasons.find(self.journal, self.game(), name)
-        rows = seasons.table(self.journal, season)
-        return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
-                *finish_lines(rows), *(f"Drop {line}" for line in seasons.dropped_note(rows)),
-                *unshown_lines(self.journal)]
+        """A season's page: its table, how drivers' races ended, the results dropped (made
+        again only when the journal's races or seasons change: the page is shown every frame)."""
+        game = self.game()
+
+        def lines() -> list[str]:
+            season = seasons.find(self.journal, game, name)
+            rows = seasons.table(self.journal, season)
+            return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
+                    *finish_lines(rows), *(f"Drop {line}" for line in seasons.dropped_note(rows)),
+                    *unshown_lines(self.journal)]
+        return self.journal.cached(f"season lines {game} {name}", lines)
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)

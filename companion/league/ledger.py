@@ -23,13 +23,14 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
     """The finished sessions with standings (of ``championship``), in the order they
     finished (a race put aside and finished later counts after the races finished
     meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
-    out = journal.cached("countable", lambda: [s for s in journal.finished_sessions()
-                                               if not s.unreadable and s.results and s.results.get("standings")
-                                               and countable(s)],
-                         depends=("finished",))
-    if championship is not None:
-        out = [s for s in out if key_of(s) == championship]
-    return sorted(out, key=finish_order)
+    every = journal.cached("countable", lambda: sorted(
+        [s for s in journal.finished_sessions()
+         if not s.unreadable and s.results and s.results.get("standings") and countable(s)], key=finish_order),
+        depends=("finished",))
+    if championship is None:
+        return list(every)
+    return journal.cached(f"countable {championship}", lambda: [s for s in every if key_of(s) == championship],
+                          depends=("finished",))
 
 
 def _whole(value) -> bool:
@@ -110,9 +111,12 @@ def key_of(session: Session) -> str | None:
 
 def last_finished(journal: Journal) -> Session | None:
     """The newest race finished on this box (a race imported from another is not)."""
-    imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
-    races = [s for s in finished(journal) if s.id not in imported]
-    return journal.session(races[-1].id) if races else None
+    def newest() -> int | None:
+        imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
+        races = [s for s in finished(journal) if s.id not in imported]
+        return races[-1].id if races else None
+    sid = journal.cached("last finished", newest, depends=("finished", "races"))
+    return journal.session(sid) if sid is not None else None
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
@@ -120,11 +124,14 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
     were all imported) the newest imported race's."""
     if championship is not None:
         return championship
-    last = last_finished(journal)
-    if last is None:
-        every = finished(journal)
-        last = every[-1] if every else None
-    return key_of(last) if last else None
+
+    def newest() -> str | None:
+        last = last_finished(journal)
+        if last is None:
+            every = finished(journal)
+            last = every[-1] if every else None
+        return key_of(last) if last else None
+    return journal.cached("championship key", newest, depends=("finished", "races"))
 
 
 def session_races(session: Session) -> list[list[dict[str, Any]]]:

@@ -8,6 +8,7 @@ the box offers a name again), and an owner's merge (``{"kind": "merge", "from": 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,13 +46,17 @@ class Record:
 def unnamed(entry: dict[str, Any]) -> bool:
     """A car no one named: called by its colour ("Blue"), its name its colour's, or with no
     colour given a colour's name. Not a driver: it stays in its race's results only."""
-    from companion.kit.cars import COLOURS
-
     name = str(entry.get("name", "")).strip().casefold()
     colour = entry.get("colour")
     if colour is not None:
         return name == str(colour).strip().casefold()
-    return name in {c.casefold() for c in COLOURS}
+    return name in _colour_names()
+
+
+@functools.cache
+def _colour_names() -> frozenset[str]:
+    from companion.kit.cars import COLOURS
+    return frozenset(c.casefold() for c in COLOURS)
 
 
 def key(name: str, merged: dict[str, str]) -> str:

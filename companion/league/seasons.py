@@ -284,15 +284,24 @@ def _with_finishes(rows: list[dict[str, Any]], season: Season, races: list[list[
                    merged: dict[str, str] | None, spelled: dict[str, str]) -> list[dict[str, Any]]:
     """Each row with how its driver's races ended (``Season.finishes``): ``finished``,
     ``out`` (did not finish) and ``did_not_start``."""
-    def driver(name: str) -> str:
-        return _renamed({"name": name}, merged, spelled)["name"].casefold()
+    drivers: dict[str, str] = {}      # a name as a race has it -> its driver's, casefolded
 
-    ends = [({driver(n) for n in out}, {driver(n) for n in entered}, {e["name"].casefold() for e in race})
-            for (out, entered), race in zip(season.finishes(), races)]
+    def driver(name: str) -> str:
+        if name not in drivers:
+            drivers[name] = _renamed({"name": name}, merged, spelled)["name"].casefold()
+        return drivers[name]
+
+    out_of: dict[str, int] = {}
+    missed: dict[str, int] = {}
+    for (out, entered), race in zip(season.finishes(), races):
+        ran = {e["name"].casefold() for e in race}
+        for who in {driver(n) for n in out} & ran:
+            out_of[who] = out_of.get(who, 0) + 1
+        for who in {driver(n) for n in entered} - ran:
+            missed[who] = missed.get(who, 0) + 1
     for r in rows:
         who = r["name"].casefold()
-        r["out"] = sum(who in out and who in ran for out, _, ran in ends)
-        r["did_not_start"] = sum(who in entered and who not in ran for _, entered, ran in ends)
+        r["out"], r["did_not_start"] = out_of.get(who, 0), missed.get(who, 0)
         r["finished"] = r["races"] - r["out"]
     return rows
 
