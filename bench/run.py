@@ -1,6 +1,6 @@
 """``make bench``: the appliance's performance budgets, each measured beside its budget.
 
-    .venv/bin/python bench/run.py [--only cold,plain,press,resume,rss,oled,draw,season] [--game dice,3-wide]
+    .venv/bin/python bench/run.py [--only cold,plain,press,resume,rss,oled,draw,season,largest] [--game dice,3-wide]
                                   [--jobs 2] [--python PATH]
 
 A Pi Zero 2 W is about ten times slower than a desktop, and wall-clock times are noisy,
@@ -37,7 +37,7 @@ ROOT = BENCH.parent
 PYTHON = sys.executable
 CALLGRIND = ["valgrind", "--tool=callgrind"]
 M = 1_000_000
-PARTS = ("cold", "plain", "press", "resume", "rss", "oled", "draw", "season")
+PARTS = ("cold", "plain", "press", "resume", "rss", "oled", "draw", "season", "largest")
 PINOUT = ROOT / "hardware" / "pinout.toml"
 COLD_BUDGET = {"headless": 340 * M, "pi": 540 * M}
 PRESS_MEDIAN, PRESS_P90 = 2.5 * M, 6 * M
@@ -51,6 +51,11 @@ SEASON_FIRST, SEASON_AGAIN = 80 * M, 2.5 * M
 finishes (its races read from the journal and counted: on the press that also prints the
 race's results), then taken from the journal's cache for every frame of the screen, which
 is a press's budget."""
+LARGEST_ANSWER = 1000 * M
+"""The table screen's answer after a race on the largest season the box accepts (bench/season.py
+fill: 200 races of 40 cars): its page made again, every race read and counted, in the table
+screen's own process; paid once a race (about 3 s on a Pi Zero 2 W), every answer after it
+is the page already made."""
 RESUME_BUDGET = 250 * M
 RESUME_FIT = 1000
 """A race longer than twice this is also resumed after this many events (the fixed cost
@@ -261,14 +266,7 @@ class Bench:
             options, warm=False)[-1], runs)
         names = {"lines": "championship screen", "receipt": "championship receipt",
                  "table": "table screen's championship", "record": "every driver's record"}
-        names_file = state / "presses.json"
-        totals = self.callgrind([str(BENCH / "season.py"), "presses", str(state), "--out", str(names_file)],
-                                ["--collect-atstart=no", "--toggle-collect=sys_call_tracing",
-                                 "--zero-before=sys_call_tracing", "--dump-after=os_getppid", "--dump-line=no"],
-                                warm=False)[:-1]
-        pressed = json.loads(names_file.read_text())
-        if len(totals) != len(pressed):
-            raise RuntimeError(f"season presses: {len(totals)} callgrind dumps for {len(pressed)} presses")
+        totals, pressed = self.club_presses(state, "club")
         median, p90 = statistics.median(totals), statistics.quantiles(totals, n=10)[-1]
         worst = sorted(range(len(totals)), key=totals.__getitem__)[-2:]
         self.add(Figure(f"press to frame, the club's screens, {SEASON_RACES}-race season: median of {len(totals)}",
@@ -286,6 +284,47 @@ class Bench:
                 self.add(Figure(name, _m(total, 2), f"<= {_m(budget, 1)}", total <= budget))
             else:
                 self.add(Figure(name, _m(total, 2)))
+
+    def club_presses(self, state: Path, keys: str) -> tuple[list[int], list[str]]:
+        """Each press of bench/season.py's ``keys`` on the journal in ``state``: its
+        instructions, and what it was ("OK on Pick"), in order."""
+        names_file = state / f"presses-{keys}.json"
+        totals = self.callgrind([str(BENCH / "season.py"), "presses", str(state), "--out", str(names_file),
+                                 "--keys", keys],
+                                ["--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+                                 "--zero-before=sys_call_tracing", "--dump-after=os_getppid", "--dump-line=no"],
+                                warm=False)[:-1]
+        pressed = json.loads(names_file.read_text())
+        if len(totals) != len(pressed):
+            raise RuntimeError(f"{keys} presses: {len(totals)} callgrind dumps for {len(pressed)} presses")
+        return totals, pressed
+
+    # -- 3c. the largest season the box accepts -------------------------------------------
+
+    def largest(self) -> None:
+        """The page of the largest season the box accepts (``seasons.MAX_RACES`` races of
+        ``exchange.MAX_CARS`` cars, bench/season.py fill) on the box, a press each, and the
+        table screen's answer on it after a race."""
+        from companion.league import exchange, seasons
+        races, cars = seasons.MAX_RACES, exchange.MAX_CARS
+        state = self.folder("largest")
+        self.run([PYTHON, str(BENCH / "season.py"), "fill", str(state), "--races", str(races), "--cars", str(cars)])
+        totals, pressed = self.club_presses(state, "page")
+        size = f"{races} races of {cars} cars"
+        page = totals[pressed.index("OK on Pick")]
+        down = statistics.median(t for t, p in zip(totals, pressed) if p == "DOWN on Lines")
+        answer = self.callgrind([str(BENCH / "season.py"), "measure", str(state), "--what", "answer"],
+                                ["--collect-atstart=no", "--toggle-collect=sys_call_tracing"], warm=False)[-1]
+        self.add(Figure(f"the largest season's page on the box ({size}): the press that opens it", _m(page, 2),
+                        f"<= {_m(PRESS_P90)}", page <= PRESS_P90),
+                 Figure("the largest season's page: a press down it, median", _m(down, 2),
+                        f"<= {_m(PRESS_MEDIAN, 1)}", down <= PRESS_MEDIAN),
+                 Figure(f"the table screen's answer on it, after a race ({size})", _m(answer, 2),
+                        f"<= {_m(LARGEST_ANSWER)}", answer <= LARGEST_ANSWER))
+        first = totals[pressed.index("OK on Home")]
+        self.notes.append(f"the largest season ({size}): OK on the home menu's Results, the races read and "
+                          f"counted once, {_m(first, 1)} (a race finishing pays as much, on the press that prints "
+                          f"its results)")
 
     # -- 4. memory ------------------------------------------------------------------------
 
@@ -477,6 +516,8 @@ def main(argv: list[str]) -> int:
             bench.resume(empty, [g for g in games if g in RESUMABLE])
         if valgrind and "season" in parts:
             bench.season()
+        if valgrind and "largest" in parts:
+            bench.largest()
         if "rss" in parts:
             bench.rss(games)
         if "oled" in parts:
@@ -488,7 +529,7 @@ def main(argv: list[str]) -> int:
     for note in bench.notes:
         print(f"- {note}")
     if not valgrind:
-        print("- skipped (need valgrind): cold start, plain install, button press to frame, resume, season")
+        print("- skipped (need valgrind): cold start, plain install, button press to frame, resume, season, largest")
     missed = [f.name for f in bench.figures if f.ok is False]
     print(f"- {len(bench.figures)} figures, {len(missed)} over budget; {time.monotonic() - started:.0f} s "
           f"with --jobs {args.jobs}")

@@ -424,8 +424,10 @@ class App:
         if receipt is not None:
             self.submit(receipt)
             final = paper.after_race(self.journal, self.runner.session)
-            if final is not None:      # the season's last race: its final standings too
+            if final is not None:      # the season's last race: its final standings too, and said
                 self.submit(final)
+                from companion.league import onscreen, seasons
+                self.toast = onscreen.season_over(self.journal, seasons.season_of(self.journal, self.runner.session))
         return receipt is not None
 
     def back_up(self) -> None:

@@ -126,7 +126,9 @@ def _seasons(journal, key: str, as_json: bool) -> int:
         lead = f"  {'won by' if s.complete() or k < len(every) - 1 else 'led by'} {rows[0]['name']} " \
                f"({rows[0]['points']})" if rows else ""
         now = "  (current)" if k == len(every) - 1 else ""
-        print(f"  {s.label()}{lead}{now}")
+        ends = ", ".join(f"{n} {what}" for n, what in ((sum(r["out"] for r in rows), "out"),
+                                                      (sum(r["did_not_start"] for r in rows), "did not start")) if n)
+        print(f"  {s.label()}{lead}{now}{f'  ({ends})' if ends else ''}")
     return 0
 
 
@@ -139,8 +141,10 @@ def _season(journal, key: str, name: str, as_json: bool) -> int:
         return _print_json({"championship": key, "season": exchange.season_json(journal, season)})
     print(f"{ledger.title(key)} season {season.label()}"
           + (f", each driver's {season.drop} worst dropped" if season.drop else ""))
+    print(f"  {'':>3} {'':<16} {'pts':>4} {'races':>5} {'out':>3} {'DNS':>3}")
     for r in rows:
-        print(f"  {r['position']:>2}. {r['name']:<16} {r['points']:>4}")
+        print(f"  {r['position']:>2}. {r['name']:<16} {r['points']:>4} {r['races']:>5} {r['out']:>3} "
+              f"{r['did_not_start']:>3}")
     for line in seasons.dropped_note(rows):
         print(f"  dropped: {line}")
     from companion.league import steward

@@ -53,22 +53,15 @@ def import_(args) -> int:
     from companion.league import exchange, ledger
     from companion.commands.journal import open_journal
 
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            text = fh.read(exchange.MAX_FILE + 1)
-        if len(text) > exchange.MAX_FILE:
-            raise CommandError(f"{args.file} refused, nothing was changed: it is larger than a season's export "
-                               f"can be ({exchange.MAX_FILE // 1_000_000} MB)")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     with open_journal(args.state) as journal:
         if journal.read_only:
             raise CommandError("the journal is read-only here: an import is written to it; nothing was changed")
         try:
-            data = exchange.read_export(text)
-            plan = exchange.plan_import(journal, data, args.into)
+            plan = exchange.plan_import(journal, exchange.read_file(args.file), args.into)
         except exchange.ImportRefused as exc:
             raise CommandError(f"{args.file} refused, nothing was changed: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
         print(plan.says(), flush=True)
         exchange.import_season(journal, plan)
     added, said = len(plan.new), f"; {plan.held} already here" if plan.held else ""

@@ -182,6 +182,7 @@ class Session:
     started: float
     finished: float | None
     results: dict[str, Any] | None
+    unreadable: tuple[str, ...] = ()   # the stored values that could not be read ("results", "options")
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class Journal:
         self._mark_fd: int | None = None
         self.read_only = read_only
         self._cache: dict[str, tuple[tuple, Any]] = {}   # cached()
+        self._marks: tuple[tuple, dict[str, Any]] = ((), {})   # (when, each part's fingerprint then)
         if read_only:
             self._open_read_only()
             return
@@ -586,8 +588,8 @@ class Journal:
             row = self._db.execute("SELECT body, crc FROM setup WHERE id = 1").fetchone()
             if row is None or _crc(row[0]) != row[1]:
                 return None
-            setup = json.loads(row[0])
-        except (sqlite3.DatabaseError, ValueError):
+            setup = _loads(row[0], None)
+        except sqlite3.DatabaseError:
             return None
         return setup if isinstance(setup, dict) else None
 
@@ -611,7 +613,12 @@ class Journal:
         """``read()``, kept under ``name`` until what it ``depends`` on changes (the
         finished sessions, the club's events, the race ids: :data:`FINGERPRINTS`); an
         event of a race in progress changes none of them."""
-        key = tuple(self._fingerprint(part) for part in depends)
+        now = (self.data_version(), self._db.total_changes)
+        if self._marks[0] != now:       # the journal changed (here or by another connection)
+            self._marks = (now, {})
+        marks = self._marks[1]
+        key = tuple(marks[part] if part in marks else marks.setdefault(part, self._fingerprint(part))
+                    for part in depends)
         kept = self._cache.get(name)
         if kept is None or kept[0] != key:
             kept = self._cache[name] = (key, read())
@@ -688,8 +695,11 @@ class Journal:
 
     def _session(self, row) -> Session:
         sid, activity, options, data, champ, started, finished, results = row
-        return Session(sid, activity, _loads(options, {}), _loads(data, {}), champ, started, finished,
-                       _loads(results, None) if results else None)
+        read = {name: _read(text) for name, text in (("options", options), ("data", data), ("results", results))}
+        unreadable = tuple(name for name, value in read.items() if value is UNREADABLE)
+        kept = {name: None if value is UNREADABLE else value for name, value in read.items()}
+        return Session(sid, activity, kept["options"] or {}, kept["data"] or {}, champ, started, finished,
+                       kept["results"], unreadable)
 
     # -- events -----------------------------------------------------------------------
 
@@ -880,23 +890,60 @@ def _read_mark(path: Path) -> tuple[int, int] | None:
 _RAW_DECODE = json.JSONDecoder().raw_decode
 
 
+DEEPEST = 64
+"""How deeply a stored value may nest to be read (a race's results nest 4 deep; an import
+takes at most 8): one deeper (a crafted row, a file imported before imports were checked)
+is unreadable, said as such, rather than a value every view after would fail on."""
+
+UNREADABLE = object()
+"""What :func:`_read` gives for a stored value that cannot be read."""
+
+
+def nesting(value: Any, stop: int = 1000) -> int:
+    """How deeply ``value`` nests (a scalar: 0), counted without recursion (past ``stop``:
+    a number past it)."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, (dict, list)):
+            deepest = max(deepest, d + 1)
+            if deepest > stop:
+                return deepest
+            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
+    return deepest
+
+
+def _shallow(text: str, value: Any) -> bool:
+    """Whether a value read from ``text`` nests at most :data:`DEEPEST` levels: at once
+    when the text has no more brackets than that, else counted."""
+    return text.count("[") + text.count("{") <= DEEPEST or nesting(value, DEEPEST) <= DEEPEST
+
+
+def _read(text: str | None) -> Any:
+    """A stored JSON value: None for none, :data:`UNREADABLE` for one that is not JSON or
+    nests deeper than :data:`DEEPEST` (never a RecursionError in a view after)."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return UNREADABLE
+    return value if _shallow(text, value) else UNREADABLE
+
+
 def _load_event(body: str) -> Any:
     """An event body as ``_dump`` wrote it (compact JSON): decoded without the
     whitespace scans of ``json.loads``, which replaying thousands of events notices.
-    Anything else is left to ``_loads`` (None if it is not JSON)."""
+    Anything else is left to ``_loads`` (None if it is not JSON or nests too deeply)."""
     try:
         value, end = _RAW_DECODE(body)
         if end == len(body):
-            return value
-    except (ValueError, TypeError):
+            return value if _shallow(body, value) else None
+    except (ValueError, TypeError, RecursionError):
         pass
     return _loads(body, None)
 
 
 def _loads(text: str | None, default: Any) -> Any:
-    if text is None:
-        return default
-    try:
-        return json.loads(text)
-    except (ValueError, TypeError):
-        return default
+    value = _read(text)
+    return default if value is None or value is UNREADABLE else value

@@ -5,12 +5,19 @@ through ``league.seasons``, ``league.teams`` and ``league.record``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from companion.core.journal import Journal
 from companion.kit.text import MENU_CHARS
 from companion.league import ledger, seasons
-from companion.league.onscreen import screen_count, screen_season
+from companion.league.onscreen import finish_lines, screen_count, screen_season, unshown_lines
+
+
+MEDIA = Path("/media")
+"""Where a USB stick is mounted (Raspberry Pi OS: ``/media/<user>/<label>``)."""
+IMPORT_FOLDER = "import"
+"""The folder of the state directory the box imports from as well (``STATE/import``)."""
 
 
 class Club:
@@ -46,12 +53,19 @@ class Club:
         return [s.name for s in reversed(seasons.listed(self.journal, game))] if game else []
 
     def season_lines(self, name: str) -> list[str]:
+        """A season's page: its table, how drivers' races ended, the results dropped, its
+        teams (made again only when the journal's races or seasons change: the page is shown
+        every frame)."""
         from companion.league import teams
-        season = seasons.find(self.journal, self.game(), name)
-        rows = seasons.table(self.journal, season)
-        return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
-                *(f"Drop {line}" for line in seasons.dropped_note(rows)),
-                *teams.lines(teams.table(self.journal, season))]
+        game = self.game()
+
+        def lines() -> list[str]:
+            season = seasons.find(self.journal, game, name)
+            rows = seasons.table(self.journal, season)
+            return [season.label(), *(f"{r['position']} {r['name']} {r['points']}" for r in rows),
+                    *finish_lines(rows), *(f"Drop {line}" for line in seasons.dropped_note(rows)),
+                    *teams.lines(teams.table(self.journal, season)), *unshown_lines(self.journal)]
+        return self.journal.cached(f"season lines {game} {name}", lines)
 
     def print_season(self, name: str) -> str:
         season = seasons.find(self.journal, self.game(), name)
@@ -231,3 +245,43 @@ class Club:
         from companion.league import paper     # its receipts: loaded to print
         self.submit(paper.race_receipt(self.journal, self.race(rid)))
         return ""
+    # -- an import from another box ------------------------------------------------------
+
+    def import_files(self) -> list[Path]:
+        """The export files the box can import (``*.json``): in ``STATE/import`` and at the
+        top (or one folder down) of a USB stick under :data:`MEDIA`."""
+        folders = [self.journal.path.parent / IMPORT_FOLDER]
+        for pattern in ("*", "*/*"):
+            try:
+                folders += sorted(p for p in MEDIA.glob(pattern) if p.is_dir())
+            except OSError:
+                continue
+        found: list[Path] = []
+        for folder in folders:
+            try:
+                found += sorted(p for p in folder.glob("*.json") if p.is_file())
+            except OSError:
+                continue
+        return found
+
+    def plan_import(self, path: Path):
+        """(the plan, the question to ask before writing: ``2 races into season Cup?``), or
+        (None, why it is refused or there is nothing to add). Nothing is written."""
+        from companion.league import exchange
+        if self.journal.read_only:
+            return None, "The journal is read-only here: nothing was imported"
+        try:
+            plan = exchange.plan_import(self.journal, exchange.read_file(path))
+        except exchange.ImportRefused as exc:
+            return None, f"{path.name} refused, nothing was changed: {exc}"
+        except (OSError, UnicodeDecodeError) as exc:
+            return None, f"Cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}"
+        if not plan.new:
+            return None, f"Nothing new: its {plan.held} race{'' if plan.held == 1 else 's'} are here already"
+        return plan, plan.asks()
+
+    def import_races(self, plan) -> str:
+        """Write what :meth:`plan_import` planned (asked and answered OK); what to tell."""
+        from companion.league import exchange
+        exchange.import_season(self.journal, plan)
+        return f"Added {len(plan.new)} race{'' if len(plan.new) == 1 else 's'} to season {plan.into}"

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.core.journal import Journal, Session
-from companion.league import corrections, ledger, record, seasons, steward, teams
+from companion.core.journal import Journal, Session, nesting as _depth
+from companion.league import corrections, ledger, seasons, steward, teams
 
 SCHEMA = 1
 """The version of every JSON form here (``companion results --json``, export files). It
@@ -68,28 +68,33 @@ def race_rows(journal: Journal, season: seasons.Season, ids: dict | None = None)
     session that held several gives each its own, the id ``<uuid>#2`` from its second)."""
     ids = journal.race_ids() if ids is None else ids
     out, number = [], 0
+    finishes = iter(season.finishes())
     for s in season.sessions:
         held = ledger.session_races(s)
         base = seasons.race_id(s, ids)
         entries = ledger.championship_entries(s)
-        out_of = record.not_finished(s.results or {})
         for k, race in enumerate(held, start=1):
             number += 1
             if season.races and number > season.races:
                 return out
+            out_of, _ = next(finishes)
             ran = {str(e["name"]).casefold() for e in race}
-            standings = [{**_entry(e, p), "status": "out" if k == len(held) and str(e["name"]).casefold() in out_of
-                          else "finished"} for p, e in enumerate(race, start=1)]
+            standings = [{**_entry(e, p), "status": "out" if str(e["name"]).casefold() in out_of else "finished"}
+                         for p, e in enumerate(race, start=1)]
             standings += [{"position": None, "name": str(e["name"]), "points": 0, "status": "did not start",
                            **{f: e[f] for f in ("colour", "player") if f in e}}
                           for e in entries if str(e.get("name")).casefold() not in ran]
-            cars = len((s.results or {}).get("standings") or []) if len(held) == 1 else len(race)
+            cars = [str(e.get("name")).casefold() for e in (s.results or {}).get("standings") or []] \
+                if len(held) == 1 else []
+            out_cars = len(set(cars) & out_of) if len(cars) > len(race) else \
+                sum(e["status"] == "out" for e in standings)
             out.append({"race": base if k == 1 else f"{base}#{k}", "number": number, "game": season.game,
                         "season": season.name, "activity": s.activity,
                         "started": iso(s.started), "finished": iso(s.finished),
                         "date": time.strftime("%Y-%m-%d", time.localtime(s.started)),
                         "ended_early": bool((s.results or {}).get("ended_early")),
-                        "cars": max(cars, len(race)), "standings": standings})
+                        "cars": max(len(cars), len(standings)), "players": len(race), "out": out_cars,
+                        "standings": standings})
     return out
 
 
@@ -97,7 +102,8 @@ def season_summary(journal: Journal, season: seasons.Season) -> dict[str, Any]:
     rows = seasons.table(journal, season)
     return {"name": season.name, "game": season.game, "races": len(season.race_list()),
             "set_races": season.races, "drop": season.drop, "complete": season.complete(),
-            "leader": rows[0]["name"] if rows else None}
+            "leader": rows[0]["name"] if rows else None,
+            "out": sum(r["out"] for r in rows), "did_not_start": sum(r["did_not_start"] for r in rows)}
 
 
 def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
@@ -105,6 +111,7 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
     return {**season_summary(journal, season),
             "standings": [{"position": r["position"], "name": r["name"], "points": r["points"],
                            "races": r["races"], "wins": r["wins"], "best": r["best"],
+                           "finished": r["finished"], "out": r["out"], "did_not_start": r["did_not_start"],
                            "results": list(r["results"]), "dropped": r["dropped"],
                            "dropped_points": r["dropped_points"]} for r in rows],
             "teams": teams.table(journal, season),
@@ -115,10 +122,11 @@ def season_json(journal: Journal, season: seasons.Season) -> dict[str, Any]:
 # -- spreadsheet files --------------------------------------------------------------------
 
 RACES_HEADER = ["race", "game", "season", "number", "date", "started", "finished", "cars", "winner", "ended_early",
-                "out", "did_not_start"]
+                "out", "did_not_start", "players"]
 STANDINGS_HEADER = ["race", "game", "season", "number", "position", "name", "points", "colour", "status"]
 """``status``: ``finished``, ``out`` (did not finish: crashed, demolished) or ``did not start``."""
-SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped"]
+SEASONS_HEADER = ["game", "season", "position", "name", "points", "races", "wins", "best", "dropped", "finished",
+                  "out", "did_not_start"]
 TEAMS_HEADER = ["game", "season", "position", "team", "drivers", "points", "wins"]
 """``drivers``: the team's drivers joined by ``+``."""
 
@@ -148,12 +156,12 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
                               sheet_time(r["started"]), sheet_time(r["finished"]),
                               r["cars"], r["standings"][0]["name"] if r["standings"] else "",
                               "yes" if r["ended_early"] else "no",
-                              sum(e["status"] == "out" for e in r["standings"]),
-                              sum(e["status"] == "did not start" for e in r["standings"])])
+                              r["out"], sum(e["status"] == "did not start" for e in r["standings"]), r["players"]])
                 standings += [[r["race"], ledger.title(game), season.name, r["number"], e["position"] or "",
                                e["name"], e["points"], e.get("colour", ""), e["status"]] for e in r["standings"]]
             tables += [[ledger.title(game), season.name, row["position"], row["name"], row["points"], row["races"],
-                        row["wins"], row["best"] or "", " ".join(map(str, row["dropped"]))]
+                        row["wins"], row["best"] or "", " ".join(map(str, row["dropped"])), row["finished"],
+                        row["out"], row["did_not_start"]]
                        for row in seasons.standings(season, merged)]
             team_rows += [[ledger.title(game), season.name, t["position"], t["name"], "+".join(t["drivers"]),
                            t["points"], t["wins"]] for t in teams.table(journal, season)]
@@ -186,6 +194,8 @@ MAX_SEASON_RACES = seasons.MAX_RACES
 the table screen stay within a press's time on a Pi Zero 2 W."""
 MAX_CARS = 40
 """Cars (standings entries) a race of a file may have."""
+MAX_NAME = 40
+"""Characters a driver's name in a file may have."""
 MAX_FIELDS = 64
 """Fields a dictionary of a race's results or options may have, and :data:`MAX_ITEMS` items a list."""
 MAX_ITEMS = 1000
@@ -203,19 +213,6 @@ def _races_only(data: dict[str, Any]) -> str:
     """The checksum older companions wrote: of the races alone."""
     body = json.dumps(data.get("races"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def _depth(value: Any) -> int:
-    """How deeply ``value`` nests (a scalar: 0), counted without recursion."""
-    deepest, todo = 0, [(value, 0)]
-    while todo:
-        v, d = todo.pop()
-        if isinstance(v, (dict, list)):
-            deepest = max(deepest, d + 1)
-            if deepest > 1000:
-                return deepest
-            todo += [(x, d + 1) for x in (v.values() if isinstance(v, dict) else v)]
-    return deepest
 
 
 def _plain(value: Any, where: str) -> None:
@@ -273,6 +270,16 @@ def carried(journal: Journal, race_ids: set[str]) -> list[dict[str, Any]]:
     mine = [e for e in events if e["kind"] != "undo" and e.get("race") in race_ids]
     refs = {e["ref"] for e in mine}
     return [e for e in events if e in mine or (e["kind"] == "undo" and e.get("of") in refs)]
+
+
+def read_file(path: str | Path) -> dict[str, Any]:
+    """An export file read and checked whole (:func:`read_export`); ImportRefused says why
+    it is refused, OSError or UnicodeDecodeError that it cannot be read. Nothing is written."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read(MAX_FILE + 1)
+    if len(text) > MAX_FILE:
+        raise ImportRefused(f"it is larger than a season's export can be ({MAX_FILE // 1_000_000} MB)")
+    return read_export(text)
 
 
 def read_export(text: str) -> dict[str, Any]:
@@ -381,7 +388,7 @@ def _moment(value: Any) -> bool:
 
 def _entry_ok(e: Any) -> bool:
     """A standings entry the championship can count: a name, and whole numbers where given."""
-    return isinstance(e, dict) and isinstance(e.get("name"), str) and 0 < len(e["name"].strip()) <= 40 \
+    return isinstance(e, dict) and isinstance(e.get("name"), str) and 0 < len(e["name"].strip()) <= MAX_NAME \
         and ("position" not in e or _count(e["position"])) \
         and (e.get("points") is None or (_count(abs(e["points"])) if isinstance(e["points"], int) else False))
 
@@ -406,6 +413,11 @@ class Plan:
     def __init__(self, game: str, into: str, start: dict | None, new: list, held: int, changes: list = ()):
         self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
         self.changes = list(changes)      # the file's changes to its races this box has not
+
+    def asks(self) -> str:
+        """The question the box asks before it writes: ``2 races into season Cup (new here)?``."""
+        return f"{len(self.new)} race{'' if len(self.new) == 1 else 's'} into season {self.into}" \
+               f"{' (new here)' if self.start else ''}?"
 
     def says(self) -> str:
         made = " (a new season on this box, by the file's name)" if self.start else ""

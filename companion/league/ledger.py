@@ -23,12 +23,14 @@ def finished(journal: Journal, championship: str | None = None) -> list[Session]
     """The finished sessions with standings (of ``championship``), in the order they
     finished (a race put aside and finished later counts after the races finished
     meanwhile), without their data snapshot (``Journal.finished_sessions``)."""
-    out = journal.cached("countable", lambda: [s for s in journal.finished_sessions()
-                                               if s.results and s.results.get("standings") and countable(s)],
-                         depends=("finished",))
-    if championship is not None:
-        out = [s for s in out if key_of(s) == championship]
-    return sorted(out, key=finish_order)
+    every = journal.cached("countable", lambda: sorted(
+        [s for s in journal.finished_sessions()
+         if not s.unreadable and s.results and s.results.get("standings") and countable(s)], key=finish_order),
+        depends=("finished",))
+    if championship is None:
+        return list(every)
+    return journal.cached(f"countable {championship}", lambda: [s for s in every if key_of(s) == championship],
+                          depends=("finished",))
 
 
 def _whole(value) -> bool:
@@ -54,18 +56,43 @@ def countable(session: Session) -> bool:
 
 
 def unshown(journal: Journal) -> list[Session]:
-    """The finished sessions whose stored results cannot be shown (:func:`countable`)."""
-    return [s for s in journal.finished_sessions() if isinstance(s.results, dict) and s.results.get("standings")
-            and not countable(s)]
+    """The finished sessions whose stored results cannot be shown (:func:`countable`), or
+    whose stored values cannot be read at all (``Session.unreadable``: nested too deeply)."""
+    return journal.cached("unshown", lambda: [s for s in journal.finished_sessions() if s.unreadable or isinstance(
+        s.results, dict) and s.results.get("standings") and not countable(s)], depends=("finished",))
 
 
 def unshown_note(journal: Journal) -> str | None:
     """What the views say of the races that cannot be shown, or None."""
     bad = unshown(journal)
-    if not bad:
-        return None
-    return f"{len(bad)} stored race{'' if len(bad) == 1 else 's'} cannot be shown (damaged results, counted " \
-           f"nowhere): started {', '.join(when(s.started) for s in bad[:3])}{' ...' if len(bad) > 3 else ''}"
+    damaged = [s for s in bad if not s.unreadable]
+    notes = [unreadable_note(s) for s in bad if s.unreadable][:3]
+    if damaged:
+        notes.append(f"{len(damaged)} stored race{'' if len(damaged) == 1 else 's'} cannot be shown (damaged "
+                     f"results, counted nowhere): started {', '.join(when(s.started) for s in damaged[:3])}"
+                     f"{' ...' if len(damaged) > 3 else ''}")
+    return "; ".join(notes) or None
+
+
+def unreadable_note(session: Session) -> str:
+    """What the views say of a race whose stored values cannot be read (``Session.unreadable``)."""
+    return f"race {session.id} (started {when(session.started)}) cannot be read: its stored " \
+           f"{' and '.join(session.unreadable)} nest too deeply or are not JSON, so it counts nowhere; " \
+           "restore a backup from before it to count it"
+
+
+def not_finished(session_results: dict[str, Any]) -> set[str]:
+    """The names (casefolded) that did not finish a race: out of it (``out`` of the
+    results or of their lap chart, where every game names the cars that crashed or were
+    demolished; an entry ``out: ...`` or with an ``out_lap``). Of a session that held
+    several races (Lacorsa's championship), its last race's."""
+    chart = session_results.get("lap_chart") if isinstance(session_results.get("lap_chart"), dict) else {}
+    gone = [*(session_results.get("out") or []), *(chart.get("out") or [])]
+    out = {str(o[0]).casefold() for o in gone if isinstance(o, (list, tuple)) and o}
+    for e in session_results.get("standings") or []:
+        if str(e.get("status", "")).startswith("out") or e.get("out_lap") is not None:
+            out.add(str(e.get("name", "")).casefold())
+    return out
 
 
 def finish_order(session: Session) -> tuple[float, int]:
@@ -95,9 +122,12 @@ def race_id(session: Session, ids: dict[int, tuple[str, str | None]]) -> str:
 
 def last_finished(journal: Journal) -> Session | None:
     """The newest race finished on this box (a race imported from another is not)."""
-    imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
-    races = [s for s in finished(journal) if s.id not in imported]
-    return journal.session(races[-1].id) if races else None
+    def newest() -> int | None:
+        imported = {sid for sid, (_, season) in journal.race_ids().items() if season is not None}
+        races = [s for s in finished(journal) if s.id not in imported]
+        return races[-1].id if races else None
+    sid = journal.cached("last finished", newest, depends=("finished", "races"))
+    return journal.session(sid) if sid is not None else None
 
 
 def championship_key(journal: Journal, championship: str | None = None) -> str | None:
@@ -105,11 +135,14 @@ def championship_key(journal: Journal, championship: str | None = None) -> str |
     were all imported) the newest imported race's."""
     if championship is not None:
         return championship
-    last = last_finished(journal)
-    if last is None:
-        every = finished(journal)
-        last = every[-1] if every else None
-    return key_of(last) if last else None
+
+    def newest() -> str | None:
+        last = last_finished(journal)
+        if last is None:
+            every = finished(journal)
+            last = every[-1] if every else None
+        return key_of(last) if last else None
+    return journal.cached("championship key", newest, depends=("finished", "races"))
 
 
 def session_races(session: Session) -> list[list[dict[str, Any]]]:

@@ -42,4 +42,32 @@ def championship_lines(journal: Journal) -> list[str]:
         said = f"{count} of {season.races} races" if season.races else counted(count, "race")
         lines = [first_fitting(ledger.title(key), ledger.title(key.partition(":")[0])),
                  first_fitting(f"Season {season.name}, {said}", f"{season.name}, {said}", f"{season.name}{of}")]
-    return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows)]
+    return [*lines, *(f"{r['position']} {r['name']} {r['points']}" for r in rows), *unshown_lines(journal)]
+
+
+def season_over(journal: Journal, season: seasons.Season) -> str:
+    """What the box says when a race completes ``season`` (``seasons.completed_by`` has
+    started the next): an open-ended season is full at ``seasons.MAX_RACES`` races."""
+    why = "complete" if season.races else f"full ({season.bound} races, the most a season holds)"
+    return f"Season {season.name} is {why}: the next race starts season {seasons.current(journal, season.game).name}"
+
+
+def finish_lines(rows: list[dict]) -> list[str]:
+    """How the drivers of a season's table who did not finish every race ended them, a
+    line each: ``Bob: 1 out, 1 DNS`` (out: did not finish; DNS: did not start)."""
+    lines = []
+    for r in rows:
+        said = ", ".join(f"{n} {what}" for n, what in ((r["out"], "out"), (r["did_not_start"], "DNS")) if n)
+        if said:
+            lines.append(first_fitting(f"{r['name']}: {said}", f"{r['position']}: {said}"))
+    return lines
+
+
+def unshown_lines(journal: Journal) -> list[str]:
+    """``Race 7 unreadable`` for each stored race the views cannot show (``ledger.unshown``),
+    then what to do: the command that says more."""
+    bad = ledger.unshown(journal)
+    if not bad:
+        return []
+    return [*(first_fitting(f"Race {s.id} unreadable", f"Race {s.id} bad") for s in bad[:3]),
+            *(["and more"] if len(bad) > 3 else []), "companion results", "says more"]

@@ -8,6 +8,7 @@ the box offers a name again), and an owner's merge (``{"kind": "merge", "from": 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,32 +46,22 @@ class Record:
 def unnamed(entry: dict[str, Any]) -> bool:
     """A car no one named: called by its colour ("Blue"), its name its colour's, or with no
     colour given a colour's name. Not a driver: it stays in its race's results only."""
-    from companion.kit.cars import COLOURS
-
     name = str(entry.get("name", "")).strip().casefold()
     colour = entry.get("colour")
     if colour is not None:
         return name == str(colour).strip().casefold()
-    return name in {c.casefold() for c in COLOURS}
+    return name in _colour_names()
+
+
+@functools.cache
+def _colour_names() -> frozenset[str]:
+    from companion.kit.cars import COLOURS
+    return frozenset(c.casefold() for c in COLOURS)
 
 
 def key(name: str, merged: dict[str, str]) -> str:
     """The driver a name is: its merged name's, any letter case."""
     return merged.get(name.casefold(), name).casefold()
-
-
-def not_finished(session_results: dict[str, Any]) -> set[str]:
-    """The names (casefolded) that did not finish a race: out of it (``out`` of the
-    results or of their lap chart, where every game names the cars that crashed or were
-    demolished; an entry ``out: ...`` or with an ``out_lap``). Of a session that held
-    several races (Lacorsa's championship), its last race's."""
-    chart = session_results.get("lap_chart") if isinstance(session_results.get("lap_chart"), dict) else {}
-    gone = [*(session_results.get("out") or []), *(chart.get("out") or [])]
-    out = {str(o[0]).casefold() for o in gone if isinstance(o, (list, tuple)) and o}
-    for e in session_results.get("standings") or []:
-        if str(e.get("status", "")).startswith("out") or e.get("out_lap") is not None:
-            out.add(str(e.get("name", "")).casefold())
-    return out
 
 
 def records(journal: Journal) -> dict[str, Record]:
@@ -86,7 +77,7 @@ def _records(journal: Journal) -> dict[str, Record]:
         every = seasons.seasons(journal, game)
         for number, season in enumerate(every):
             for session in season.sessions:
-                dnf = not_finished(session.results or {})
+                dnf = ledger.not_finished(session.results or {})
                 held = ledger.session_races(session)
                 for k, race in enumerate(held, start=1):
                     for place, entry in enumerate(race, start=1):

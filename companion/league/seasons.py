@@ -25,6 +25,8 @@ from companion.league import corrections, ledger
 from companion.league.ledger import race_id  # noqa: F401  (a race's id, where the seasons' callers ask it)
 
 MAX_RACES = 200
+"""The most races a season holds: set ones, open-ended ones played on the box (the race
+after its last starts the next season of the game, ``completed_by``), and imported ones."""
 MAX_DROP = 9
 NAME_CHARS = 16
 
@@ -56,15 +58,33 @@ class Season:
         made once (a season is read whole from the journal, ``seasons``)."""
         if self._races is None:
             out = [race for s in self.sessions for race in ledger.session_races(s)]
-            self._races = out[:self.races] if self.races else out
+            self._races = out[:self.bound]
         return self._races
+
+    @property
+    def bound(self) -> int:
+        """The races it holds at most: its set number, else :data:`MAX_RACES`."""
+        return self.races or MAX_RACES
+
+    def finishes(self) -> list[tuple[set[str], set[str]]]:
+        """For each race of :meth:`race_list`: (the names out of it, the names its session
+        entered), casefolded. A car its session entered that is not in one of its races
+        (Lacorsa's championship in one session) did not start that race."""
+        out = []
+        for s in self.sessions:
+            held = ledger.session_races(s)
+            dnf = ledger.not_finished(s.results or {})
+            entered = {str(e.get("name")).casefold() for e in ledger.championship_entries(s)}
+            out += [(dnf if k == len(held) else set(), entered) for k in range(1, len(held) + 1)]
+        return out[:self.bound]
 
     def held(self) -> int:
         """The races its sessions hold, past a set number too (an import is checked by it)."""
         return sum(len(ledger.session_races(s)) for s in self.sessions)
 
     def complete(self) -> bool:
-        return bool(self.races) and len(self.race_list()) >= self.races
+        """Its set races are run, or an open-ended one holds :data:`MAX_RACES`."""
+        return len(self.race_list()) >= self.bound
 
     def label(self) -> str:
         """``2026-2, 3 of 8 races`` or ``2026-2, 3 races``."""
@@ -111,11 +131,16 @@ def _seasons(journal: Journal, game: str, events: list[dict] | None = None) -> l
         by_name.setdefault(first.name, first)
     named_as = _settled(out, by_name, corrections.season_changes(journal, game, events))
     void_ids = {s.id for s in voided}
+    held: dict[str, int] = {}     # season name -> the races its sessions hold so far
     for s in done:
         put = moved.get(s.id) or ids.get(s.id, ("", None))[1]
         home = named_as(put) if put is not None else None
-        home = home or _home(out, s.id)
-        (home.voided if s.id in void_ids else home.sessions).append(s)
+        home = home or _home(out, s.id, held)
+        if s.id in void_ids:
+            home.voided.append(s)
+        else:
+            home.sessions.append(s)
+            held[home.name] = held.get(home.name, 0) + len(ledger.session_races(s))
     for season in out:
         season.sessions.sort(key=ledger.finish_order)
     return out
@@ -155,15 +180,16 @@ def overfull(journal: Journal, events: list[dict]) -> Season | None:
     return None
 
 
-def _home(every: list[Season], session_id: int) -> Season:
+def _home(every: list[Season], session_id: int, held: dict[str, int]) -> Season:
     """The season a race of this box started as session ``session_id`` counts in: the
-    newest started before it; but a season of a set number of races already full (the
-    race put aside and finished after its last race) passes it on to the next."""
+    newest started before it; but a season already full (its set number of races, or
+    :data:`MAX_RACES`, ``held`` so far: the race put aside and finished after its last
+    race) passes it on to the next."""
     at = next((k for k, season in enumerate(every) if season.after != BY_NAME), 0)
     for k, season in enumerate(every):
         if season.after != BY_NAME and season.after < session_id:
             at = k
-    while at + 1 < len(every) and every[at].races and every[at].held() >= every[at].races:
+    while at + 1 < len(every) and held.get(every[at].name, 0) >= every[at].bound:
         at += 1
     return every[at]
 
@@ -263,7 +289,8 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
     races = [[_renamed(e, merged, spelled) for e in race] for race in season.race_list()]
     drop = dropping(season, len(races))
     if not drop:
-        return [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
+        rows = [{**r, "dropped": [], "dropped_points": 0} for r in scoring.championship(races)]
+        return _with_finishes(rows, season, races, merged, spelled)
     names: dict[str, None] = {}
     for race in races:
         for e in race:
@@ -282,6 +309,32 @@ def standings(season: Season, merged: dict[str, str] | None = None) -> list[dict
         r["dropped"] = [k + 1 for k in lost]
         r["dropped_points"] = sum(next((e.get("points", 0) for e in races[k] if e["name"] == r["name"]), 0)
                                   for k in lost)
+    return _with_finishes(rows, season, races, merged, spelled)
+
+
+def _with_finishes(rows: list[dict[str, Any]], season: Season, races: list[list[dict[str, Any]]],
+                   merged: dict[str, str] | None, spelled: dict[str, str]) -> list[dict[str, Any]]:
+    """Each row with how its driver's races ended (``Season.finishes``): ``finished``,
+    ``out`` (did not finish) and ``did_not_start``."""
+    drivers: dict[str, str] = {}      # a name as a race has it -> its driver's, casefolded
+
+    def driver(name: str) -> str:
+        if name not in drivers:
+            drivers[name] = _renamed({"name": name}, merged, spelled)["name"].casefold()
+        return drivers[name]
+
+    out_of: dict[str, int] = {}
+    missed: dict[str, int] = {}
+    for (out, entered), race in zip(season.finishes(), races):
+        ran = {e["name"].casefold() for e in race}
+        for who in {driver(n) for n in out} & ran:
+            out_of[who] = out_of.get(who, 0) + 1
+        for who in {driver(n) for n in entered} - ran:
+            missed[who] = missed.get(who, 0) + 1
+    for r in rows:
+        who = r["name"].casefold()
+        r["out"], r["did_not_start"] = out_of.get(who, 0), missed.get(who, 0)
+        r["finished"] = r["races"] - r["out"]
     return rows
 
 
@@ -342,7 +395,7 @@ def season_of(journal: Journal, session: Session) -> Season:
             return season
     put = journal.race_ids().get(session.id, ("", None))[1]
     named = next((s for s in all_seasons if put is not None and s.name == put), None)
-    return named or _home(all_seasons, session.id)
+    return named or _home(all_seasons, session.id, {s.name: s.held() for s in all_seasons})
 
 
 def race_number(journal: Journal, session: Session) -> int:

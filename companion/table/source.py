@@ -238,6 +238,9 @@ class Follower:
         if power.low_in(self.journal.club_events()):
             out["problems"] = [*out["problems"], f"{power.STATUS} on the box: {power.ADVICE}"]
         out["drivers"] = record.summaries(self.journal)
+        note = ledger.unshown_note(self.journal)
+        if note:
+            out["problems"] = [*out["problems"], note]
         if self.session is None:
             return out
         out["title"] = paper.activity_title(self.session.activity, self.session.options)

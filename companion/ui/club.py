@@ -27,7 +27,7 @@ class ClubMenu(Screen):
     championship), and making a dataclass costs more than that press's whole budget."""
     chooses = True
     ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge", "Season rules", "Races",
-             "Undo a change")
+             "Undo a change", "Import races")
 
     def __init__(self, selected: int = 0):
         self.selected = selected
@@ -61,8 +61,10 @@ class ClubMenu(Screen):
                 app.push(Pick("Merge whom", club.driver_names(), _merge_into))
             elif item == "Undo a merge":
                 app.push(Pick("Undo a merge", club.merged_names(), _unmerge))
-            else:
+            elif item == "Undo a change":
                 _undo_change(app)
+            else:
+                _import_from(app, club.import_files())
 
 
 def _merge_into(app, name: str) -> None:
@@ -311,3 +313,32 @@ class SeasonRules(NewSeason):
         season, name, races, drop = self.season, self.names.get(SEASON_KEY, ""), self.races, self.drop
         _confirmed(app, f"Save {name or season}: {races or 'open'} races, drop {drop}?", 2,
                    lambda: app.club().set_season(season, name, races, drop))
+
+
+def _import_from(app, files: list) -> None:
+    """The export files on a USB stick or in STATE/import; one chosen is checked and
+    planned, and written only once its question ("2 races into season Cup?") is answered OK."""
+    if not files:
+        app.toast = "No export file: put one on a USB stick, or in the import folder of the state folder"
+        return
+    shown = {_file_line(p, k): p for k, p in enumerate(files)}
+
+    def chosen(app, line: str) -> None:
+        from companion.ui.dialog import Confirm
+        plan, said = app.club().plan_import(shown[line])
+        if plan is None:
+            app.toast = said
+            return
+
+        def yes() -> None:
+            app.pop()                  # the list of files
+            app.toast = app.club().import_races(plan)
+        app.push(Confirm(said, yes))
+    app.push(Pick("Import from", list(shown), chosen))
+
+
+def _file_line(path, k: int) -> str:
+    """A file's line in the list: its name, cut to the line (a number keeps two apart)."""
+    from companion.profile import MENU_CHARS
+    name = path.stem
+    return name if len(name) <= MENU_CHARS else f"{k + 1} {name[:MENU_CHARS - 4]}~"

@@ -352,8 +352,8 @@ class Results(Screen):
 
     def view(self, app: Host) -> View:
         lines = app.championship_lines()
-        if not lines:
-            return replace(ui.message("Championship", "No finished races yet."), footer="BACK: back")
+        if not lines:     # the club still: a new box imports its club's races there
+            return replace(ui.message("Championship", "No finished races yet."), footer="OK: club  BACK: back")
         return self.scroll.show(replace(ui.main_menu(lines, -1, title="Championship"),
                                         footer="GO: print  OK: club"))
 
@@ -364,10 +364,10 @@ class Results(Screen):
             self.scroll.line(_step(gesture))
         elif gesture.kind == "press" and gesture.button == GO:
             app.print_championship()
-        elif gesture.kind == "press" and gesture.button == OK and app.championship_lines():
+        elif gesture.kind == "press" and gesture.button == OK:
             from companion.ui.club import ClubMenu    # seasons, drivers: loaded when asked for
             app.push(ClubMenu())
-        elif gesture.kind == "press" and gesture.button in (BACK, OK):
+        elif gesture.kind == "press" and gesture.button == BACK:
             app.pop()
 
 

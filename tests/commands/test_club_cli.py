@@ -20,7 +20,7 @@ def test_seasons_are_listed_and_a_past_one_shown(state_dir, capsys):
         "Seasons of Lap counter, Formula Dé points:", f"  {year}-1, 3 races  won by Anne (26)", "  Cup, 2 races  led by Anne (20)  (current)"]
     assert main(["results", "--state", str(state_dir), "--season", f"{year}-1", "--championship", GAME]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"Lap counter, Formula Dé points season {year}-1, 3 races" and out[1].split() == ["1.", "Anne", "26"]
+    assert out[0] == f"Lap counter, Formula Dé points season {year}-1, 3 races" and out[2].split()[:3] == ["1.", "Anne", "26"]
     assert main(["results", "--state", str(state_dir), "--season", "cup"]) == 0    # the one game that has it
     assert capsys.readouterr().out.startswith("Lap counter, Formula Dé points season Cup, 2 races")
     assert main(["results", "--state", str(state_dir), "--season", "Winter", "--championship", GAME]) == 2
