@@ -307,10 +307,29 @@ def _label(names: Sequence[str], given: Sequence[str | None] = ()) -> list[str]:
     return [label[:MAX_LABEL] for label in codes(names, MAX_LABEL, given)]
 
 
-def _car_entries(names: Sequence[str], labels: Sequence[str]) -> list[Entry]:
-    """Each car's line in the key: its sample, its label and its name."""
-    return [(sample(car), name if lab in name else f"{lab} {name}")
-            for car, (name, lab) in enumerate(zip(names, labels))]
+def _car_entries(names: Sequence[str], labels: Sequence[str], drawn: Sequence[int] | None = None) -> list[Entry]:
+    """Each car's line in the key: its sample, its label and its name (of the cars
+    ``drawn``, each in the style of its place among them; all by default)."""
+    drawn = range(len(names)) if drawn is None else drawn
+    return [(sample(k), names[car] if labels[car] in names[car] else f"{labels[car]} {names[car]}")
+            for k, car in enumerate(drawn)]
+
+
+SPLIT_ABOVE = 6
+"""A lap chart of more cars is printed as two, the front of the field and the rest, each
+car on every place row but only half the lines drawn, in the six clearest styles."""
+
+
+def lap_chart_parts(spec: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The lap chart as printed: one picture, or for more than ``SPLIT_ABOVE`` cars two,
+    each with the heading's words for the cars it draws (``places 1-6``, ``places 7-12``,
+    by the classification)."""
+    n = len(spec["names"])
+    if n <= SPLIT_ABOVE or spec.get("across") == "rounds":
+        return [("", dict(spec))]
+    half = (n + 1) // 2
+    return [(f"places {lo + 1}-{hi}", {**spec, "only": list(range(lo, hi))})
+            for lo, hi in ((0, half), (half, n))]
 
 
 def lap_chart_spec(results: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -412,7 +431,9 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
 
     words = ([f"1 column = {group} {spec.get('across', 'laps')}"] if group > 1 and not spec.get("at") else []) + \
         ([f"{str(spec.get('across')).capitalize()} across"] if spec.get("across", "laps") != "laps" else [])
-    entries = [(None, w) for w in words] + _special_entries(spec) + _car_entries(names, labels)
+    drawn = [int(c) for c in spec.get("only") or range(cars)]   # the lines drawn (a split field's part)
+    look = {car: k for k, car in enumerate(drawn)}               # each in the style of its place among them
+    entries = [(None, w) for w in words] + _special_entries(spec) + _car_entries(names, labels, drawn)
     axis_h = GLYPH_H * BIG + 8
     ybase = top + height_plot + 2
     height = ybase + axis_h + 4 + _key_height(entries) + 6
@@ -443,12 +464,12 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
         return next((j for j, n in enumerate(shown) if n >= lap), len(cols) - 1)
 
     marker_every = max(1, math.ceil(14 / max(step, 1)))
-    for car in reversed(range(cars)):      # the winner drawn last, on top
+    for car in reversed(drawn):            # the winner drawn last, on top
         pts = [(xs[j], y_of(p)) if p is not None else None for j, p in enumerate(where[car])]
         phase = 0
         for run in _runs(pts):
-            phase = _stroke(draw, run, style(car), phase)
-        _markers(img, pts, style(car), marker_every, car)
+            phase = _stroke(draw, run, style(look[car]), phase)
+        _markers(img, pts, style(look[car]), marker_every, car)
         # labels: where the car was in the first column it appears in, and where it is classified
         first = next((p for p in pts if p is not None), None)
         if first is not None:
@@ -456,11 +477,15 @@ def _laps_across(spec: Mapping[str, Any]) -> "Image.Image":
             _text(img, x0 - 4 - w, first[1] - GLYPH_H, labels[car])
         _text(img, x1 + 8, y_of(car + 1) - GLYPH_H, labels[car])
     for car, lap in spec.get("pits") or ():     # pit stops and crosses over every line
+        if car not in look:
+            continue
         j = column(lap)
         pos = where[car][j] if j < len(cols) else None
         if pos is not None:
             _ring(img, xs[j], y_of(pos))
     for car, lap in out_at.items():
+        if car not in look:
+            continue
         last = next((p for p in reversed(where[car]) if p is not None), None)
         j = min(column(lap), len(xs) - 1)
         if where[car][j] is not None:

@@ -83,7 +83,7 @@ class Runtime:
     @classmethod
     def open(cls, *, hardware: str = "auto", state: str | None = None, pinout: str | None = None,
              keys: str | None = None, out: str | None = None, seed: int | None = None,
-             pin_factory=None, i2c_bus=None) -> "Runtime":
+             pin_factory=None, i2c_bus=None, note: str = "") -> "Runtime":
         from companion.devices.board import build_board
         from companion.devices.watchdog import Watchdog
 
@@ -96,7 +96,8 @@ class Runtime:
         frames = Path(out) if out else state_dir / "frames"
         try:
             board = build_board(hardware, paths.pinout_path(pinout), out_dir=frames,
-                                state_dir=state_dir, keys=keys, pin_factory=pin_factory, i2c_bus=i2c_bus)
+                                state_dir=state_dir, keys=keys, pin_factory=pin_factory, i2c_bus=i2c_bus,
+                                note=note)
         except (ConfigError, DeviceError, ValueError) as exc:
             journal.close()
             raise StartupError(str(exc)) from None

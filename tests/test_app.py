@@ -5,7 +5,7 @@ tests/test_demo.py.)"""
 import random
 import sqlite3
 
-from companion.profile import LINE_CHARS, MENU_CHARS
+from companion.profile import MENU_CHARS
 from companion.app import App
 from companion.core import rowsums
 from companion.core.journal import Journal
@@ -249,18 +249,23 @@ def test_a_lap_counter_race_without_points_is_the_lap_counters_own(state_dir):
     assert session.championship == "laps" and session.results["game"] == "laps"
 
 
-def test_history_footer_shows_the_end_of_a_long_entry(state_dir):
+def test_a_long_history_entry_goes_on_under_its_words(state_dir):
+    """An entry wider than a menu line is never cut: it goes on on the next line, and the
+    selection moves from entry to entry."""
     app = make_app(state_dir)
     press(app, f"{TO_3WIDE_DICE} GO BACK DOWN OK")
     assert isinstance(app.screen, flow.History)
     label = app.runner.history()[-1].label
     shown = f"{app.runner.history()[-1].seq} {label}"
-    footer = app.frame().footer
     assert len(shown) > MENU_CHARS  # "1 Tire dice: 5xs 7xx 5x 6xx": four faces
-    assert footer.startswith("…") and shown.endswith(footer[1:]) and len(footer) == LINE_CHARS
+    menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    assert all(len(item) <= MENU_CHARS for item in menu.items) and len(menu.items) == 2
+    assert " ".join(" ".join(menu.items).split()) == shown and menu.selected == 0
+    assert app.frame().footer == "BACK: back"
     press(app, "UP")  # nothing above the first entry: stays put
     press(app, "BACK BACK GO BACK DOWN OK UP")  # a second roll; then the first entry again
-    assert app.frame().footer.startswith("…")
+    menu = next(w for w in app.frame().body if isinstance(w, flow.Menu))
+    assert len(menu.items) == 4 and menu.selected == 0
 
 
 def test_championship_list_scrolls_without_owing_presses(state_dir):

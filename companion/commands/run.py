@@ -45,19 +45,21 @@ def run(args) -> int:
 
     table = beside.start(paths.state_dir(args.state), paths.pinout_path(args.pinout), args.table_port)
     try:
-        return run_companion(args, None if table is None else table.port)
+        return run_companion(args, None if table is None else table.port, "" if table is None else table.note)
     finally:
         beside.stop(table)
 
 
-def run_companion(args, table_port: int | None = None) -> int:
+def run_companion(args, table_port: int | None = None, note: str = "") -> int:
     """The companion; ``table_port``: where the table screen beside it serves (the pause
-    menu's QR code and the program receipt then give that port, not the pinout's)."""
+    menu's QR code and the program receipt then give that port, not the pinout's);
+    ``note``: its address, kept in sight on the terminal display (printed before it, it
+    would be drawn over)."""
     from companion.runtime import Runtime, StartupError
 
     try:
         runtime = Runtime.open(hardware=args.hardware, state=args.state, pinout=args.pinout,
-                               keys=args.keys, out=args.out, seed=args.seed)
+                               keys=args.keys, out=args.out, seed=args.seed, note=note)
     except StartupError as exc:
         raise CommandError(str(exc)) from None
     if table_port is not None and runtime.app.table:

@@ -34,8 +34,9 @@ _CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 def codes(names: Sequence[str], width: int, given: Sequence[str | None] = ()) -> list[str]:
     """A distinct short code per name (distinct whatever the letter case), at most ``width``
     (2 or more) characters: the code ``given`` for it (a car number), else the name itself
-    when it is that short, else its first letter and later ones (``Red`` -> ``RE``, then
-    ``Black`` -> ``BA``). A name ending in a number keeps the number ("Ann 1" and "Ann 2":
+    when it is that short, else its first letters as many as fit (``Black`` -> ``BLA``,
+    ``Blue`` -> ``BLU`` in 3; in 2 ``Blue`` -> ``BL``, then ``Black`` -> ``BA``), else its
+    first letter and later ones (``Grey`` -> ``GRY`` beside ``Green``'s ``GRE``). A name ending in a number keeps the number ("Ann 1" and "Ann 2":
     ``A1`` and ``A2`` in 2, ``AN1`` and ``AN2`` in 3), so team cars stay told apart.
     Distinct for up to 36 + 36 ** 2 + ... names (1332 in 2); raises ValueError beyond."""
     taken = {str(g).upper() for g in given if g not in (None, "")}
@@ -66,7 +67,8 @@ def _code(name: str, width: int, taken: set[str]) -> str:
 
 def _candidates(letters: str, number: str, width: int):
     """The codes a name reads as, best first: letters and the number kept whole when it
-    fits, the first letter and later ones, then the first letter and a digit."""
+    fits; a name without a number its first letter and later ones filling the code; the
+    first letter and one later one, then the first letter and a digit."""
     head, rest = letters[0], letters[1:]
     if number and len(number) < width:
         room = width - len(number)
@@ -75,6 +77,9 @@ def _candidates(letters: str, number: str, width: int):
             yield head + later + number
     elif number and len(number) == width:
         yield number
+    if not number:            # the name's own first letters, as many as fit: Black BLA, Blue BLU
+        for later in _later(rest, width - 1):
+            yield head + later
     for later in _later(rest + number, min(1, width - 1)):
         yield head + later
     yield head

@@ -256,7 +256,8 @@ def printer_factory(pinout: dict, backend: str, spool_dir: Path) -> Callable[[],
 
 def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT_PINOUT, *,
                 out_dir: str | Path | None = None, state_dir: str | Path | None = None,
-                keys: str | None = None, printer: str | None = None, pin_factory=None, i2c_bus=None) -> Board:
+                keys: str | None = None, printer: str | None = None, pin_factory=None, i2c_bus=None,
+                note: str = "") -> Board:
     """The board for ``hardware`` (see the module docstring).
 
     ``pinout_path``: None = built-in defaults. ``out_dir``: where headless frames go
@@ -264,7 +265,8 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
     in ``<state_dir>/spool``. ``keys``: a --keys script (see ``buttons.parse_keys``);
     a bad one is a ValueError. ``printer``: the printer backend (see printer.py); by
     default "serial" on a Pi, "png" elsewhere (PRINTER_BACKENDS). ``pin_factory`` and
-    ``i2c_bus``: a gpiozero pin factory and an smbus-like bus (tests, the demo).
+    ``i2c_bus``: a gpiozero pin factory and an smbus-like bus (tests, the demo). ``note``:
+    a line the terminal display keeps in sight (the table screen's address).
     Raises ConfigError or DeviceError with a one-line message. The ``pi`` buttons' pins
     are not opened here: ``buttons.open()`` opens them (``App.run``, after its first
     frame), and can raise the DeviceError then.
@@ -280,7 +282,7 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
         hardware = detect_hardware()
     timing = Timing.from_table(pinout["buttons"])
     spool_dir = Path(state_dir if state_dir is not None else ".") / "spool"
-    display = _build_display(hardware, pinout, out_dir, i2c_bus)
+    display = _build_display(hardware, pinout, out_dir, i2c_bus, note)
     try:
         buttons = script if script is not None else _build_buttons(hardware, pinout, timing, pin_factory)
     except BaseException:
@@ -290,7 +292,7 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
     return Board(hardware, pinout, display, buttons, printer_factory(pinout, backend, spool_dir))
 
 
-def _build_display(hardware: str, pinout: dict, out_dir, i2c_bus):
+def _build_display(hardware: str, pinout: dict, out_dir, i2c_bus, note: str = ""):
     if hardware == "pi":
         from companion.devices.oled import OledDisplay
         return OledDisplay(pinout["display"], bus=i2c_bus)
@@ -299,7 +301,7 @@ def _build_display(hardware: str, pinout: dict, out_dir, i2c_bus):
         return emulated.DesktopDisplay()
     if hardware == "terminal":
         from companion.devices.buttons import TERMINAL_HELP
-        return emulated.TerminalDisplay(help_line=TERMINAL_HELP)
+        return emulated.TerminalDisplay(help_line=TERMINAL_HELP, note=note)
     return emulated.HeadlessDisplay(out_dir)
 
 

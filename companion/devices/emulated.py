@@ -275,15 +275,23 @@ FULL_DETAIL = (WIDTH + 2, HEIGHT // 2 + 3)
 SMALLEST = (WIDTH // 2 + 2, HEIGHT // 4 + 5)   # the help on two lines and the note
 
 
+def framed_top(note: str, width: int) -> str:
+    """The frame's top edge, ``note`` in it when it fits whole (``┌─ Table screen: ... ─┐``)."""
+    if note and len(note) + 3 <= width:
+        return "\u250c\u2500 " + note + " " + "\u2500" * (width - len(note) - 3) + "\u2510"
+    return "\u250c" + "\u2500" * width + "\u2510"
+
+
 class TerminalDisplay:
     """The frame drawn with block characters in the terminal (alternate screen), framed,
     with the key help under it: the finest drawing the terminal's size holds
     (TERMINAL_DETAIL). A terminal too small for any says the size it needs instead of
     scrolling the title away."""
 
-    def __init__(self, stream=None, help_line: str = ""):
+    def __init__(self, stream=None, help_line: str = "", note: str = ""):
         self.stream = stream or sys.stdout
         self.help_line = help_line
+        self.note = note      # a line kept in sight (the table screen's address): in the frame's top edge
         self._last: Image.Image | None = None
         self._closed = False
         self._drawing = False
@@ -320,11 +328,13 @@ class TerminalDisplay:
             width = len(rows[0])
             if columns < width + 2:
                 continue
-            out = ["\u250c" + "\u2500" * width + "\u2510"]
+            out = [framed_top(self.note, width)]
             out += ["\u2502" + row + "\u2502" for row in rows]
             out.append("\u2514" + "\u2500" * width + "\u2518")
             if self.help_line:
                 out += hint_lines(self.help_line, max(columns - 1, 20))
+            if self.note and self.note not in out[0]:   # wider than the frame: a line of its own
+                out.append(self.note[:max(columns - 1, 1)])
             if draw is not half_blocks:
                 out.append(f"({name}: {FULL_DETAIL[0]}x{FULL_DETAIL[1]} shows full detail)"[:max(columns - 1, 1)])
             if lines is None or len(out) <= lines:

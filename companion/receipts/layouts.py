@@ -386,5 +386,9 @@ def lap_chart_picture(rows: Sequence[Mapping[str, Any]], chart: Mapping[str, Any
         return []
     if text is None:
         text = lap_chart_items([str(r["name"]) for r in rows], chart["laps"])
-    title = Line(heading, bold=True, align="center")
-    return [picture(spec, (title, *text) if text else (), (title,))]
+    out = []
+    for k, (part, spec) in enumerate(charts.lap_chart_parts(spec)):   # a big field in two
+        title = Line(f"{heading}, {part}" if part else heading, bold=True, align="center")
+        shown = (title, *text) if text else ()
+        out.append(picture(spec, shown if k == 0 else (), (title,)))  # the text version once
+    return out

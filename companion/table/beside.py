@@ -27,6 +27,12 @@ def command(state: Path, pinout: Path, port: int | None = None) -> list[str]:
 class Beside:
     proc: subprocess.Popen
     port: int            # where it serves (also when asked for port 0: any free one)
+    url: str = ""        # its address, as printed
+
+    @property
+    def note(self) -> str:
+        """The address as the terminal display keeps it in sight."""
+        return f"Table screen: {self.url}"
 
 
 def start(state: Path, pinout: Path, port: int | None = None) -> Beside | None:
@@ -41,7 +47,8 @@ def start(state: Path, pinout: Path, port: int | None = None) -> Beside | None:
         proc.wait()
         return None
     print(line, end="", flush=True)
-    return Beside(proc, int(line.rstrip().rstrip("/").rsplit(":", 1)[1]))
+    url = line.split()[-1]
+    return Beside(proc, int(url.rstrip("/").rsplit(":", 1)[1]), url)
 
 
 def stop(table: Beside | None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
-from companion.profile import BODY_LINES, LINE_CHARS, MENU_CHARS
+from companion.profile import BODY_LINES
 from companion.ui import fonts, screens as ui
 from companion.ui.dialog import Confirm
 from companion.ui.nav import BACK, GO, OK, Screen, Scroll, paging, pressed, step as _step
@@ -321,8 +321,7 @@ class History(Screen):
         if self.selected < 0:  # opens on the newest entry
             self.selected = len(labels) - 1
         self.selected = min(self.selected, len(labels) - 1)
-        view = _selected(ui.history(labels, undone), self.selected)
-        return replace(view, footer=_rest_of(labels[self.selected]))
+        return replace(ui.history(labels, undone, self.selected), footer="BACK: back")
 
     def handle(self, app: Host, gesture) -> None:
         if paging(gesture):   # a page down: the selection moves a screenful, then to the top
@@ -331,19 +330,6 @@ class History(Screen):
             self.selected = max(0, self.selected + _step(gesture))
         elif pressed(gesture, BACK, OK):
             app.pop()
-
-
-def _selected(view: View, selected: int) -> View:
-    """``view`` with its list's selection at ``selected``."""
-    return replace(view, body=tuple(replace(w, selected=selected) if isinstance(w, Menu) else w
-                                    for w in view.body))
-
-
-def _rest_of(label: str) -> str:
-    """The footer under a history entry: its end when the menu line cuts it."""
-    if len(label) <= MENU_CHARS:
-        return "BACK: back"
-    return "\u2026" + label[-(LINE_CHARS - 1):]
 
 
 @dataclass

@@ -18,6 +18,9 @@ from companion.ui.view import Text, View
 MAX_NAME = 6
 BIG_LETTERS = 10
 """Letters a line of double-size letters holds: a longer name is typed in small ones."""
+MARKS_BELOW = 2
+"""px between a name's line and the cursor marks under it, so the descenders of g, j, p, q
+and y do not touch the marks (4 blank rows between; the body is full at double size)."""
 ACCENTED = "éèêëàâäåáãçñöôòóõøüûùúïîìíýÿæœß"
 """The accented letters of the languages the games' players write in (French, German,
 Italian, Spanish, Portuguese, Dutch, the Nordic ones), the commonest first; each comes in
@@ -100,7 +103,7 @@ class Typing(Screen):
         size = 2 if len(shown) <= BIG_LETTERS else 1     # a long name in small letters
         caret = " " * (size * self.cursor) + "\u25b2" * size
         return View(title=self.heading(), status=f"{self.cursor + 1}/{self.most}",
-                    body=(Text(shown, size=size), Text(caret), Text("\u2191\u2193 letter  BACK \u25c0")),
+                    body=(Text(shown, size=size), Text(caret, above=MARKS_BELOW), Text("\u2191\u2193 letter  BACK \u25c0")),
                     footer="OK: keep" if self._last() else "OK: next  GO: keep")
 
     def _last(self) -> bool:

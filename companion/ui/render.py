@@ -146,7 +146,7 @@ def _size(size: object) -> int:
 def _min_height(w: object) -> int | None:
     """The height a widget needs (``Big`` and ``Menu`` may get more); None = not drawable."""
     if isinstance(w, Text):
-        return _text_height(_size(w.size))
+        return _text_height(_size(w.size)) + max(0, w.above)
     if isinstance(w, (Row, Bar, Menu)):
         return LINE_H
     if isinstance(w, Big):
@@ -183,6 +183,7 @@ def _place(widgets: tuple, top: int, bottom: int) -> list[tuple[object, int]]:
 
 def _draw_text(im: Image.Image, w: Text, y: int, h: int) -> None:
     size = _size(w.size)
+    y, h = y + max(0, w.above), h - max(0, w.above)
     text = fonts.truncate(str(w.text), size, WIDTH - 2 * MARGIN)
     colour = WHITE
     if w.invert:

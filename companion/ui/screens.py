@@ -54,13 +54,38 @@ def confirm(question: str) -> View:
     return View(title="Confirm", body=_paragraph(question, "center"), footer="OK: yes  BACK: no")
 
 
-def history(entries: list[str], undone: set[int] = frozenset()) -> View:
-    """The events so far, oldest first, newest selected; undone ones struck through."""
+def history(entries: list[str], undone: set[int] = frozenset(), selected: int = -1) -> View:
+    """The events so far, oldest first, the entry ``selected`` (the newest by default)
+    selected; undone ones struck through. An entry wider than a menu line goes on under
+    its words, indented past its number (``28 Red crossed:`` / ``   lap 3``): never cut."""
     if not entries:
         return message("History", "Nothing has happened yet.")
-    items = tuple(fonts.struck(e) if i in undone else e for i, e in enumerate(entries))
+    items: list[str] = []
+    first: list[int] = []          # each entry's first line
+    for i, e in enumerate(entries):
+        first.append(len(items))
+        items += [fonts.struck(line) if i in undone else line for line in history_rows(e)]
     return View(title="History", status=str(len(entries)),
-                body=(Menu(items, len(items) - 1),), footer="hold BACK: undo")
+                body=(Menu(tuple(items), first[selected]),), footer="hold BACK: undo")
+
+
+def history_rows(entry: str) -> list[str]:
+    """``entry`` (``"28 Red crossed: lap 3"``) as menu lines: whole when it fits, else
+    broken after its last colon or comma that leaves a line whole (the outcome kept
+    together), else at spaces; the lines after the first indented past the number."""
+    import textwrap
+    from companion.profile import MENU_CHARS
+
+    if len(entry) <= MENU_CHARS:
+        return [entry]
+    number = entry.split(" ", 1)[0]
+    indent = " " * (len(number) + 1) if number.isdigit() else "  "
+    cut = max(entry.rfind(sep, 0, MENU_CHARS) for sep in (": ", ", "))
+    if cut > len(number):
+        head, rest = entry[:cut + 1], entry[cut + 2:]
+        return [head] + textwrap.wrap(rest, MENU_CHARS, initial_indent=indent, subsequent_indent=indent,
+                                      break_on_hyphens=False)
+    return textwrap.wrap(entry, MENU_CHARS, subsequent_indent=indent, break_on_hyphens=False)
 
 
 END_STATUS = "END"

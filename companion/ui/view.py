@@ -21,6 +21,7 @@ class Text:
     size: int = 1
     align: str = "left"      # "left" | "center" | "right"
     invert: bool = False
+    above: int = 0           # px of space above the line (the name editor's marks clear g and j)
 
 
 @dataclass(frozen=True)

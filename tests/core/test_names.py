@@ -29,8 +29,17 @@ def test_a_number_is_kept_beside_other_cars():
     assert codes(["Bartholomew 2", "Bartholomew 12"], 3) == ["BA2", "B12"]
 
 
+def test_a_chart_labels_black_and_blue_by_their_first_letters():
+    """Top Speed's Black and Blue read "BLA" and "BLU" on the chart, not "BL" and "BU"."""
+    names = ["White", "Black", "Blue", "Red", "Green", "Grey", "Yellow"]
+    assert codes(names, 3) == ["WHI", "BLA", "BLU", "Red", "GRE", "GRY", "YEL"]
+    cars = ["White", "Black", "Blue"]
+    results = {"standings": [{"name": n} for n in cars], "lap_chart": {"laps": [cars, cars[::-1]]}}
+    assert charts.lap_chart_spec(results)["labels"] == ["WHI", "BLA", "BLU"]
+
+
 def test_given_codes_are_kept_and_not_reused():
-    assert codes(["Blue", "Red", "Black"], 3, ["7"]) == ["7", "Red", "BL"]
+    assert codes(["Blue", "Red", "Black"], 3, ["7"]) == ["7", "Red", "BLA"]
     assert codes(["Seven", "S7"], 2, [None, "SE"]) == ["SV", "SE"]
 
 

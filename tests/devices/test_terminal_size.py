@@ -111,3 +111,37 @@ def test_braille_draws_the_title_bar_and_the_highlighted_row_as_marked_text():
     untouched = render(screens.message("Note", "plain"))
     body = (0, 11, 128, 52)
     assert marked(untouched).crop(body).tobytes() == untouched.convert("1").crop(body).tobytes()
+
+
+@pytest.mark.parametrize("columns, lines", [(130, 35), (80, 24), (66, 21)])
+def test_the_table_screens_address_stays_in_sight_after_every_frame(columns, lines):
+    """Printed before the terminal display opens, the address would be drawn over: it is
+    in the frame's top edge, at every size, and the finest drawing is kept."""
+    stream = io.StringIO()
+    note = "Table screen: http://192.168.1.20:8080/"
+    display = TerminalDisplay(stream=stream, help_line=TERMINAL_HELP, note=note)
+    out = display.lines_for(frame(), columns, lines)
+    assert note in out[0] and out[0].startswith("\u250c") and len(out) <= lines
+    assert all(len(line) <= columns for line in out)
+    if columns == 130:
+        assert len(out[1]) == 130 and "full detail" not in out[-1]
+    display.show(frame())
+    display.show(render(screens.main_menu(["Dice roller", "Deck shuffler", "Lap counter"], 2)))
+    assert stream.getvalue().count(note) == 2      # redrawn with each frame, never wiped
+
+
+def test_an_address_wider_than_the_frame_has_a_line_of_its_own():
+    note = "Table screen: http://" + "a" * 130 + ":8080/"
+    out = TerminalDisplay(stream=io.StringIO(), help_line=TERMINAL_HELP, note=note).lines_for(frame(), 200, 60)
+    assert note not in out[0] and note in out
+
+
+def test_the_board_hands_the_address_to_the_terminal_display(capsys):
+    from companion.devices import board
+    from companion.table.beside import Beside
+    note = Beside(proc=None, port=8081, url="http://10.0.0.2:8081/").note
+    display = board._build_display("terminal", {}, None, None, note)
+    try:
+        assert note == "Table screen: http://10.0.0.2:8081/" and display.note == note
+    finally:
+        display.close()

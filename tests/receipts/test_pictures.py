@@ -41,7 +41,7 @@ def test_lap_chart_spec_reads_the_results():
                              "pits": [["Red", 2]], "out": [["Black", 3]]}}
     spec = charts.lap_chart_spec(results)
     assert spec["names"] == ["Blue", "Red", "Black"]          # the winner first
-    assert spec["labels"] == ["7", "Red", "BL"]               # a number, a short name, a code
+    assert spec["labels"] == ["7", "Red", "BLA"]              # a number, a short name, its first letters
     assert spec["laps"] == [[1, 0, 2], [0, 1, 2], [0, 1]]
     assert spec["pits"] == [[1, 2]] or spec["pits"] == [(1, 2)]
     assert json.loads(json.dumps(spec))["out"] == [[2, 3]]
@@ -65,7 +65,7 @@ def test_lap_chart_fits_the_paper_for_any_race(cars, laps):
     spec = charts.lap_chart_spec(race_results(cars, laps))
     image = charts.draw(spec)
     assert image.mode == "1" and image.width == charts.WIDTH
-    assert image.height <= 520
+    assert image.height <= 540      # 12 cars: the key of 3-letter labels takes a row more
     assert 0.02 < ink(image) / (image.width * image.height) < 0.5   # drawn, not a blot
 
 
@@ -189,3 +189,38 @@ def test_a_chart_without_a_text_version_leaves_no_heading_on_a_text_printer():
     assert [line.text for line in lines[1:2]] == ["Order after each round"]
     assert isinstance(lines[2], escpos.PrintImage)
     assert receipt_from_json(json.loads(json.dumps(receipt_to_json(receipt)))) == receipt
+
+
+def test_a_field_of_twelve_is_printed_as_two_lap_charts_of_six_clear_lines():
+    """A 12-car lap chart is split: "Lap chart, places 1-6" draws the front of the field
+    and "places 7-12" the rest, each on all twelve place rows in the six clearest line
+    styles, each line labelled at both ends; the bytes printed hold both pictures under
+    their headings, and the text version once."""
+    from companion.receipts import layouts
+    results = race_results(12, 40)
+    items = layouts.lap_chart_picture(results["standings"], results["lap_chart"], (Line("L1: text"),))
+    specs = [json.loads(p.spec) for p in items]
+    assert [p.head[0].text for p in items] == ["Lap chart, places 1-6", "Lap chart, places 7-12"]
+    assert [s["only"] for s in specs] == [list(range(6)), list(range(6, 12))]
+    assert [len(flat([p])) for p in items] == [2, 0]                  # the text version once
+    receipt = Receipt("results", "Results", tuple(items))
+    paper = decode(escpos.encode(receipt, CONFIG))
+    text = [line.strip() for line in paper_text(paper.lines)]
+    assert "Lap chart, places 1-6" in text and "Lap chart, places 7-12" in text
+    printed = pictures(paper.lines)
+    previews = [line.image for line in escpos.layout(receipt, 32, escpos.raster_mode(CONFIG))
+                if isinstance(line, escpos.PrintImage)]
+    assert len(printed) == 2 and all(same(a, b) for a, b in zip(printed, previews))
+    whole = charts.draw(charts.lap_chart_spec(results))
+    for image in printed:            # half the lines: less ink in the plot than the whole field's
+        assert ink(image) < ink(whole)
+    key_styles = [charts._car_entries(s["names"], s["labels"], s["only"]) for s in specs]
+    assert all(len(k) == 6 for k in key_styles)
+    assert all(same(a[0], b[0]) for a, b in zip(*key_styles))        # the same six styles in each
+
+
+def test_a_field_of_six_is_one_lap_chart():
+    from companion.receipts import layouts
+    results = race_results(6, 20)
+    items = layouts.lap_chart_picture(results["standings"], results["lap_chart"])
+    assert len(items) == 1 and items[0].head[0].text == "Lap chart" and "only" not in json.loads(items[0].spec)

@@ -103,3 +103,28 @@ def test_formula_de_last_actions_hold_no_acknowledgement_and_the_band_says_whose
         assert "Outcome seen" not in follower.payload["history"]
     finally:
         follower.close()
+
+
+def test_the_3_wide_lap_chart_has_a_point_after_every_turn(state_dir):
+    """A 3-Wide turn's pace roll moves every car several laps at once (the leader from lap
+    1 to 3), so the chart is the race order after each turn: a point at every turn, none
+    skipped, each the order the turn ended with, on the axis the page names "turn"."""
+    act = registry.activity("3-wide")
+    app = race(state_dir, "3-wide", 0)
+    for _ in range(3000):
+        if len(app.runner.state.chart) >= 6:
+            break
+        play(app, "3-wide", 1)
+    s = app.runner.state
+    leads = [lead for lead, _ in s.chart]
+    assert any(b - a > 1 for a, b in zip(leads, leads[1:])), "the leader skips laps in a turn"
+    follower = Follower(state_dir)
+    try:
+        payload = follower.payload
+        chart = payload["chart"]
+    finally:
+        follower.close()
+    assert public_view(act, s)["axis"] == "turn"
+    assert [turn for turn, _ in chart] == list(range(len(s.chart) + 1))
+    for turn, (lead, order) in enumerate(s.chart, start=1):
+        assert chart[turn][1] == [R3.car_name(s, c) for c in order]

@@ -175,3 +175,29 @@ def test_an_accented_name_is_typed_on_the_wheel_kept_and_drawn(state_dir):
     assert [ch for ch in sorted(every) if fonts.glyph(ch) == question] == []
     assert {ch.upper() for ch in ACCENTED} - {"SS"} <= set(FIRST)      # capitals too (but ß)
     assert image.getbbox() is not None
+
+
+def _lit_rows(a, b) -> list[int]:
+    """The pixel rows where two frames differ."""
+    from PIL import ImageChops
+    diff = ImageChops.logical_xor(a.convert("1"), b.convert("1"))
+    return [y for y in range(diff.height) if any(diff.getpixel((x, y)) for x in range(diff.width))]
+
+
+def test_descenders_of_g_and_j_clear_the_cursor_marks():
+    """g, j, p, q and y hang below the line: the marks under the name are drawn lower, so
+    at least four blank pixel rows part them, at double size and in small letters alike,
+    and the help line under the marks is still whole."""
+    from dataclasses import replace
+    from companion.ui.render import cut_texts, render
+    from companion.ui.view import Text
+    for name in ("gjpq", "gjpqy gjpqy gj"):
+        entry = NameEntry("Red", {}, COLOURS, chars=list(name), cursor=1)
+        view = entry.view(None)
+        full = render(view)
+        name_rows = _lit_rows(full, render(replace(view, body=(Text("", size=view.body[0].size),) + view.body[1:])))
+        mark_rows = _lit_rows(full, render(replace(view, body=(view.body[0], replace(view.body[1], text=""), view.body[2]))))
+        assert name_rows and mark_rows and min(mark_rows) - max(name_rows) > 4, (name, name_rows, mark_rows)
+        assert not cut_texts(view, footer=True) and "letter" in view.body[2].text
+        help_rows = _lit_rows(full, render(replace(view, body=view.body[:2] + (Text(""),))))
+        assert help_rows and max(help_rows) < 53          # above the footer's rule

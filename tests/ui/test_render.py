@@ -227,3 +227,17 @@ def test_main_menu_and_players():
     assert screens.main_menu(["A", "B"], 1).body == (Menu(("A", "B"), 1),)
     view = screens.players([{"name": "Ann", "colour": "Red"}, {"name": "Blue", "colour": "Blue"}], 1)
     assert view.body == (Menu(("Red: Ann", "Blue"), 1),)
+
+
+def test_a_history_entry_wider_than_a_line_goes_on_under_its_words():
+    """``28 Red crossed: lap 3`` is one character wider than a menu line: it is not cut
+    with an ellipsis but goes on, indented past its number, and the selection is its
+    first line."""
+    from companion.ui.render import cut_texts
+    entries = ["27 Blue crossed: lap 3", "28 Red crossed: lap 3", "29 Yellow crossed: lap 12"]
+    view = screens.history(entries, undone={2}, selected=1)
+    (menu,) = view.body
+    assert menu.items[:4] == ("27 Blue crossed:", "   lap 3", "28 Red crossed:", "   lap 3")
+    assert menu.selected == 2 and fonts.STRIKE in menu.items[4] and fonts.STRIKE in menu.items[5]
+    assert not cut_texts(view, footer=True)
+    assert " ".join(" ".join(menu.items[:4]).split()) == " ".join(entries[:2])

@@ -37,8 +37,14 @@ CHECK_WORDS = {"collision": "collision", "handling": "marker", "engine": "engine
                "radio": "radio"}
 
 
+DASHBOARD_WORDS = ("WP: wear points left", "T tires  B brakes", "G gearbox  C body", "E engine  H handling",
+                   "*: changed last")
+"""The dashboard in words, under the lists that show it (the grid, a round's end)."""
+
+
 def name(state: R.State, c: int) -> str:
-    return state.cars[c].name[:R.NAME_CHARS].upper()
+    """A car's name as it was entered, the same on every screen and on paper."""
+    return state.cars[c].name[:R.NAME_CHARS]
 
 
 def dashboard(car: R.Car) -> str:
@@ -146,7 +152,7 @@ def _grid_view(state: R.State) -> View:
                   for car in state.cars]
         return View(title=title, status=status, body=(Menu(tuple(lines), -1),))
     title, status = bar("Grid", STATUS_WEATHER[state.weather])
-    return View(title=title, status=status, body=(Menu(tuple(grid_lines(state)), -1),))
+    return View(title=title, status=status, body=(Menu((*grid_lines(state), *DASHBOARD_WORDS), -1),))
 
 
 def circuit_lines(state: R.State) -> list[str]:
@@ -179,10 +185,13 @@ def _last_line(state: R.State) -> str:
     t = state.last
     if t is None or t.car < 0:
         return f"Round {state.round}"
-    who = name(state, t.car)[:3]
+    who = name(state, t.car)
     if t.out:
-        return fit(f"{who}: OUT")
-    return fit(f"{who}: {t.final - t.start} to {place(state, t.final)}")
+        return fit(f"{who} is OUT")
+    moved = t.final - t.start
+    return first_fitting(f"{who} moved {moved} to {place(state, t.final, 'space')}",
+                         f"{who} moved {moved} to {place(state, t.final)}", f"{who} moved {moved}, {place(state, t.final)}",
+                         f"{who}: {moved} to {place(state, t.final)}")
 
 
 def _gear_view(state: R.State) -> View:
@@ -303,24 +312,27 @@ def turn_lines(state: R.State, t: R.Turn) -> list[str]:
         lines.append(fit(f"{ZONE_WORDS[zone]} -{n} {cause}", MENU_CHARS))
     for kind, c, roll, hit in t.checks:
         what = CHECK_WORDS[kind]
-        who = "" if c == t.car else f"{name(state, c)[:3]} "
+        if c != t.car:       # another car's check: its name on a line of its own
+            lines.append(fit(f"{name(state, c)}:", MENU_CHARS))
         if kind == "radio":
-            lines.append(fit(f"radio {roll}: {who}{ZONE_WORDS[T.radio_zone(roll)]} -1", MENU_CHARS))
+            lines.append(fit(f"radio {roll}: {ZONE_WORDS[T.radio_zone(roll)]} -1", MENU_CHARS))
             continue
         if kind == "noise":
             zone = T.noise_effect(roll)
             lines.append(fit(f"shot {roll}: " + (f"{ZONE_WORDS[zone]} -1" if zone else "missed"), MENU_CHARS))
             continue
-        lines.append(fit(f"{who}{what} {roll}: " + ("HIT -1" if hit else "ok"), MENU_CHARS))
+        lines.append(fit(f"{what} {roll}: " + ("HIT -1" if hit else "ok"), MENU_CHARS))
     for c, zone, n, cause in t.gains:
-        who = "" if c == t.car else f"{name(state, c)[:3]} "
-        lines.append(fit(f"{who}{cause}: {ZONE_LETTERS[zone]}+{n}", MENU_CHARS))
+        if c != t.car:
+            lines.append(fit(f"{name(state, c)}:", MENU_CHARS))
+        lines.append(first_fitting(f"{cause}: {ZONE_WORDS[zone]} +{n}", f"{cause}: {ZONE_LETTERS[zone]}+{n}",
+                                   limit=MENU_CHARS))
     if t.spin:
         lines.append("SPIN: 1st gear next")
     for spot in t.markers:
         lines.append(fit(f"marker on space {spot}", MENU_CHARS))
     for c, cause in t.out:
-        lines.append(fit(f"{name(state, c)} OUT: {cause}", MENU_CHARS))
+        lines.append(fit(f"{name(state, c)} is OUT: {cause}", MENU_CHARS))
     if t.weather:
         roll, old, new = t.weather
         lines.append(fit(f"weather {roll}: {WEATHER_WORDS[new]}", MENU_CHARS))
@@ -342,12 +354,18 @@ def round_lines(state: R.State) -> list[str]:
     for k, c in enumerate(R.classification(state), start=1):
         car = state.cars[c]
         if car.out:
-            out.append(fit(f"{k} {car.name} out L{car.out_lap}", MENU_CHARS))
+            out.append(first_fitting(f"{k} {car.name} out L{car.out_lap}", f"{k} {car.name} out", limit=MENU_CHARS))
             continue
-        where = "finished" if car.place else f"L{state.lap(c)} {place(state, car.dist)} {ordinal(car.gear)}"
-        out.append(row(f"{k} {car.name}", where, MENU_CHARS))
+        who = f"{k} {car.name}"       # the name whole: where it is gives way
+        if car.place:
+            out.append(row(who, "finished", MENU_CHARS))
+        else:
+            at, gear = place(state, car.dist), ordinal(car.gear)
+            wheres = (f"L{state.lap(c)} {at} {gear}", f"{at} {gear}", at)
+            out.append(next((row(who, w, MENU_CHARS) for w in wheres if len(who) + 1 + len(w) <= MENU_CHARS),
+                            row(who, at, MENU_CHARS)))
         out.append(" " + dashboard(car))
-    return out
+    return out + list(DASHBOARD_WORDS)
 
 
 def _round_view(state: R.State) -> View:
@@ -358,13 +376,13 @@ def _round_view(state: R.State) -> View:
 
 def _over_view(state: R.State) -> View:
     rows = R.standings(state)
-    winner = rows[0]["name"][:R.NAME_CHARS].upper() if rows and rows[0]["status"] == "finished" else "RACE"
+    winner = rows[0]["name"][:R.NAME_CHARS] if rows and rows[0]["status"] == "finished" else "RACE"
     lines = []
     for r in rows:
         lines.append(row(f"{r['position']} {r['name']}", f"{r['points']} pts", MENU_CHARS))
         if r["status"] != "finished":
             lines.append(fit(f"  {r['status']}" + (f" L{r['out_lap']}" if "out_lap" in r else ""), MENU_CHARS))
-    title, status = bar(f"{winner} WINS" if winner != "RACE" else "Race over", "final")
+    title, status = bar(f"{winner} wins" if winner != "RACE" else "Race over", "final")
     return View(title=title, status=status, body=(Menu(tuple(lines), -1),))
 
 

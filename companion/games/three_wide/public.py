@@ -32,8 +32,17 @@ def public(state: R.State) -> dict[str, Any]:
     if state.hands:
         notes.append("Tactic cards in hand: " + ", ".join(
             f"{name} {len(hand)}" for name, hand in zip(state.players, state.hands)))
-    return {"laps": laps, "lap": lead, "turn": turn, "turn_cars": _turn_cars(state), "waiting": waits, "notes": notes,
+    return {"laps": laps, **chart_order(state), "turn": turn, "turn_cars": _turn_cars(state), "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def chart_order(state: R.State) -> dict[str, Any]:
+    """The lap chart's point: the race order after each turn, at the turn's number. A
+    turn's pace roll moves every car several laps at once, so the leader's lap skips
+    numbers (1, then 3): sampled by lap the chart had no point at the laps skipped and
+    uneven gaps. Between two turns' ends the order is the last turn's (the grid's before)."""
+    order = state.chart[-1][1] if state.chart else R.classification(state)
+    return {"lap": len(state.chart), "axis": "turn", "order": [R.car_name(state, c) for c in order]}
 
 
 def _turn_cars(state: R.State) -> list[str]:

@@ -142,7 +142,7 @@ def test_the_police_stations_award_is_on_the_screen_when_it_is_made():
     state = confirm(gear(on_turn(state, 0), 0, 2, 2))[0]
     state = confirm(gear(on_turn(R.evolve(state, phase=R.GEAR), 1), 1, 2, 4))[0]
     assert state.phase == R.SHOW
-    assert "police: B+2" in S.turn_lines(state, state.last)
+    assert "police: brakes +2" in S.turn_lines(state, state.last)
 
 
 def test_aggressive_makes_the_car_he_runs_into_roll_twice():

@@ -27,3 +27,47 @@ def test_the_car_question_says_standard_car_not_a_code():
         [o for o in registry.activity("formula-de").car_options if o.key == "build"]
     labels = [label for _, label in build.choices]
     assert labels[0] == "Standard car" and not any(label.endswith(" WP") for label in labels)
+
+
+def _texts(view) -> list[str]:
+    from companion.ui.view import Big, Menu, Text
+    out = [view.title, view.status]
+    for w in view.body:
+        out += list(w.items) if isinstance(w, Menu) else [w.text, w.caption] if isinstance(w, Big) else \
+            [w.text] if isinstance(w, Text) else []
+    return out
+
+
+def test_a_cars_name_reads_the_same_on_every_screen_and_the_last_move_in_words():
+    """A car named "Bn" is "Bn" in the title, the last move's line, the round's list and
+    the results (never "BN"), and the last move says who moved where in words, not
+    "PIN: 1 to sp 1"."""
+    import random
+    from tests.games.formula_de.helpers import data
+    from companion.games.formula_de import rules as R
+    act = registry.activity("formula-de")
+    cars = [{"name": "Bn", "driver": "human"}, {"name": "Pink", "driver": "human"}]
+    state = R.setup({"players": cars, "weather": "good"}, data())
+    rng = random.Random(3)
+    seen: list[str] = []
+    for _ in range(400):
+        seen += _texts(screens.view(state))
+        if R.finished(state):
+            break
+        state = act.apply(state, act.resolve(state, act.demo.script(state), rng))
+    words = " ".join(seen)
+    assert "Bn" in seen and "BN" not in words.split() and "PIN" not in words and "Pink" in words
+    moved = [t for t in seen if " moved " in t]
+    assert moved and all(t.split(" moved ")[0] in ("Bn", "Pink") for t in moved), moved
+    assert all(len(t) <= 21 for t in moved)
+
+
+def test_the_dashboard_is_said_in_words_under_the_grid_and_each_rounds_list():
+    from tests.games.formula_de.helpers import started
+    from companion.games.formula_de import rules as R
+    state = started(3)
+    for lines in (screens.round_lines(state), screens.grid_lines(state) + list(screens.DASHBOARD_WORDS)):
+        assert "WP: wear points left" in lines and "E engine  H handling" in lines
+    grid = screens._grid_view(R.evolve(state, phase=R.GRID))
+    assert "T tires  B brakes" in _texts(grid) and "G gearbox  C body" in _texts(grid)
+    assert all(len(line) <= 20 for line in screens.DASHBOARD_WORDS)
