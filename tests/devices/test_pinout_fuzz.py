@@ -55,6 +55,9 @@ def check_pinout(pinout) -> None:
     assert buttons["bounce_ms"] < buttons["long_press_ms"] < buttons["stuck_ms"]
     assert pinout["display"]["driver"] in ("ssd1306", "sh1106")
     assert (pinout["display"]["width"], pinout["display"]["height"]) == (128, 64)
+    buzzer = pinout["buzzer"]
+    assert type(buzzer["active"]) is bool and type(buzzer["pin"]) is int and 0 <= buzzer["pin"] <= 27
+    assert buzzer["pin"] not in {2, 3, 14, 15, *pins}
 
 
 # -- TOML text from Python values --------------------------------------------------------
@@ -95,7 +98,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.di
                       max_leaves=6)
 known_keys = [key for defaults in DEFAULTS.values() for key in defaults] + ["port", "baudrate", "line_ms"]
 keys = st.one_of(st.sampled_from(known_keys), text)
-table_names = st.one_of(st.sampled_from(["buttons", "display", "printer"]), text)
+table_names = st.one_of(st.sampled_from(["buttons", "display", "printer", "buzzer"]), text)
 tables = st.dictionaries(table_names, st.one_of(st.dictionaries(keys, values, max_size=8), values), max_size=4)
 
 
@@ -148,6 +151,14 @@ def test_known_mistakes_are_named():
     assert "not valid TOML" in str(load(SHIPPED + "\n[buttons\n"))
     assert "not UTF-8" in str(load(b"\xff\xfe[buttons]\n"))
     assert "buttons" in str(load('buttons = 5\n'))
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 13")))           # the OK button's
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 14")))           # the printer's TX
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 40")))           # a header pin number
+    assert "buzzer.active" in str(load(SHIPPED.replace("active = false", 'active = "yes"')))
+    assert "buzzer.volume" in str(load(SHIPPED.replace("active = false", "volume = 3")))
+    fitted = load(SHIPPED.replace("active = false", "active = true").replace("pin = 12", "pin = 18"))
+    assert fitted["buzzer"] == {"active": True, "pin": 18}
+    assert load_pinout(None)["buzzer"] == {"pin": 12, "active": False}       # none fitted: the box works
 
 
 BAD_FILES = {
