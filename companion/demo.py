@@ -239,8 +239,8 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     out = Path(out)
     for sub in ("frames", "receipts", "state"):
         shutil.rmtree(out / sub, ignore_errors=True)
-    (out / LOG).unlink(missing_ok=True)
     (out / "receipts").mkdir(parents=True, exist_ok=True)
+    (out / LOG).write_text("")   # what the table would hear: empty for a tool with no cue
     pinout = load_pinout(pinout_path())
     # the simulated printer is fed at 115200 baud and prints six times faster than a real
     # one, so the demo takes seconds, not minutes; the driver paces itself to it all the same

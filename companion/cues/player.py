@@ -185,8 +185,9 @@ def _moment_of(activity, state):
 
 def automated_names(options: dict) -> set[str]:
     """The names (and colours) of the cars the box drives, from a race's setup answers."""
-    names = set()
-    for player in options.get("players") or ():
+    names: set[str] = set()
+    players = options.get("players")
+    for player in players if isinstance(players, list) else ():
         if isinstance(player, dict) and player.get("driver") == "auto":
             names.update(str(player[k]) for k in ("name", "colour") if player.get(k))
     return names
