@@ -647,6 +647,8 @@ class App:
             return
         self.display_error = ""
         self.frames += 1
+        if self.cues is not None:      # the cues' worker may read the race now
+            self.cues.drawn()
 
     def step(self, gesture) -> None:
         """One turn of the loop: handle ``gesture`` (None: nothing pressed), redraw if

@@ -76,8 +76,7 @@ def _cues(state_dir: Path, board):
     """The sound cues: written to ``<state>/cues.jsonl``, played on the board's outputs
     (opened with the first cue), at the volume kept in ``<state>/sound.json``."""
     from companion.cues.player import LOG, Cues
-    from companion.cues.settings import load
-    return Cues(outputs=board.open_sound, logs=[state_dir / LOG], sound=load(state_dir))
+    return Cues(outputs=board.open_sound, logs=[state_dir / LOG], state_dir=state_dir)
 
 
 @dataclass

@@ -17,11 +17,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from companion.cues.catalogue import CUES
-from companion.cues.settings import Sound
-
-# ``threading``, ``queue``, ``json`` and ``derive`` are loaded with the first cue or race
-# (a start that shows the main menu does not pay for them)
+# The catalogue, the setting, ``threading``, ``queue``, ``json`` and ``derive`` are loaded
+# with the first cue, race or look at the setting: a start to the main menu pays for none.
 
 STALE_S = 1.0
 LOG = "cues.jsonl"
@@ -29,28 +26,33 @@ TURN_GAP_S = 3.0
 """A turn passing this soon after the last cue is not cued: turns passed at a press's
 pace (a card drawn and passed) would be a cue for every press."""
 TURN_CUES = ("turn", "your-choice")
+FRAME_WAIT_S = 0.25
+"""The longest the worker waits for a move's frame before it reads the race anyway."""
 
 
 class Cues:
     """``outputs``: objects with ``play(cue, loudness)`` (may take the tune's time) and
     ``close()``, or a function that opens them (called on the worker when the first cue
     plays: the buzzer's gpiozero is not loaded before); ``logs``: the ``cues.jsonl`` files; ``clock``: seconds (a cue's ``t``);
-    ``now``: the worker's clock, to tell a stale cue."""
+    ``now``: the worker's clock, to tell a stale cue. ``sound``: the mute and volume, else
+    read from ``state_dir`` (``settings.load``) when first needed."""
 
     def __init__(self, *, outputs: Iterable[Any] | Callable[[], list] = (), logs: Iterable[str | Path] = (),
                  clock: Callable[[], float] = time.time, now: Callable[[], float] = time.monotonic,
-                 sound: Sound = Sound()):
+                 sound=None, state_dir: str | Path | None = None):
         self._open_outputs = outputs if callable(outputs) else None
         self.outputs: list = [] if callable(outputs) else list(outputs)
         self.logs = [Path(p) for p in logs]
         self.clock = clock
         self.now = now
-        self.sound = sound
+        self._sound = sound
+        self._state_dir = state_dir
         self.game: str | None = None
         self.written: list[dict] = []     # every cue this run, as written (tests, the demo)
         self.problem = ""                 # the last output's failure, said in the log once
         self._queue: Any = None
         self._thread: Any = None
+        self._drawn: Any = None            # threading.Event: the move's frame is drawn
         self._files: dict[Path, Any] = {}
         self._moment: Any = None           # derive.Moment of the race followed
         self._automated: frozenset[str] = frozenset()
@@ -61,6 +63,7 @@ class Cues:
 
     def emit(self, name: str, game: str | None = None) -> None:
         """Cue ``name`` now (one of ``catalogue.CUES``; a ValueError otherwise)."""
+        from companion.cues.catalogue import CUES
         if name not in CUES:
             raise ValueError(f"unknown cue {name!r}: use one of {', '.join(CUES)}")
         self._put(("emit", name, game, self.clock(), self.now()))
@@ -70,11 +73,27 @@ class Cues:
         self._put(("watch", activity, state, game, frozenset(automated)))
 
     def moved(self, activity, state) -> None:
-        """A move led to ``state``: its cues, found and played on the worker."""
+        """A move led to ``state``: its cues, found and played on the worker once the
+        move's frame is drawn (:meth:`drawn`), so reading the race does not compete with it."""
+        if self._drawn is not None:
+            self._drawn.clear()
         self._put(("moved", activity, state, self.clock(), self.now()))
 
-    def set_sound(self, sound: Sound) -> None:
-        self.sound = sound
+    def drawn(self) -> None:
+        """The loop has handed a frame to the display (the worker may read the race now)."""
+        if self._drawn is not None:
+            self._drawn.set()
+
+    @property
+    def sound(self):
+        """The mute and volume (``settings.Sound``)."""
+        if self._sound is None:
+            from companion.cues.settings import load
+            self._sound = load(self._state_dir)
+        return self._sound
+
+    def set_sound(self, sound) -> None:
+        self._sound = sound
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until everything put so far is written and played (a demo's end, tests)."""
@@ -109,6 +128,7 @@ class Cues:
             import queue
             import threading
             self._queue = queue.SimpleQueue()
+            self._drawn = threading.Event()
             self._thread = threading.Thread(target=self._work, name="cues", daemon=True)
             self._thread.start()
         self._queue.put(item)
@@ -134,6 +154,7 @@ class Cues:
             self._moment = _moment_of(activity, state)
         elif kind == "moved":
             _, activity, state, t, asked = item
+            self._drawn.wait(FRAME_WAIT_S)
             after = _moment_of(activity, state)
             for name in derive.cues_between(self._moment or derive.Moment(), after, self._automated):
                 if name in TURN_CUES and t - self._last_t < TURN_GAP_S:
@@ -158,6 +179,7 @@ class Cues:
                 fh.flush()
             except OSError as exc:
                 self._said(f"cues not written to {path}: {exc}")
+        from companion.cues.catalogue import CUES
         loudness = self.sound.loudness
         if not loudness or self.now() - asked > STALE_S:
             return

@@ -60,6 +60,7 @@ def race(tmp_path, slug, cues, clock=None, moves=None):
         if clock is not None:
             clock.t += SECONDS_A_MOVE
         app.perform(move)
+        app.refresh()                   # as the loop does: the cues are read after the frame
         made += 1
     return app
 
@@ -105,6 +106,7 @@ def test_muted_cues_are_written_not_played_and_undo_is_no_cue(tmp_path):
     for _ in range(60):
         clock.t += SECONDS_A_MOVE
         app.perform(race_on(app.runner.state))
+        app.refresh()
     cues.flush()
     assert len(cues.written) > written and len(heard.played) == played
     app.close()

@@ -39,7 +39,7 @@ def app_on(state, cues=None):
 
 
 def test_the_pause_menu_sets_the_volume_and_it_is_kept_across_boots(tmp_path):
-    cues = Cues(logs=[tmp_path / "cues.jsonl"], sound=settings.load(tmp_path))
+    cues = Cues(logs=[tmp_path / "cues.jsonl"], state_dir=tmp_path)
     app = app_on(tmp_path, cues)
     act = registry.activity("top-speed")
     app.start_session("top-speed", dict(act.demo.options))
@@ -65,7 +65,7 @@ def test_up_and_down_held_together_mute_on_any_screen(tmp_path):
     pins = {"UP": 5, "DOWN": 6, "OK": 13, "BACK": 19, "GO": 26}
     factory = MockFactory()
     buttons = GpioButtons(pins, Timing(), pin_factory=factory, clock=lambda: now[0])
-    cues = Cues(sound=settings.load(tmp_path))
+    cues = Cues(state_dir=tmp_path)
     app = app_on(tmp_path, cues)
     app.refresh()
 
