@@ -289,6 +289,13 @@ class App:
                             game=registry.game_of(session.activity, session.options),
                             automated=automated_names(session.options))
 
+    def cue(self, name: str) -> None:
+        """Play cue ``name`` now, off the loop (``companion.cues.catalogue.CUES``): what the
+        turn timer calls, ``app.cue("timer-warning")`` at 10 s and ``app.cue("timer-out")``
+        at zero. Nothing when the box has no cues; a ValueError for an unknown name."""
+        if self.cues is not None:
+            self.cues.emit(name)
+
     def sound_label(self) -> str:
         """The pause menu's "Sound: loud" ... "Sound: off"."""
         return self._sound().label()
@@ -319,7 +326,7 @@ class App:
         if self.cues is not None:
             self.cues.set_sound(sound)
             if sample:
-                self.cues.emit("line")
+                self.cue("line")
 
     # -- one session at a time: the open one, the races aside ---------------------------
 
@@ -662,8 +669,8 @@ class App:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
                 self.toast = f"{status}. Receipts wait."   # four lines of the alert box
-                if self.cues is not None and "paper" in status.lower():
-                    self.cues.emit("paper")
+                if "paper" in status.lower():
+                    self.cue("paper")
             changed = True
         if self.power is not None and self._power_changed():
             changed = True

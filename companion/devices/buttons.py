@@ -42,9 +42,8 @@ class InputEnded(Exception):
 # -- --keys ---------------------------------------------------------------------------
 
 _PREFIXES = {"": "press", "HOLD": "long", "REPEAT": "repeat", "STUCK": "stuck"}
-KEYS_HELP = ("use UP, DOWN, OK, BACK, GO; HOLD:<button> for a long press, "
-             "REPEAT:UP or REPEAT:DOWN for an auto-repeat, STUCK:<button> for a button held down, "
-             "UP+DOWN: both held")
+KEYS_HELP = ("use UP, DOWN, OK, BACK, GO; HOLD:<button> a long press, REPEAT:UP or REPEAT:DOWN "
+             "an auto-repeat, STUCK:<button> held down, UP+DOWN both held")
 
 
 def parse_keys(text: str) -> list[Gesture]:

@@ -130,3 +130,21 @@ def test_a_cue_never_holds_up_a_press(tmp_path):
     assert len(cues.written) >= 2 and heard.played      # cues were due, and played
     assert slowest < 0.4, slowest
     app.close()
+
+
+def test_the_turn_timer_cues_through_the_app_with_the_race_s_game(tmp_path):
+    clock = Clock()
+    cues = Cues(logs=[tmp_path / "cues.jsonl"], clock=clock)
+    app = race(tmp_path, "formula-de", cues, clock, moves=1)
+    app.cue("timer-warning")
+    clock.t += 10
+    app.cue("timer-out")
+    cues.flush()
+    assert cues.written[-2:] == [{"t": clock.t - 10, "cue": "timer-warning", "game": "formula-de"},
+                                 {"t": clock.t, "cue": "timer-out", "game": "formula-de"}]
+    with pytest.raises(ValueError, match="unknown cue"):
+        app.cue("timer")
+    app.close()
+    silent = App(journal=Journal(tmp_path / "other"), display=HeadlessDisplay())
+    silent.cue("timer-out")                 # a box without cues: nothing, no error
+    silent.journal.close()
