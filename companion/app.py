@@ -30,7 +30,7 @@ class App:
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
                  renderer: Callable[[View], Any] | None = None, table: dict | None = None,
-                 backup=None, power=None):
+                 backup=None, power=None, cues=None):
         self.journal = journal
         self.display = display
         self.printer = printer
@@ -43,6 +43,8 @@ class App:
         self.table = table             # [table] of the pinout (None: no table screen)
         self.backup = backup           # companion.autobackup.AutoBackup (None: no automatic backup)
         self.power = power             # companion.devices.power.PowerWatch (None: not watched)
+        self.cues = cues               # companion.cues.player.Cues (None: no cues)
+        self._sound_kept = None        # the sound setting when there are no cues (read when asked)
         self.stack: list[flow.Screen] = [flow.Home()]
         self.runner: SessionRunner | None = None
         self._has_program: bool | None = None  # whether the running race's program is out
@@ -212,6 +214,7 @@ class App:
         self.runner = SessionRunner.start(self.journal, slug, options, data)
         self._setup_of = (self.runner.session.id, setup) if setup is not None else None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
+        self._watch()
         self._has_program = self.print_receipt("program")  # if the game has one already (else: perform)
 
     def key(self) -> tuple[str, ...]:
@@ -243,6 +246,7 @@ class App:
         self.runner = SessionRunner.resume(self.journal, session)
         self._has_program = None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
+        self._watch()
         if self.runner.problems:
             self.toast = self.runner.problems[0]
 
@@ -253,6 +257,8 @@ class App:
         if self._has_program is None:  # after a resume or an undo: ask the game once
             self._has_program = "program" in runner.receipts()
         runner.perform(move, self.rng)
+        if self.cues is not None:        # found and played on the cues' worker
+            self.cues.moved(runner.activity, runner.state)
         if not self._has_program:
             self._has_program = self.print_receipt("program")
         if runner.finished():
@@ -267,9 +273,60 @@ class App:
         self._has_program = None  # the program may have gone with the undone action
         from companion.ui.render import undo_toast   # loaded with the screen already
         self.toast = undo_toast(entry.label) if entry else "Nothing to undo"
+        self._watch()
         race = self.stack[-1]
         if isinstance(race, flow.Race):
             race.reset(self.runner.moves())
+
+    # -- sound ----------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        """The cues follow the running race from its state now (no cue for this moment)."""
+        if self.cues is not None and self.runner is not None:
+            from companion.cues.player import automated_names
+            session = self.runner.session
+            self.cues.watch(self.runner.activity, self.runner.state,
+                            game=registry.game_of(session.activity, session.options),
+                            automated=automated_names(session.options))
+
+    def cue(self, name: str) -> None:
+        """Play cue ``name`` now, off the loop (``companion.cues.catalogue.CUES``): what the
+        turn timer calls, ``app.cue("timer-warning")`` at 10 s and ``app.cue("timer-out")``
+        at zero. Nothing when the box has no cues; a ValueError for an unknown name."""
+        if self.cues is not None:
+            self.cues.emit(name)
+
+    def sound_label(self) -> str:
+        """The pause menu's "Sound: loud" ... "Sound: off"."""
+        return self._sound().label()
+
+    def next_sound(self) -> None:
+        """The pause menu's Sound item: the next volume (loud, medium, soft, off), kept
+        across boots, and a cue at that volume to hear it by."""
+        self._set_sound(self._sound().stepped(), sample=True)
+
+    def toggle_mute(self) -> None:
+        """UP and DOWN held together, on any screen: sound off, or back on."""
+        sound = self._sound().toggled()
+        self._set_sound(sound, sample=not sound.muted)
+        self.toast = "Sound off" if sound.muted else f"Sound on: {sound.volume}"
+
+    def _sound(self):
+        if self.cues is not None:
+            return self.cues.sound
+        if self._sound_kept is None:   # no cues: the setting is still kept
+            from companion.cues.settings import load
+            self._sound_kept = load(self.data_dir)
+        return self._sound_kept
+
+    def _set_sound(self, sound, sample: bool) -> None:
+        from companion.cues.settings import save
+        save(self.data_dir, sound)
+        self._sound_kept = sound
+        if self.cues is not None:
+            self.cues.set_sound(sound)
+            if sample:
+                self.cue("line")
 
     # -- one session at a time: the open one, the races aside ---------------------------
 
@@ -463,6 +520,8 @@ class App:
         return self.printer_pending()
 
     def close(self) -> None:
+        if self.cues is not None:
+            self.cues.close()
         if self.printer is not None:
             self.printer.close()
         if self.backup is not None:
@@ -517,6 +576,9 @@ class App:
         if self.toast and self._on_alert(gesture):
             return
         self.toast = self._toast_shown = ""
+        if getattr(gesture, "kind", None) == "both":     # UP and DOWN held together: mute
+            self.toggle_mute()
+            return
         if getattr(gesture, "kind", None) == "stuck":
             self.toast = f"{gesture.button} button held down: check it"
             return
@@ -594,6 +656,8 @@ class App:
             return
         self.display_error = ""
         self.frames += 1
+        if self.cues is not None:      # the cues' worker may read the race now
+            self.cues.drawn()
 
     def step(self, gesture) -> None:
         """One turn of the loop: handle ``gesture`` (None: nothing pressed), redraw if
@@ -607,6 +671,8 @@ class App:
             self._last_printer_status = status
             if status:  # say it once; the title bar keeps "P!" until it is mended
                 self.toast = f"{status}. Receipts wait."   # four lines of the alert box
+                if "paper" in status.lower():
+                    self.cue("paper")
             changed = True
         if self.power is not None and self._power_changed():
             changed = True

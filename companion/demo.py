@@ -214,7 +214,10 @@ class Driver:
 
 def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict:
     """Play a scripted race into ``out``; returns the results (also in results.json)."""
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.cues.player import LOG, Cues
+    from companion.devices.buzzer import Buzzer
 
     from companion.app import App
     from companion.core.journal import Journal
@@ -237,6 +240,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     for sub in ("frames", "receipts", "state"):
         shutil.rmtree(out / sub, ignore_errors=True)
     (out / "receipts").mkdir(parents=True, exist_ok=True)
+    (out / LOG).write_text("")   # what the table would hear: empty for a tool with no cue
     pinout = load_pinout(pinout_path())
     # the simulated printer is fed at 115200 baud and prints six times faster than a real
     # one, so the demo takes seconds, not minutes; the driver paces itself to it all the same
@@ -251,8 +255,12 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     printer = ReceiptRecorder(open_printer(printer_config, "sim", out / "state" / "spool"))
     sim = printer.sim
     journal = Journal(out / "state")
+    # the cues as the table would hear them, at the script's time: in cues.jsonl, and played
+    # on a buzzer of mock PWM pins (the tune's pauses not waited for)
+    buzzer = Buzzer(pinout["buzzer"]["pin"], pin_factory=MockFactory(pin_class=MockPWMPin), sleep=lambda s: None)
+    cues = Cues(outputs=[buzzer], logs=[out / LOG], clock=lambda: clock.now / 1000)
     app = App(journal=journal, display=display, printer=printer, rng=make_rng(seed), data_dir=out / "state",
-              table=pinout.get("table"))     # as on the box: the program prints the table screen's address
+              table=pinout.get("table"), cues=cues)   # as on the box: the program prints the table screen's address
     try:
         driver = Driver(app, buttons, clock)
         app.boot()
@@ -278,11 +286,12 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
         else:
             driver.press("OK")        # leave the finished race for the home menu
         printer.wait_idle(timeout=120)
+        cues.flush()
         _write_receipts(out / "receipts", printer.receipts, sim.jobs, printer_config)
         summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,
                    "moves": steps, "display_bytes": bus.data_bytes(), "display_bus_bytes": display.bus_bytes,
                    "display_changed_bytes": display.changed_bytes, "printer_overflow": sim.overflow,
-                   "receipts": [r.kind for r in printer.receipts]}
+                   "receipts": [r.kind for r in printer.receipts], "cues": [c["cue"] for c in cues.written]}
         (out / "results.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
         return summary
     finally:

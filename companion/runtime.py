@@ -72,6 +72,13 @@ def _power_watch(pinout: dict):
     return PowerWatch(path)
 
 
+def _cues(state_dir: Path, board):
+    """The sound cues: written to ``<state>/cues.jsonl``, played on the board's outputs
+    (opened with the first cue), at the volume kept in ``<state>/sound.json``."""
+    from companion.cues.player import LOG, Cues
+    return Cues(outputs=board.open_sound, logs=[state_dir / LOG], state_dir=state_dir)
+
+
 @dataclass
 class Runtime:
     state_dir: Path
@@ -105,7 +112,7 @@ class Runtime:
             app = App(journal=journal, display=board.display, printer_factory=board.open_printer,
                       rng=make_rng(seed), data_dir=state_dir, watchdog=Watchdog(),
                       table=board.pinout.get("table"), backup=_auto_backup(journal, board.pinout),
-                      power=_power_watch(board.pinout))
+                      power=_power_watch(board.pinout), cues=_cues(state_dir, board))
         except JournalError as exc:   # a damaged row of the open race, met as it is replayed
             board.close()
             journal.close()

@@ -401,6 +401,12 @@ def test_the_demo_runs_through_the_whole_stack(slug, tmp_path, monkeypatch):
     assert summary["display_bus_bytes"] <= OLED_BUS_PER_CHANGED_BYTE * summary["display_changed_bytes"]
     assert (tmp_path / "demo" / "results.json").is_file()
     assert summary["printer_overflow"] == 0
+    # what the table would hear: every game's race writes its cues (docs/sound.md)
+    cues = [json.loads(line) for line in (tmp_path / "demo" / "cues.jsonl").read_text().splitlines()]
+    assert [c["cue"] for c in cues] == summary["cues"]
+    if slug in registry.GAMES:
+        assert cues and cues[-1]["cue"] == "flag" and {c["game"] for c in cues} == {slug}
+        assert [c["t"] for c in cues] == sorted(c["t"] for c in cues)
     if summary["standings"]:
         assert is_standings(summary["standings"])
     if slug in DRAWN:      # its results' chart reached the paper as a picture

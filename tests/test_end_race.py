@@ -104,7 +104,7 @@ def test_a_dice_session_has_no_end_and_no_program_and_is_a_session(state_dir):
         pause = flow.Pause()
         app.push(pause)
         labels = [label for _, label in pause.items(app)]
-        assert labels == ["Continue", "History", "Undo last", *(["Key"] if app.key() else []), "Main menu"]
+        assert labels == ["Continue", "History", "Undo last", *(["Key"] if app.key() else []), "Sound: loud", "Main menu"]
         press(app, "UP OK")                                   # Main menu: the session ends
         assert app.screen.items(app)[0] == ("dice", "Dice roller")     # nothing to continue
         assert app.journal.open_session() is None and app.journal.aside_sessions() == []

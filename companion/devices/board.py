@@ -51,6 +51,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "backup": {"dir": "", "keep": 5},
     # the Pi's under-voltage flag (companion/devices/power.py): "" is not read
     "power": {"throttled": "/sys/devices/platform/soc/soc:firmware/get_throttled"},
+    # the piezo buzzer of the sound cues (companion/devices/buzzer.py): off unless fitted
+    "buzzer": {"pin": 12, "active": False},
 }
 # (low, high) for the integer settings
 _RANGES = {
@@ -76,10 +78,10 @@ def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None 
     for name, value in raw.items():
         if not isinstance(value, dict):
             raise ConfigError(where, name, "is not in a table",
-                              "put it under [buttons], [display], [printer], [table], [backup] or [power]")
+                              "put it under [buttons], [display], [printer], [table], [backup], [power] or [buzzer]")
         if name not in DEFAULTS:
             raise ConfigError(where, name, "unknown table",
-                              "the tables are [buttons], [display], [printer], [table], [backup] and [power]")
+                              "the tables are [buttons], [display], [printer], [table], [backup], [power] and [buzzer]")
     pinout = {name: dict(value) for name, value in raw.items()}
     pinout.setdefault("printer", {})
     for table, defaults in DEFAULTS.items():
@@ -94,7 +96,27 @@ def load_pinout(path: str | Path | None = None, *, state_dir: str | Path | None 
     _check_printer_model(pinout["printer"], where)
     _check_table(pinout["table"], where)
     _check_backup(pinout["backup"], where)
+    _check_buzzer(pinout["buzzer"], pinout["buttons"], where)
     return pinout
+
+
+def _check_buzzer(buzzer: dict, buttons: dict, where) -> None:
+    if not isinstance(buzzer["active"], bool):
+        raise ConfigError(where, "buzzer.active", f"must be true or false, not {buzzer['active']!r}",
+                          "true when a buzzer is wired to the pin, false without one")
+    pin = buzzer["pin"]
+    if isinstance(pin, bool) or not isinstance(pin, int):
+        raise ConfigError(where, "buzzer.pin", f"must be a whole number, not {pin!r}", "for example `pin = 12`")
+    if not 0 <= pin <= 27:
+        raise ConfigError(where, "buzzer.pin", f"GPIO{pin} does not exist",
+                          "use the BCM GPIO number (0-27), not the header pin number")
+    if pin in _RESERVED_PINS:
+        raise ConfigError(where, "buzzer.pin", f"GPIO{pin} is the {_RESERVED_PINS[pin]}",
+                          "wire the buzzer to a free GPIO (e.g. 12)")
+    taken = next((name for name in BUTTONS if buttons[name] == pin), None)
+    if taken:
+        raise ConfigError(where, "buzzer.pin", f"GPIO{pin} is also the {taken} button",
+                          "give the buzzer its own GPIO (e.g. 12)")
 
 
 def _check_backup(backup: dict, where) -> None:
@@ -221,10 +243,16 @@ class Board:
     display: Any
     buttons: Any
     printer_factory: Callable[[], Any]
+    sound_factory: Callable[[], list] = field(default=list, repr=False)
     _closed: bool = field(default=False, repr=False)
 
     def open_printer(self):
         return self.printer_factory()
+
+    def open_sound(self) -> list:
+        """The cues' outputs (the buzzer, the sound card; none at all is fine), opened by
+        the cues' worker when the first cue plays."""
+        return self.sound_factory()
 
     def close(self) -> None:
         if self._closed:
@@ -289,7 +317,31 @@ def build_board(hardware: str = "auto", pinout_path: str | Path | None = DEFAULT
         display.close()
         raise
     backend = printer or PRINTER_BACKENDS[hardware]
-    return Board(hardware, pinout, display, buttons, printer_factory(pinout, backend, spool_dir))
+    return Board(hardware, pinout, display, buttons, printer_factory(pinout, backend, spool_dir),
+                 sound_factory(pinout, hardware, pin_factory))
+
+
+def sound_factory(pinout: dict, hardware: str, pin_factory=None) -> Callable[[], list]:
+    """THE place where the board finds its sound: on a Pi the buzzer when ``[buzzer] active``,
+    in the desktop window the sound card when there is one; nothing in a terminal or headless.
+    An output that cannot be opened is left out (said in the log): the box works without."""
+    def open_sound() -> list:
+        import logging
+        from companion.devices import DeviceError
+        if hardware == "pi" and pinout["buzzer"]["active"]:
+            from companion.devices.buttons import lgpio_factory
+            from companion.devices.buzzer import Buzzer
+            try:
+                return [Buzzer(pinout["buzzer"]["pin"], pin_factory=pin_factory or lgpio_factory())]
+            except DeviceError as exc:
+                logging.getLogger(__name__).warning("%s: cues are not played", exc)
+        if hardware == "desktop":
+            from companion.devices.soundcard import SoundCard, player_command
+            command = player_command()
+            if command:
+                return [SoundCard(command)]
+        return []
+    return open_sound
 
 
 def _build_display(hardware: str, pinout: dict, out_dir, i2c_bus, note: str = ""):

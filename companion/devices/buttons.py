@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Iterable, Mapping
 
 from companion.devices import DeviceError
-from companion.devices.gestures import BUTTONS, REPEATING, Gesture, GestureDecoder, Timing, monotonic_ms
+from companion.devices.gestures import BUTTONS, CHORD, REPEATING, Gesture, GestureDecoder, Timing, monotonic_ms
 
 TICK_S = 0.01          # how often a held button is looked at
 ESCAPE_WAIT_S = 0.05   # a lone Esc byte is the Esc key if nothing follows within this
@@ -42,8 +42,8 @@ class InputEnded(Exception):
 # -- --keys ---------------------------------------------------------------------------
 
 _PREFIXES = {"": "press", "HOLD": "long", "REPEAT": "repeat", "STUCK": "stuck"}
-KEYS_HELP = ("use UP, DOWN, OK, BACK, GO; HOLD:<button> for a long press, "
-             "REPEAT:UP or REPEAT:DOWN for an auto-repeat, STUCK:<button> for a button held down")
+KEYS_HELP = ("use UP, DOWN, OK, BACK, GO; HOLD:<button> a long press, REPEAT:UP or REPEAT:DOWN "
+             "an auto-repeat, STUCK:<button> held down, UP+DOWN both held")
 
 
 def parse_keys(text: str) -> list[Gesture]:
@@ -51,6 +51,9 @@ def parse_keys(text: str) -> list[Gesture]:
     or spaces separate. A bad token is a ValueError naming it and the valid names."""
     gestures = []
     for token in text.replace(",", " ").split():
+        if token.upper() == "+".join(CHORD):
+            gestures.append(Gesture(CHORD[0], "both"))
+            continue
         prefix, _, name = token.upper().rpartition(":")
         shown = token if len(token) <= 24 else token[:21] + "..."
         if prefix not in _PREFIXES or name not in BUTTONS:
@@ -265,10 +268,11 @@ TERMINAL_KEYS = {
     b" ": Gesture("GO"),
     b"u": Gesture("UP"), b"d": Gesture("DOWN"), b"o": Gesture("OK"), b"b": Gesture("BACK"), b"g": Gesture("GO"),
     b"O": Gesture("OK", "long"), b"B": Gesture("BACK", "long"), b"G": Gesture("GO", "long"),
+    b"m": Gesture(CHORD[0], "both"),      # UP and DOWN held together: sound off or on
 }
 TERMINAL_QUIT = (b"q", b"\x04")  # q or Ctrl-D
 TERMINAL_HELP = ("Up/Down move  Enter OK  Space GO  Backspace/Esc BACK  "
-                 "Shift+O/B/G long OK/BACK(undo)/GO  q quit")
+                 "Shift+O/B/G long OK/BACK(undo)/GO  m mute  q quit")
 
 
 def decode_terminal(data: bytes, final: bool) -> tuple[list[Gesture | None], bytes]:

@@ -15,6 +15,9 @@ Rules, per button:
 * ``repeat`` (UP, DOWN) fires while held: first at ``repeat_delay_ms``, then every
   ``repeat_interval_ms``. At most one repeat per tick: a stalled loop does not flood
   the menu with the repeats it missed. No press follows on release.
+* ``both`` (UP and DOWN held together, ``CHORD``: the sound on or off) fires once, at
+  UP, when both have been down together for ``long_press_ms``. Once both are down, neither
+  repeats nor gives a press on release: the chord is all they do.
 * ``stuck`` fires once when a button has been held for ``stuck_ms``; after it the
   button says nothing more until it is released (and nothing on release).
   A button already down when the program starts is treated as held with its press
@@ -29,7 +32,8 @@ from typing import Callable, Mapping
 
 BUTTONS = ("UP", "DOWN", "OK", "BACK", "GO")
 REPEATING = ("UP", "DOWN")
-KINDS = ("press", "long", "repeat", "stuck")
+CHORD = ("UP", "DOWN")
+KINDS = ("press", "long", "repeat", "stuck", "both")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class Gesture:
             raise ValueError(f"unknown gesture kind {self.kind!r}: use one of {', '.join(KINDS)}")
         if self.kind == "repeat" and self.button not in REPEATING:
             raise ValueError(f"only {' and '.join(REPEATING)} repeat, not {self.button}")
+        if self.kind == "both" and self.button != CHORD[0]:
+            raise ValueError(f"{' and '.join(CHORD)} held together are Gesture({CHORD[0]!r}, 'both')")
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,8 @@ class GestureDecoder:
         self.clock = clock
         self._buttons = {name: _Button() for name in BUTTONS}
         self._last_t: int | None = None
+        self._chord_at: int | None = None    # when the chord's buttons were both down
+        self._chord_fired = False
 
     def now(self) -> int:
         return int(self.clock())
@@ -128,7 +136,19 @@ class GestureDecoder:
                 out += self._change(name, state, state.raw, state.quiet_until)
             if state.level:
                 out += self._held(name, state, t)
-        return out
+        return out + self._chord(t)
+
+    def _chord(self, t: int) -> list[Gesture]:
+        """UP and DOWN held together: ``both`` once, after ``long_press_ms``."""
+        held = [self._buttons[name] for name in CHORD]
+        if self._chord_at is None:
+            return []
+        if not all(b.level for b in held) or any(b.stuck for b in held):
+            return []
+        if not self._chord_fired and t - self._chord_at >= self.timing.long_press_ms:
+            self._chord_fired = True
+            return [Gesture(CHORD[0], "both")]
+        return []
 
     def _state(self, button: str) -> _Button:
         try:
@@ -150,6 +170,13 @@ class GestureDecoder:
         if pressed:
             state.down_at, state.fired, state.stuck, state.seen_press = t, False, False, True
             state.next_repeat = t + timing.repeat_delay_ms
+            if name in CHORD and all(self._buttons[n].level for n in CHORD):
+                self._chord_at, self._chord_fired = t, False
+                for n in CHORD:               # the chord is all they do
+                    self._buttons[n].fired = True
+            return []
+        if name in CHORD and self._chord_at is not None:
+            self._chord_at = None if not any(self._buttons[n].level for n in CHORD) else self._chord_at
             return []
         if state.fired or state.stuck:
             return []
@@ -167,6 +194,8 @@ class GestureDecoder:
         if not state.seen_press:
             return []
         if name in REPEATING:
+            if self._chord_at is not None:
+                return []
             if t >= state.next_repeat:
                 following = state.next_repeat + timing.repeat_interval_ms
                 state.next_repeat = following if following > t else t + timing.repeat_interval_ms

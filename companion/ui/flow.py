@@ -212,9 +212,10 @@ class Pause(Screen):
         keys = [k for k in act.pause if k != "grid" or act.decisions is not None]
         if app.key():        # the codes its screens show, in words, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "key")
+        keys.insert(len(keys) - (keys[-1:] == ["home"]), "sound")   # "Sound: loud", OK: the next
         if app.table_on():   # the table screen's address and QR code, before "Main menu"
             keys.insert(len(keys) - (keys[-1:] == ["home"]), "table")
-        return [(k, PAUSE_LABELS[k].format(act.session)) for k in keys]
+        return [(k, app.sound_label() if k == "sound" else PAUSE_LABELS[k].format(act.session)) for k in keys]
 
     def view(self, app: Host) -> View:
         labels = [label for _, label in self.items(app)]
@@ -247,6 +248,8 @@ class Pause(Screen):
             app.push(Key())
         elif key == "end":
             app.push(Confirm(f"End this {app.current().session} now?", lambda: app.end_session()))
+        elif key == "sound":
+            app.next_sound()
         elif key == "table":
             from companion.ui.tablecode import TableCode
             app.push(TableCode())

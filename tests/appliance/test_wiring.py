@@ -44,3 +44,11 @@ def test_display_and_printer_match_the_pinout():
     assert "| SDA | 3 | GPIO 2 (SDA1) |" in WIRING and "| SCL | 5 | GPIO 3 (SCL1) |" in WIRING
     assert "| RX (data in) | header pin 8 | GPIO 14 (TXD) |" in WIRING
     assert "| TX (data out) | header pin 10" in WIRING
+
+
+def test_the_buzzer_is_on_its_pinout_gpio_and_header_pin():
+    pin = PINOUT["buzzer"]["pin"]
+    assert f"| + (red, or the longer leg) | header pin {HEADER[pin]} **through a 100 Ω resistor** | GPIO {pin} " in WIRING
+    assert re.search(rf"GPIO{pin} ── 100 Ω ── buzzer \+", WIRING)
+    assert f"GPIO {pin} is the buzzer's" in WIRING and "| − (black) | header pin 34 | GND |" in WIRING
+    assert 34 in GROUND

@@ -61,6 +61,9 @@ def check_pinout(pinout) -> None:
     assert buttons["bounce_ms"] < buttons["long_press_ms"] < buttons["stuck_ms"]
     assert pinout["display"]["driver"] in ("ssd1306", "sh1106")
     assert (pinout["display"]["width"], pinout["display"]["height"]) == (128, 64)
+    buzzer = pinout["buzzer"]
+    assert type(buzzer["active"]) is bool and type(buzzer["pin"]) is int and 0 <= buzzer["pin"] <= 27
+    assert buzzer["pin"] not in {2, 3, 14, 15, *pins}
 
 
 # -- TOML text from Python values --------------------------------------------------------
@@ -113,7 +116,7 @@ def random_tables(rnd) -> dict:
     """Up to four tables (the real ones or others) of up to eight keys, or top-level values."""
     tables = {}
     for _ in range(rnd.randint(0, 4)):
-        name = rnd.choice(["buttons", "display", "printer"]) if rnd.random() < 0.5 else fuzzing.text(rnd)
+        name = rnd.choice(["buttons", "display", "printer", "buzzer"]) if rnd.random() < 0.5 else fuzzing.text(rnd)
         if rnd.random() < 0.8:
             tables[name] = {key(rnd): value(rnd) for _ in range(rnd.randint(0, 8))}
         else:
@@ -171,6 +174,14 @@ def test_known_mistakes_are_named():
     assert "not valid TOML" in str(load(SHIPPED + "\n[buttons\n"))
     assert "not UTF-8" in str(load(b"\xff\xfe[buttons]\n"))
     assert "buttons" in str(load('buttons = 5\n'))
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 13")))           # the OK button's
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 14")))           # the printer's TX
+    assert "buzzer.pin" in str(load(SHIPPED.replace("pin = 12", "pin = 40")))           # a header pin number
+    assert "buzzer.active" in str(load(SHIPPED.replace("active = false", 'active = "yes"')))
+    assert "buzzer.volume" in str(load(SHIPPED.replace("active = false", "volume = 3")))
+    fitted = load(SHIPPED.replace("active = false", "active = true").replace("pin = 12", "pin = 18"))
+    assert fitted["buzzer"] == {"active": True, "pin": 18}
+    assert load_pinout(None)["buzzer"] == {"pin": 12, "active": False}       # none fitted: the box works
 
 
 BAD_FILES = {

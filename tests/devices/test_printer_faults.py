@@ -261,7 +261,7 @@ def test_unknown_table_in_the_pinout_is_refused(tmp_path):
     path = tmp_path / "pinout.toml"
     path.write_text(PINOUT.read_text() + "\n[evil]\nx = 1\n")
     with pytest.raises(ConfigError, match=r"evil: unknown table \(the tables are \[buttons\], \[display\], "
-                                          r"\[printer\], \[table\], \[backup\] and \[power\]\)"):
+                                          r"\[printer\], \[table\], \[backup\], \[power\] and \[buzzer\]\)"):
         load_pinout(path)
 
 
