@@ -254,3 +254,48 @@ def test_table_screen_counts_down_beside_the_driver_on_turn(tmp_path):
     wall.now += CLOCK_EVERY
     assert follower.poll() and follower.payload["race"]["clock"]["left"] == pytest.approx(35, abs=0.1)
     follower.close()
+
+
+# -- the command line ----------------------------------------------------------------------
+
+def test_demo_with_a_timer_thinks_on_its_fake_clock_and_the_results_say_it(tmp_path, capsys):
+    import json
+
+    from companion.cli import main
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--game", "lacorsa", "--timer", "turn-30", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["timer"] == "turn-30" and results["thinking"]
+    for row in results["thinking"]:        # the scripted table thinks 1 to 13 s a move
+        assert 1.0 <= row["longest_s"] <= row["total_s"]
+    capsys.readouterr()
+    assert main(["results", "--state", str(out / "state")]) == 0
+    said = capsys.readouterr().out
+    name = results["thinking"][0]["name"]
+    assert "Thinking time (longest turn):" in said
+    assert any(line.split()[:1] == [name] and turnclock.duration(results["thinking"][0]["total_s"]) in line
+               for line in said.splitlines())
+
+
+def test_demo_refuses_a_timer_that_is_not_one(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["demo", "--game", "lacorsa", "--timer", "turn-45", "--out", str(tmp_path / "d")]) != 0
+    assert "turn-30, turn-60" in capsys.readouterr().err
+
+
+def test_same_as_last_race_keeps_the_timer(tmp_path):
+    from companion.app import App
+    from companion.devices.emulated import HeadlessDisplay
+    from companion.ui.wizard import Repeat
+
+    app = App(journal=Journal(tmp_path), display=HeadlessDisplay(), rng=random.Random(2), clock=FakeClock())
+    app.start_session("street-illegal", {**registry.activity("street-illegal").demo.options, "timer": "chess-1200"})
+    app.end_session()
+    app.go_home()
+    last = app.last_options("street-illegal")
+    app.push(Repeat("street-illegal", last))
+    from tests.table import press
+    press(app, "OK")
+    assert app.runner is not None and app.runner.timer == turnclock.Setting("chess", 1200)
