@@ -31,6 +31,7 @@ from companion.core.journal import UNDO, Entry, Journal, Replay, Session
 from companion.games import registry
 from companion.games.api import Activity, Move, history_line
 from companion.kit.cars import human_drivers
+from companion.kit.turns import player_on_turn
 
 
 def _warn(message: str, *args) -> None:
@@ -286,17 +287,12 @@ class SessionRunner:
     # -- the turn timer -----------------------------------------------------------------
 
     def on_turn(self) -> str:
-        """The driver the turn timer times now ("" when the timer is off, or the turn is
-        nobody's, an automated driver's, or several players' at once): the public view's
-        ``turn`` when it names a car driven by a person."""
-        if not self.timer.on:
+        """The driver the turn timer times now ("" when the timer is off, the race is over,
+        or the move GO performs names nobody or an automated driver): the player of that
+        move (``kit.turns.player_on_turn``), from the moves the screen asks for anyway."""
+        if not self.timer.on or self.finished():
             return ""
-        return self._once("turn", self._timed_turn)
-
-    def _timed_turn(self, state: Any) -> str:
-        if self.activity.public is None or self.activity.finished(state):
-            return ""
-        turn = str(self.activity.public(state).get("turn") or "")
+        turn = player_on_turn(self.moves())
         return turn if turn in self._drivers else ""
 
     def _spent(self) -> list | None:

@@ -263,7 +263,7 @@ class Follower:
         out["history"] = self.history[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
-            clock = self._clock(out["race"]["turn"])
+            clock = self._clock()
             if clock is not None:
                 out["race"]["clock"] = clock
             point = chart_point(self.activity, self.state)
@@ -271,11 +271,14 @@ class Follower:
             out["chart"] = [[lap, order] for (r, lap), order in sorted(self.chart.items()) if r == race]
         return out
 
-    def _clock(self, turn: str) -> dict[str, Any] | None:
-        """The turn timer of the driver on turn as the box counts it (to within a poll):
-        what is left now, the page counting on from it (``turnclock.Reading.to_json``)."""
+    def _clock(self) -> dict[str, Any] | None:
+        """The turn timer of the driver on turn as the box counts it (to within a poll;
+        the same driver: ``kit.turns.player_on_turn``): what is left now, the page counting
+        on from it (``turnclock.Reading.to_json``)."""
         if not self.timer.on or self.activity.finished(self.state):
             return None
+        from companion.kit.turns import player_on_turn
+        turn = player_on_turn(self.activity.moves(self.state))
         live = (self.clock() - self.row_at) * 1000
         reading = turnclock.reading(self.timer, self.ledger, turn if turn in self.drivers else "", live)
         return reading.to_json() if reading is not None else None
