@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import random
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -30,8 +31,10 @@ class App:
                  rng: random.Random | None = None,
                  data_dir: str | Path | None = None, watchdog=None,
                  renderer: Callable[[View], Any] | None = None, table: dict | None = None,
-                 backup=None, power=None, cues=None):
+                 backup=None, power=None, cues=None, clock: Callable[[], float] | None = None):
         self.journal = journal
+        self.clock = clock or time.monotonic   # the turn timer's clock, in seconds (injectable)
+        self._timer_shown: tuple[str, str, str] | None = None   # (driver, words, phase) drawn last
         self.display = display
         self.printer = printer
         self._printer_factory = printer_factory
@@ -211,7 +214,7 @@ class App:
         again (at the last question) by BACK until the race's first action."""
         data = self.session_data(slug, options)
         from companion.session import SessionRunner
-        self.runner = SessionRunner.start(self.journal, slug, options, data)
+        self.runner = SessionRunner.start(self.journal, slug, options, data, clock=self.clock)
         self._setup_of = (self.runner.session.id, setup) if setup is not None else None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._watch()
@@ -243,7 +246,7 @@ class App:
         if session is None:
             return
         from companion.session import SessionRunner
-        self.runner = SessionRunner.resume(self.journal, session)
+        self.runner = SessionRunner.resume(self.journal, session, clock=self.clock)
         self._has_program = None
         self.stack = [flow.Home(), flow.Race.on(self.runner.moves())]
         self._watch()
@@ -408,7 +411,11 @@ class App:
         return self.runner.activity
 
     def race_view(self) -> View:
-        return self.runner.view()
+        view = self.runner.view()
+        if self.runner.timer.on and self.runner.finished():
+            from companion.ui.screens import with_thinking
+            return with_thinking(view, self.runner.thinking())
+        return view
 
     def decisions_view(self) -> View | None:
         decisions = self.runner.activity.decisions
@@ -442,8 +449,9 @@ class App:
     def final_view(self) -> View:
         """The ended session's standings as they stood, for the results screen."""
         from companion.ui import screens as ui
-        rows = (self.runner.session.results or {}).get("standings", []) if self.runner else []
-        return ui.standings("Results", rows)
+        results = (self.runner.session.results or {}) if self.runner else {}
+        view = ui.standings("Results", results.get("standings", []))
+        return ui.with_thinking(view, results["thinking"]) if results.get("thinking") else view
 
     def close_session(self) -> None:
         """Leave a race that is over for the home menu. A session with nothing left to do
@@ -609,6 +617,9 @@ class App:
         """The top screen's view, with the message of the moment over it and, while the
         printer has a problem, "P!" in the title bar (the Printer menu says what it is)."""
         view = self.screen.view(self)
+        if self._timer_shown is not None and isinstance(self.screen, flow.Race):
+            from companion.ui.screens import with_timer
+            view = with_timer(view, self._timer_shown[1])
         if self.power is not None and self.power.low:
             from companion.devices.power import STATUS
             view = _with(view, status=f"{STATUS} {view.status}".strip())
@@ -666,6 +677,8 @@ class App:
         if gesture is not None:
             self.handle(gesture)
             changed = True
+        if self._timer_changed():
+            changed = True
         status = self.printer_status()
         if status != self._last_printer_status:
             self._last_printer_status = status
@@ -686,6 +699,36 @@ class App:
             self.watchdog.ping()
             if changed and self.watchdog.enabled:
                 self._tell_service()
+
+    # -- the turn timer (docs/turn-timer.md) ---------------------------------------------
+
+    def _timer_changed(self) -> bool:
+        """Whether the turn timer's words changed since the last frame (a second went by,
+        another driver's turn, the warning, Time!). As the soft warning starts and as the
+        time runs out the hooks below are called, once each for a turn."""
+        runner = self.runner
+        reading = runner.timer_reading() if runner is not None and runner.stopwatch is not None else None
+        shown = (reading.on, reading.text(), reading.phase()) if reading is not None else None
+        if shown == self._timer_shown:
+            return False
+        before, self._timer_shown = self._timer_shown, shown
+        if reading is not None and (before is None or before[0] != reading.on or before[2] != reading.phase()):
+            if reading.phase() == "warning":
+                self.on_timer_warning(reading.on)
+            elif reading.phase() == "out":
+                self.on_timer_out(reading.on)
+        return True
+
+    def on_timer_warning(self, driver: str) -> None:
+        """``driver`` has 10 s left (the title bar's count ends in "!"): the soft warning,
+        and its cue."""
+        self.cue("timer-warning")
+
+    def on_timer_out(self, driver: str) -> None:
+        """``driver``'s time is out: "Time!" on the screen; the box makes no move for
+        them, the table decides; and the timer's cue."""
+        self.toast = f"Time! {driver}: the table decides"
+        self.cue("timer-out")
 
     def service_status(self) -> str:
         """The line ``systemctl status companion`` shows: what runs, and a printer fault."""

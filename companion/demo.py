@@ -212,8 +212,16 @@ class Driver:
             self.press("DOWN" if down <= up else "UP")
 
 
-def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict:
-    """Play a scripted race into ``out``; returns the results (also in results.json)."""
+def think_ms(step: int) -> int:
+    """How long the scripted table thinks before its ``step``-th move when the race runs a
+    turn timer: 1 to 13 s, the same every run."""
+    return ((step * 7) % 13 + 1) * 1000
+
+
+def run_demo(game: str | None, out: str | Path, seed: int | None = None, timer: str | None = None) -> dict:
+    """Play a scripted race into ``out``; returns the results (also in results.json).
+    ``timer``: the race's turn timer (``core.turnclock.CHOICES``); the table then thinks
+    before each move (:func:`think_ms`), a frame shown as the time is taken."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from companion.cues.player import LOG, Cues
@@ -233,6 +241,10 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     slug = demo_target(game)
     demo = registry.activity(slug).demo
     answers = dict(demo.options)
+    if timer is not None:
+        from companion.core import turnclock
+        turnclock.setting(timer)          # ValueError naming the timers there are
+        answers[turnclock.KEY] = timer
     if seed is None:
         seed = demo.seed
 
@@ -260,7 +272,8 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
     buzzer = Buzzer(pinout["buzzer"]["pin"], pin_factory=MockFactory(pin_class=MockPWMPin), sleep=lambda s: None)
     cues = Cues(outputs=[buzzer], logs=[out / LOG], clock=lambda: clock.now / 1000)
     app = App(journal=journal, display=display, printer=printer, rng=make_rng(seed), data_dir=out / "state",
-              table=pinout.get("table"), cues=cues)   # as on the box: the program prints the table screen's address
+              table=pinout.get("table"), cues=cues,
+              clock=lambda: clock.now / 1000)     # as on the box: the program prints the table screen's address
     try:
         driver = Driver(app, buttons, clock)
         app.boot()
@@ -276,6 +289,9 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None) -> dict
             move = demo.script(runner.state)
             if move is None:
                 break
+            if timer is not None:
+                clock.advance(think_ms(steps))
+                app.step(None)            # the idle loop's frame: the time left
             driver.perform(move)
             steps += 1
             if steps > MAX_STEPS:

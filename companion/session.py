@@ -21,13 +21,17 @@ import functools
 import json
 import pickle
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from companion.core import turnclock
 from companion.core.journal import UNDO, Entry, Journal, Replay, Session
 from companion.games import registry
 from companion.games.api import Activity, Move, history_line
+from companion.kit.cars import human_drivers
+from companion.kit.turns import player_on_turn
 
 
 def _warn(message: str, *args) -> None:
@@ -126,6 +130,13 @@ def _forget_deeper(undone: Undone, depth: int, event: dict) -> None:
         del undone[d]
 
 
+@dataclass(frozen=True)
+class TimedSnapshot:
+    """A snapshot of a race with a turn timer: its state and the time spent up to it."""
+    state: Any
+    ledger: turnclock.Ledger
+
+
 @dataclass
 class SessionRunner:
     journal: Journal
@@ -136,32 +147,51 @@ class SessionRunner:
     problems: list[str] = field(default_factory=list)
     depth: int = 0                     # effective events since the replay's start
     undone: Undone = field(default_factory=dict)   # outcomes undone at each depth (undone_outcomes)
+    clock: Callable[[], float] = time.monotonic    # the turn timer's clock, in seconds (injectable)
+    timer: turnclock.Setting = turnclock.Setting()  # the race's turn timer (off: nothing kept)
+    ledger: turnclock.Ledger = turnclock.Ledger()   # the time spent, from the journal's rows
+    stopwatch: turnclock.Stopwatch | None = None    # the time since the last row
 
     # -- construction -----------------------------------------------------------------
 
     @classmethod
     def start(cls, journal: Journal, slug: str, options: dict, data: dict,
-              championship: str | None = None) -> "SessionRunner":
+              championship: str | None = None, clock: Callable[[], float] | None = None) -> "SessionRunner":
         act = registry.activity(slug)
         state = act.setup(options, data)  # fails before anything is written
+        turnclock.setting(options.get(turnclock.KEY))   # so does a timer that is not one
         sid = journal.start_session(slug, options, data, championship or registry.championship_of(slug, options))
-        return cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
+        runner = cls(journal, journal.session(sid), act, state, registry.entry(slug).package)
+        runner._start_timer(clock)
+        return runner
 
     @classmethod
-    def resume(cls, journal: Journal, session: Session) -> "SessionRunner":
+    def resume(cls, journal: Journal, session: Session, clock: Callable[[], float] | None = None) -> "SessionRunner":
         act = registry.activity(session.activity)
         runner = cls(journal, session, act, None, registry.entry(session.activity).package)
+        runner._start_timer(clock)
         runner.rebuild()
         return runner
+
+    def _start_timer(self, clock: Callable[[], float] | None) -> None:
+        """The race's turn timer, counting from now (after a restart: from the resume;
+        what was spent is in the journal's rows)."""
+        self.clock = clock or self.clock
+        self.timer = turnclock.of_options(self.session.options)
+        if self.timer.on:
+            self.stopwatch = turnclock.Stopwatch(self.clock)
+            self._drivers = human_drivers(self.session.options)
 
     def rebuild(self) -> None:
         """State from the newest usable snapshot (or the session's setup) and the effective
         events after it, skipping unusable ones."""
         act = self.activity
-        state, after = self._from_snapshot()
+        state, after, ledger = self._from_snapshot()
         if state is None:
-            state, after = act.setup(self.session.options, self.session.data), 0
+            state, after, ledger = act.setup(self.session.options, self.session.data), 0, turnclock.Ledger()
         replay = self.journal.replay(self.session.id, after=after)
+        if self.timer.on:
+            self.ledger = turnclock.fold(ledger, replay.clocks)
         problems = list(replay.problems)
         for event in replay.effective:
             try:
@@ -212,10 +242,14 @@ class SessionRunner:
         return copy.deepcopy(found) if fresh is None else fresh
 
     def record(self, event: dict, label: str, move: str | None = None, after: Any = None) -> None:
-        """Commit an event already resolved (``move``: the key of the move it came from),
-        then apply it, or take ``after``, the state it leads to when already worked out (and
-        keep a snapshot now and then)."""
-        seq = self.journal.append(self.session.id, event, label, move)
+        """Commit an event already resolved (``move``: the key of the move it came from;
+        with a turn timer, the time the driver on turn spent before it), then apply it, or
+        take ``after``, the state it leads to when already worked out (and keep a snapshot
+        now and then)."""
+        clock = self._spent()
+        seq = self.journal.append(self.session.id, event, label, move, clock)
+        if clock is not None:
+            self.ledger = self.ledger.add(*clock)
         self.state = self.activity.apply(self.state, event) if after is None else after
         if self.undone:
             _forget_deeper(self.undone, self.depth, event)
@@ -226,26 +260,61 @@ class SessionRunner:
     # -- snapshots (a cache: the journal's events are the truth) ------------------------
 
     def _save_snapshot(self, seq: int) -> None:
+        kept = TimedSnapshot(self.state, self.ledger) if self.timer.on else self.state
         try:
-            blob = pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # a state that cannot be pickled just replays in full
             _warn("no snapshot of %s: %s", self.session.activity, exc)
             return
         self.journal.save_snapshot(self.session.id, seq, code_fingerprint(self.package), blob)
 
-    def _from_snapshot(self) -> tuple[Any, int]:
+    def _from_snapshot(self) -> tuple[Any, int, turnclock.Ledger]:
+        """(state, its seq, the time spent up to it) of the newest usable snapshot; (None,
+        0, ...) when there is none (a race with a turn timer uses only one that kept it)."""
         found = self.journal.latest_snapshot(self.session.id, code_fingerprint(self.package))
         if found is None:
-            return None, 0
+            return None, 0, turnclock.Ledger()
         seq, blob = found
         try:
-            return pickle.loads(blob), seq
+            kept = pickle.loads(blob)
         except Exception as exc:  # damaged: the full replay gives the same state
             _warn("snapshot %s of session %s unreadable (%s): replaying in full", seq, self.session.id, exc)
-            return None, 0
+            return None, 0, turnclock.Ledger()
+        if isinstance(kept, TimedSnapshot):
+            return kept.state, seq, kept.ledger
+        return (None, 0, turnclock.Ledger()) if self.timer.on else (kept, seq, turnclock.Ledger())
+
+    # -- the turn timer -----------------------------------------------------------------
+
+    def on_turn(self) -> str:
+        """The driver the turn timer times now ("" when the timer is off, the race is over,
+        or the move GO performs names nobody or an automated driver): the player of that
+        move (``kit.turns.player_on_turn``), from the moves the screen asks for anyway."""
+        if not self.timer.on or self.finished():
+            return ""
+        turn = player_on_turn(self.moves())
+        return turn if turn in self._drivers else ""
+
+    def _spent(self) -> list | None:
+        """The row's ``[driver on turn, ms since the last row]`` (None: no timer)."""
+        if self.stopwatch is None:
+            return None
+        return [self.on_turn(), self.stopwatch.take()]
+
+    def timer_reading(self) -> turnclock.Reading | None:
+        """What is left of the turn's time now (None: no timer, nobody timed on turn, or
+        the race is over)."""
+        if self.stopwatch is None or self.session.finished is not None:
+            return None
+        return turnclock.reading(self.timer, self.ledger, self.on_turn(), self.stopwatch.live_ms())
+
+    def thinking(self) -> list[dict]:
+        """Each timed driver's thinking time (the results' ``thinking`` rows)."""
+        names = tuple(str(r.get("name")) for r in self.activity.standings(self.state))
+        return self.ledger.thinking(names)
 
     def undo(self) -> Entry | None:
-        entry = self.journal.undo_last(self.session.id)
+        entry = self.journal.undo_last(self.session.id, self._spent())
         if entry is not None:
             self.rebuild()
             if self.session.finished is not None and not self.finished():
@@ -279,6 +348,9 @@ class SessionRunner:
                "standings": list(self.activity.standings(self.state))}
         for key, value in (self.activity.summary(self.state) or {}).items():
             out.setdefault(key, value)
+        if self.timer.on:
+            out["timer"] = self.session.options.get(turnclock.KEY)
+            out["thinking"] = self.thinking()
         return out
 
     def receipts(self) -> dict:

@@ -36,7 +36,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "games": ("core", "profile", "kit", "charts", "ui", "receipts"),
     "devices": ("core", "receipts", "qr", "cues"),
     "tools": ("core", "profile", "kit", "charts", "ui", "receipts", "games"),
-    "session": ("core", "games"),
+    "session": ("core", "kit", "games"),
     "league": ("core", "kit", "charts", "receipts", "games", "session"),
     "table": ("core", "kit", "games", "league", "devices"),
     "app": ("core", "profile", "kit", "ui", "receipts", "games", "session", "league", "table", "devices", "cues"),

@@ -13,6 +13,8 @@ def register(sub) -> None:
                    help=f"which game or tool: {', '.join([*GAMES, *TOOLS])} (default top-speed)")
     p.add_argument("--out", required=True, metavar="DIR", help="where frames, receipts and results.json go")
     p.add_argument("--seed", type=int, help="seed for the dice and decks (default: the game's demo seed)")
+    p.add_argument("--timer", metavar="TIMER", help="run the race with a turn timer: turn-30, turn-60, turn-90, "
+                   "turn-120, chess-600, chess-1200 or chess-1800 (default: off)")
     p.set_defaults(func=demo)
 
 
@@ -21,8 +23,8 @@ def demo(args) -> int:
     from companion.games.registry import NotPlayable, UnknownName
 
     try:
-        summary = run_demo(args.game, args.out, args.seed)
-    except (UnknownName, NotPlayable, DemoError) as exc:
+        summary = run_demo(args.game, args.out, args.seed, args.timer)
+    except (UnknownName, NotPlayable, DemoError, ValueError) as exc:
         raise CommandError(str(exc).strip("'\"")) from None
     winner = summary["standings"][0]["name"] if summary.get("standings") else "-"
     print(f"{summary['game']}: {summary['moves']} moves, {summary['frames']} frames, "

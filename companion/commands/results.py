@@ -86,6 +86,20 @@ def _last_race(journal, last) -> None:
           f"({_when(last.finished)})")
     for row in last.results["standings"]:
         print(f"  {row['position']:>2}. {row['name']:<16} {row.get('points', 0):>4}")
+    _thinking(last.results.get("thinking"))
+
+
+def _thinking(rows) -> None:
+    """Each driver's thinking time, in a race run with the turn timer (docs/turn-timer.md);
+    a row this version cannot read is left out."""
+    from companion.core.turnclock import duration
+
+    rows = [r for r in rows or () if isinstance(r, dict) and isinstance(r.get("total_s"), (int, float))
+            and isinstance(r.get("longest_s"), (int, float))]
+    if rows:
+        print("  Thinking time (longest turn):")
+    for row in rows:
+        print(f"      {str(row.get('name', '?')):<16} {duration(row['total_s']):>7} ({duration(row['longest_s'])})")
 
 
 def running(session) -> str:

@@ -119,6 +119,9 @@ one was started after were left behind, and are aside from then on."""
 
 UNDO = "undo"
 MOVE_KEY = "_move"
+CLOCK_KEY = "_clock"
+"""An event or undo row's thinking time while a race's turn timer runs: ``[driver, ms]``
+(``companion.core.turnclock``), in the body, under its CRC and row checksum."""
 """The key of an event row's body that holds the move it was resolved from (not part of the event)."""
 MARK_MAGIC = "RCJ1"
 PROBLEMS_FILE = "journal-problems.txt"
@@ -205,6 +208,7 @@ class Replay:
     effective: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     moves: dict[int, str] = field(default_factory=dict, repr=False)   # seq -> the move's key
+    clocks: list[Any] = field(default_factory=list, repr=False)       # the rows' ``[driver, ms]``, in order
 
     @cached_property
     def entries(self) -> list[Entry]:
@@ -703,24 +707,27 @@ class Journal:
 
     # -- events -----------------------------------------------------------------------
 
-    def append(self, session_id: int, event: dict[str, Any], label: str, move: str | None = None) -> int:
+    def append(self, session_id: int, event: dict[str, Any], label: str, move: str | None = None,
+               clock: list | None = None) -> int:
         """Commit ``event`` (with its history ``label`` and, if given, the key of the move
-        it was resolved from) and return its sequence number."""
-        body = _dump(event if move is None else {**event, MOVE_KEY: move})
+        it was resolved from and the turn timer's ``[driver, ms]``) and return its sequence number."""
+        extra = {k: v for k, v in ((MOVE_KEY, move), (CLOCK_KEY, clock)) if v is not None}
+        body = _dump({**event, **extra} if extra else event)
         seq = self._next_seq(session_id)
         self._write("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
                     (session_id, seq, label, body, _crc(body), time.time()))
         self._note(session_id, seq)
         return seq
 
-    def undo_last(self, session_id: int) -> Entry | None:
-        """Append an undo of the newest action not yet undone; return that action's entry."""
+    def undo_last(self, session_id: int, clock: list | None = None) -> Entry | None:
+        """Append an undo of the newest action not yet undone (with the turn timer's
+        ``[driver, ms]`` when given); return that action's entry."""
         replay = self.replay(session_id)
         target = next((e for e in reversed(replay.entries)
                        if e.event is not None and not e.undone and e.event.get("kind") != UNDO), None)
         if target is None:
             return None
-        body = _dump({"kind": UNDO, "target": target.seq})
+        body = _dump({"kind": UNDO, "target": target.seq, **({CLOCK_KEY: clock} if clock is not None else {})})
         seq = self._next_seq(session_id)
         self._transaction([
             ("INSERT INTO events (session, seq, label, body, crc, created) VALUES (?,?,?,?,?,?)",
@@ -780,6 +787,7 @@ class Journal:
         problems: list[str] = []
         undone: set[int] = set()
         moves: dict[int, str] = {}
+        clocks: list[Any] = []
         for seq, label, body, crc, created in self.rows(session_id, after):
             event = None
             if _crc(body) != crc:
@@ -789,14 +797,17 @@ class Journal:
                 if not isinstance(event, dict) or "kind" not in event:
                     problems.append(f"journal entry {seq} ({label}) is unreadable and was skipped")
                     event = None
-                elif event["kind"] == UNDO:
-                    undone.add(event.get("target"))
-                elif MOVE_KEY in event:
-                    moves[seq] = event.pop(MOVE_KEY)
+                else:
+                    if CLOCK_KEY in event:
+                        clocks.append(event.pop(CLOCK_KEY))
+                    if event["kind"] == UNDO:
+                        undone.add(event.get("target"))
+                    elif MOVE_KEY in event:
+                        moves[seq] = event.pop(MOVE_KEY)
             rows.append((seq, label, event, created))
         effective = [event for seq, _, event, _ in rows
                      if event is not None and seq not in undone and event["kind"] != UNDO]
-        return Replay(rows, undone, effective, problems, moves)
+        return Replay(rows, undone, effective, problems, moves, clocks)
 
     # -- internals --------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from companion.core.names import names_word
-from companion.kit.questions import DESCRIBE, EDIT, Asking, CarOption, Describe, Group, Option  # noqa: F401  (the setup questions a pack declares)
+from companion.kit.questions import DESCRIBE, EDIT, TURN_TIMER, Asking, CarOption, Describe, Group, Option  # noqa: F401  (the setup questions a pack declares)
 
 
 @dataclass(frozen=True)

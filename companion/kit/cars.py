@@ -56,3 +56,16 @@ def entries(options: Mapping[str, Any], *, low: int, high: int, game: str,
 
 def names(cars: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     return tuple(str(c["name"]) for c in cars)
+
+
+def human_drivers(options: Mapping[str, Any]) -> frozenset[str]:
+    """The names of the cars a person drives in a race set up with ``options``: every car
+    of its ``players`` but the automated ones (a count: the cars named by their colours).
+    The turn timer times these alone."""
+    players = options.get("players")
+    if isinstance(players, int) and not isinstance(players, bool):
+        return frozenset(COLOURS[:max(0, players)])
+    if not isinstance(players, list):
+        return frozenset()
+    return frozenset(" ".join(str(p.get("name") or p.get("colour") or "").split()) for p in players
+                     if isinstance(p, Mapping) and p.get("driver") != AUTO)

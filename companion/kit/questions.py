@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from companion.core import turnclock
+
 
 @dataclass(frozen=True)
 class Option:
@@ -47,6 +49,11 @@ class Option:
         if self.kind == "choice":
             return self.choices[0][0] if self.choices else None   # a choice read from the data: the pack's default
         return self.low
+
+
+TURN_TIMER = Option(turnclock.KEY, "Turn timer", choices=turnclock.CHOICES, default=turnclock.OFF)
+"""The race question every game with turns asks last: off, a time per turn or a chess
+clock (``companion.core.turnclock``; docs/turn-timer.md)."""
 
 
 DESCRIBE = "+describe"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.core.names import car_name  # noqa: F401  (the packs' way to it)
+from companion.core.turnclock import duration  # noqa: F401  (the ui's way to it: a thinking time)
 from companion.profile import LABEL_CHARS, LINE_CHARS, MENU_CHARS  # noqa: F401  (MENU_CHARS: a line of a list)
 
 ELLIPSIS = "\u2026"

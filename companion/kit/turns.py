@@ -17,6 +17,13 @@ def primary(moves: Sequence):
     return moves[primary_index(moves)] if moves else None
 
 
+def player_on_turn(moves: Sequence) -> str:
+    """The player of the move GO performs ("" when it names none, or nothing may be
+    done): whose turn a turn timer counts (docs/turn-timer.md)."""
+    move = primary(moves)
+    return str(move.player or "") if move is not None else ""
+
+
 def next_after(order: Sequence[T], current: T, *, skip: Iterable[T] = ()) -> T | None:
     """The one after ``current`` in ``order`` (not wrapping), passing over ``skip``;
     None when ``current`` was the last."""

@@ -77,6 +77,8 @@ def results_receipt(journal: Journal, runner):
             return None
         name = activity_title(runner.session.activity, runner.session.options)
         receipt = layouts.standings_results(f"{name} results", rows)
+    if runner.timer.on:
+        receipt = layouts.with_thinking(receipt, runner.thinking())
     return stamp(journal, runner.session, receipt)
 
 

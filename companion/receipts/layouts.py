@@ -140,15 +140,31 @@ def race_program(title: str, lines: Sequence[str] = (), grid: Sequence[Mapping[s
 def with_address(program: Receipt, url: str) -> Receipt:
     """``program`` with the table screen's address at its foot, as a QR code a phone at the
     table scans and as text: right under the program's last rule, before its end feed."""
-    items = list(program.items)
+    return at_foot(program, (Line("The race live on a phone:", align="center"), QRCode(url)))
+
+
+def at_foot(receipt: Receipt, added: Sequence[Item]) -> Receipt:
+    """``receipt`` with ``added`` right under its last rule, before its end feed."""
+    items = list(receipt.items)
     end = len(items)
     while end and isinstance(items[end - 1], Feed):
         end -= 1
     if not (end and isinstance(items[end - 1], Rule)):
         items.insert(end, Rule())
         end += 1
-    address = (Line("The race live on a phone:", align="center"), QRCode(url))
-    return Receipt(program.kind, program.title, (*items[:end], *address, *items[end:]))
+    return Receipt(receipt.kind, receipt.title, (*items[:end], *added, *items[end:]))
+
+
+def with_thinking(results: Receipt, rows: Sequence[Mapping[str, Any]]) -> Receipt:
+    """A results receipt with each driver's thinking time at its foot (a race run with the
+    turn timer): their total and their longest turn."""
+    from companion.core.turnclock import duration
+    if not rows:
+        return results
+    table = [Columns(("Thinking", "total", "longest"), (16, 8, 8), bold=True),
+             *(Columns((str(r.get("name", "?"))[:15], duration(r.get("total_s", 0)), duration(r.get("longest_s", 0))),
+                       (16, 8, 8)) for r in rows)]
+    return at_foot(results, (*table, Rule()))
 
 
 def bonus_lines(rows: Sequence[Mapping[str, Any]]) -> list[Line]:

@@ -23,6 +23,9 @@ The payload's keys (every one JSON):
     standings  [{"position", "name", "points", "colour"}]: a standings row's other fields
                (Lacorsa's cards left) are left out: they may move with a card entered face down
     order_note str: what orders the standings when it is not the points ("" when it is)
+    clock      {"on", "left", "limit", "mode", "warning"}: the turn timer of the driver on turn
+               (added by ``table.source``, only while a race's timer times someone;
+               ``core.turnclock.Reading.to_json``): the page counts "left" down itself
 
 A pack's ``public`` may also give ``order`` (the race order, names, front first) and
 ``race_no`` (which race of a championship session): the lap chart's own (source.chart_point),

@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from typing import Any
+import time
+from typing import Any, Callable
 
+from companion.core import turnclock
 from companion.core.journal import UNDO, Journal, JournalError, Session
 from companion.games import registry
 from companion.league import ledger, paper, record, seasons, teams
@@ -34,6 +36,9 @@ HISTORY = 10
 KEPT = 64
 """How many of the newest events keep the state before them: an undo of one goes back at
 once; an older one replays the line of play from the setup."""
+CLOCK_EVERY = 5.0
+"""Seconds between two sendings of a running turn timer when nothing else changes: a page
+opened late counts down from the box's time, not from an old sending."""
 
 
 def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
@@ -60,8 +65,14 @@ def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
 class Follower:
     """The newest session of the journal in ``state_dir``, read-only."""
 
-    def __init__(self, state_dir):
+    def __init__(self, state_dir, clock: Callable[[], float] = time.time):
         self.state_dir = state_dir
+        self.clock = clock                 # wall time, as the journal's rows keep it (injectable)
+        self.timer = turnclock.Setting()   # the race's turn timer
+        self.ledger = turnclock.Ledger()   # the time spent, from the rows followed
+        self.drivers: frozenset[str] = frozenset()   # the cars the timer times
+        self.row_at = 0.0                  # when the last row (else the race) was written
+        self.sent_at = 0.0                 # when the payload was last made
         self.journal: Journal | None = None       # opened once the box has made it
         self.version: int | None = None
         self.session: Session | None = None
@@ -100,7 +111,7 @@ class Follower:
             log.warning("journal not read: %s", exc)
             return False
         if version == self.version:
-            return False
+            return self.timer.on and self.clock() - self.sent_at >= CLOCK_EVERY and self._publish()
         self.version = version
         with self.journal.snapshot():      # the race, the season and the drivers of one moment
             newest = self._newest()
@@ -124,6 +135,9 @@ class Follower:
 
     def _start(self, session: Session) -> None:
         self.session, self.seq, self.words, self.history, self.problems = session, 0, {}, [], []
+        from companion.kit.cars import human_drivers
+        self.timer, self.ledger = turnclock.of_options(session.options), turnclock.Ledger()
+        self.drivers, self.row_at = human_drivers(session.options), session.started
         self.activity = self._setup()
         if self.activity is not None:
             self._catch_up()
@@ -147,7 +161,11 @@ class Follower:
     def _catch_up(self) -> None:
         if self.activity is None:
             return
-        for seq, label, event, _ in self.journal.replay(self.session.id, after=self.seq).rows:
+        replay = self.journal.replay(self.session.id, after=self.seq)
+        if self.timer.on and replay.rows:
+            self.ledger = turnclock.fold(self.ledger, replay.clocks)
+            self.row_at = replay.rows[-1][3]
+        for seq, label, event, _ in replay.rows:
             self.seq = seq
             if event is None:
                 self._say(seq, public.UNREADABLE)
@@ -222,6 +240,7 @@ class Follower:
 
     def _publish(self) -> bool:
         payload = self._make_payload()
+        self.sent_at = self.clock()
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         changed = text != self.text
         self.payload, self.text = payload, text
@@ -248,10 +267,25 @@ class Follower:
         out["history"] = self.history[-HISTORY:][::-1]
         if self.activity is not None and self.state is not None:
             out["race"] = public_view(self.activity, self.state)
+            clock = self._clock()
+            if clock is not None:
+                out["race"]["clock"] = clock
             point = chart_point(self.activity, self.state)
             race = point[0][0] if point else 0        # a championship's race now: its laps alone
             out["chart"] = [[lap, order] for (r, lap), order in sorted(self.chart.items()) if r == race]
         return out
+
+    def _clock(self) -> dict[str, Any] | None:
+        """The turn timer of the driver on turn as the box counts it (to within a poll;
+        the same driver: ``kit.turns.player_on_turn``): what is left now, the page counting
+        on from it (``turnclock.Reading.to_json``)."""
+        if not self.timer.on or self.activity.finished(self.state):
+            return None
+        from companion.kit.turns import player_on_turn
+        turn = player_on_turn(self.activity.moves(self.state))
+        live = (self.clock() - self.row_at) * 1000
+        reading = turnclock.reading(self.timer, self.ledger, turn if turn in self.drivers else "", live)
+        return reading.to_json() if reading is not None else None
 
     def _championship(self) -> dict[str, Any]:
         """The championship of the race being run (or shown): never another game's, and

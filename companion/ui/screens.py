@@ -92,6 +92,53 @@ END_STATUS = "END"
 """The title bar's status once a race is over, on every results screen."""
 
 
+def title_fits(title: str, status: str) -> bool:
+    """Whether the title bar shows ``title`` and ``status`` whole (the status at most half
+    the width, the title in what it leaves)."""
+    if fonts.truncate(status, 1, WIDTH // 2) != status:
+        return False
+    right = WIDTH - fonts.text_width(status) - 4 if status else WIDTH
+    return fonts.truncate(title, 1, right - 4) == title
+
+
+def with_timer(view: View, words: str) -> View:
+    """``view`` with the turn timer's ``words`` at the head of its status (``45s L1/2``);
+    where the title and both would not fit, the timer stands in for the status, so the
+    title is never cut for it (the status comes back when the turn's time is over)."""
+    from dataclasses import replace
+    both = f"{words} {view.status}".strip()
+    return replace(view, status=both if title_fits(str(view.title), both) else words)
+
+
+THINKING_HEAD = "Thinking (longest)"
+
+
+def thinking_lines(rows: Iterable[Mapping[str, Any]], width: int) -> list[str]:
+    """The results' thinking times in lines of ``width``: a head, then a driver a line,
+    their total and their longest turn (``Red      4:05 (45s)``)."""
+    from companion.kit.text import duration, row
+    lines = [row(str(r.get("name", "?")), f"{duration(r.get('total_s', 0))} ({duration(r.get('longest_s', 0))})", width)
+             for r in rows]
+    return [THINKING_HEAD, *lines] if lines else []
+
+
+def with_thinking(view: View, rows: Iterable[Mapping[str, Any]]) -> View:
+    """A race's results ``view`` with each driver's thinking time under its list (a list
+    of its own when it has none), to scroll to."""
+    from dataclasses import replace
+    from companion.profile import MENU_CHARS
+    lines = thinking_lines(rows, MENU_CHARS)
+    if not lines:
+        return view
+    body = list(view.body)
+    at = next((i for i, w in enumerate(body) if isinstance(w, Menu)), None)
+    if at is None:
+        return replace(view, body=(*body, Menu(tuple(lines), -1)))
+    menu = body[at]
+    body[at] = replace(menu, items=(*menu.items, *lines))
+    return replace(view, body=tuple(body))
+
+
 def standings(title: str, rows: Iterable[Mapping[str, Any]]) -> View:
     """A race's standings, one line a car (``1 Red        12 pts``; laps when nothing was
     scored), a menu to scroll; status ``END``."""

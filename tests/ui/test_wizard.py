@@ -82,7 +82,7 @@ def test_points_shared_among_parts_show_each_part_by_its_name(state_dir):
     app = make_app(state_dir)
     app.boot()
     from tests.table import press
-    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK")   # players, names, race, length, track
+    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK OK")   # players, names, race, length, track, timer
     frame = app.frame()
     assert frame.title.endswith("Skills")
     (menu,) = frame.body
@@ -99,7 +99,7 @@ def test_the_skills_step_says_how_to_go_on_and_go_does(state_dir):
     app = make_app(state_dir)
     app.boot()
     from tests.table import press
-    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK")   # players, names, race, length, track
+    press(app, "DOWN DOWN DOWN DOWN OK OK GO OK OK OK OK")   # players, names, race, length, track, timer
     wizard = app.screen
     frame = app.frame()
     assert frame.title.endswith("Skills") and frame.footer == "OK: edit  GO: next"

@@ -1,10 +1,10 @@
 """3-Wide as the companion plays it: the activity the registry loads."""
 
-from companion.games.api import Activity, Demo
+from companion.games.api import TURN_TIMER, Activity, Demo
 from companion.games.three_wide import autoplay, public, rules, screens, tables
 
 ACTIVITY = Activity(
-    slug="3-wide", kind="game", options=rules.OPTIONS, car_options=rules.CAR_OPTIONS,
+    slug="3-wide", kind="game", options=(*rules.OPTIONS, TURN_TIMER), car_options=rules.CAR_OPTIONS,
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, championship_entries=rules.championship_entries,
