@@ -19,7 +19,6 @@ move for a driver whose time is out: the table decides.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 KEY = "timer"
@@ -34,11 +33,31 @@ WARNING_S = 10
 """Seconds left when the soft warning starts."""
 
 
-@dataclass(frozen=True)
-class Setting:
+class _Value:
+    """Equal by its fields, hashable, and never changed once made. Plain classes here: a
+    race's start and every resume load this module, and making its classes as dataclasses
+    cost a resume 16 M instructions (over its 250 M budget)."""
+    __slots__ = ()
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, *(repr(v) for v in self._fields())))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={v!r}' for n, v in zip(self.__slots__, self._fields()))})"
+
+
+class Setting(_Value):
     """``mode`` "off", "turn" (``seconds`` a turn) or "chess" (``seconds`` per player in all)."""
-    mode: str = OFF
-    seconds: int = 0
+    __slots__ = ("mode", "seconds")
+
+    def __init__(self, mode: str = OFF, seconds: int = 0):
+        self.mode, self.seconds = mode, seconds
 
     @property
     def on(self) -> bool:
@@ -65,16 +84,18 @@ def of_options(options: Mapping[str, Any]) -> Setting:
         return Setting()
 
 
-@dataclass(frozen=True)
-class Ledger:
+class Ledger(_Value):
     """What the journal's rows say was spent: per driver the total, the longest turn and
     the number of turns (ms); ``on`` and ``turn_ms``: the turn the last row was part of
     ("" when the last row was nobody's: an automated driver, a step of the race)."""
-    totals: Mapping[str, int] = field(default_factory=dict)
-    longest: Mapping[str, int] = field(default_factory=dict)
-    turns: Mapping[str, int] = field(default_factory=dict)
-    on: str = ""
-    turn_ms: int = 0
+    __slots__ = ("totals", "longest", "turns", "on", "turn_ms")
+
+    def __init__(self, totals: Mapping[str, int] | None = None, longest: Mapping[str, int] | None = None,
+                 turns: Mapping[str, int] | None = None, on: str = "", turn_ms: int = 0):
+        self.totals = {} if totals is None else totals
+        self.longest = {} if longest is None else longest
+        self.turns = {} if turns is None else turns
+        self.on, self.turn_ms = on, turn_ms
 
     def add(self, on: str, ms: int) -> "Ledger":
         """The ledger after a row of ``ms`` spent by ``on`` ("": nobody's turn)."""
@@ -122,14 +143,13 @@ def duration(seconds: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(_Value):
     """What the screens show of the timer now: whose turn (``on``), the time left in ms
     (below 0 once it is out), and the limit it counts down from."""
-    on: str
-    left_ms: int
-    limit_s: int
-    mode: str
+    __slots__ = ("on", "left_ms", "limit_s", "mode")
+
+    def __init__(self, on: str, left_ms: int, limit_s: int, mode: str):
+        self.on, self.left_ms, self.limit_s, self.mode = on, left_ms, limit_s, mode
 
     @property
     def warning(self) -> bool:
