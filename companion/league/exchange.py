@@ -27,6 +27,10 @@ CHANGES_SCHEMA = 2
 """The version of an export file that carries its races' changes (``corrections``): a
 companion that reads only version 1 would count those races uncorrected, so it refuses
 the file and says to update."""
+TEAMS_SCHEMA = 3
+"""The version of an export file that carries its season's teams (``teams``): a companion
+that reads only up to version 2 would drop them unsaid, so it refuses the file and says to
+update. A file without teams keeps the version it had before."""
 FORMAT = "race-companion-season"
 MAX_FILE = 50_000_000
 """Characters an export file may have: a 200-race season of 12 cars is about 2 MB."""
@@ -179,10 +183,13 @@ def write_csv(journal: Journal, folder: str | Path) -> list[Path]:
 
 # -- one box's season into another's --------------------------------------------------
 
-CHECKED = ("game", "season", "races", "corrections")
+CHECKED = ("game", "season", "races", "corrections", "teams")
 """What an export file's checksum covers: everything an import uses (the game, the season's
-name, race count and drop, every race's fields, and the changes to its races where it has
-them)."""
+name, race count and drop, every race's fields, and the changes to its races and the
+season's teams where it has them)."""
+OPTIONAL = ("corrections", "teams")
+"""The :data:`CHECKED` fields a file has only when it has some: a file without them is
+checked as before they were."""
 MAX_DEPTH = 8
 """How deeply a race's results and options may nest (a race's standings are 4 deep)."""
 MAX_TEXT = 200
@@ -205,7 +212,7 @@ RACE_FIELDS = ("race", "activity", "options", "championship", "started", "finish
 
 def _check(data: dict[str, Any]) -> str:
     """The checksum of an export file: of its :data:`CHECKED` fields."""
-    body = json.dumps({k: data.get(k) for k in CHECKED if k != "corrections" or k in data}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps({k: data.get(k) for k in CHECKED if k not in OPTIONAL or k in data}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -245,9 +252,9 @@ def _plain(value: Any, where: str) -> None:
 
 def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
     """The export file's content: season ``name`` of ``game``, its finished races as they
-    were run (the voided ones too) and the club's changes to them (``corrections``: a void,
-    a correction, a penalty, and their undoing), so the box that imports it counts them as
-    this one does."""
+    were run (the voided ones too), the club's changes to them (``corrections``: a void,
+    a correction, a penalty, and their undoing) and the season's declared teams (``teams``),
+    so the box that imports it counts them as this one does."""
     season = seasons.find(journal, game, name)
     ids = journal.race_ids()
     raw = {s.id: s for s in journal.finished_sessions()}
@@ -256,10 +263,11 @@ def export_season(journal: Journal, game: str, name: str) -> dict[str, Any]:
               "championship": ledger.key_of(s), "started": s.started, "finished": s.finished,
               "results": s.results} for s in held]
     changes = carried(journal, {r["race"] for r in races})
+    own = teams.declared(journal, season)
     body = {"game": game, "season": {"name": season.name, "races": season.races, "drop": season.drop},
-            "races": races, **({"corrections": changes} if changes else {})}
-    return {"format": FORMAT, "schema": CHANGES_SCHEMA if changes else SCHEMA, "exported": iso(time.time()),
-            **body, "sha256": _check(body)}
+            "races": races, **({"corrections": changes} if changes else {}), **({"teams": own} if own else {})}
+    schema = TEAMS_SCHEMA if own else CHANGES_SCHEMA if changes else SCHEMA
+    return {"format": FORMAT, "schema": schema, "exported": iso(time.time()), **body, "sha256": _check(body)}
 
 
 def carried(journal: Journal, race_ids: set[str]) -> list[dict[str, Any]]:
@@ -293,9 +301,9 @@ def read_export(text: str) -> dict[str, Any]:
     schema = data.get("schema")
     if not isinstance(schema, int) or schema < 1:
         raise ImportRefused("the file is damaged: it has no schema version")
-    if schema > CHANGES_SCHEMA:
+    if schema > TEAMS_SCHEMA:
         raise ImportRefused(f"the file was made by a newer companion (schema {schema}; this one reads up to "
-                            f"{CHANGES_SCHEMA}): update this box first")
+                            f"{TEAMS_SCHEMA}): update this box first")
     if _depth(data) > MAX_DEPTH + 4:
         raise ImportRefused(f"the file is damaged: it nests {_depth(data)} levels deep; a race's results and "
                             f"options may nest {MAX_DEPTH}")
@@ -328,7 +336,34 @@ def read_export(text: str) -> dict[str, Any]:
         _plain(r.get("options", {}), f"race {k}'s options")
     data["races"] = [{f: r[f] for f in RACE_FIELDS if f in r} for r in races]
     data["corrections"] = _changes_ok(data.get("corrections", []), {r["race"] for r in races})
+    data["teams"] = _teams_ok(data.get("teams", []))
     return data
+
+
+def _teams_ok(value: Any) -> list[dict[str, Any]]:
+    """The season's teams of an export file, checked whole as ``companion results --teams``
+    checks them: at most :data:`teams.MAX_TEAMS`, each ``{"name", "drivers"}`` with two
+    drivers or more, names within their lengths, no driver in two teams."""
+    if not isinstance(value, list) or len(value) > teams.MAX_TEAMS:
+        raise ImportRefused(f"the file is damaged: its teams are not a list of at most {teams.MAX_TEAMS}")
+    if _depth(value) > 3:
+        raise ImportRefused("the file is damaged: its teams nest deeper than a team's list of drivers")
+    specs = []
+    for k, t in enumerate(value, start=1):
+        ok = isinstance(t, dict) and set(t) == {"name", "drivers"} and _text(t["name"], teams.MAX_TEAM_NAME) \
+            and isinstance(t["drivers"], list) and 2 <= len(t["drivers"]) <= MAX_CARS \
+            and all(_text(d, MAX_NAME) and not set(d) & {"+", "="} for d in t["drivers"])
+        if not ok:
+            raise ImportRefused(f"the file is damaged: team {k} is not a name of at most {teams.MAX_TEAM_NAME} "
+                                f"characters and two drivers or more of at most {MAX_NAME}")
+        specs.append(f"{t['name']}={'+'.join(t['drivers'])}")
+    try:
+        parsed = teams.parse(specs) if specs else []
+    except teams.TeamsError as exc:
+        raise ImportRefused(f"the file is damaged: its teams cannot be declared: {exc}") from None
+    if parsed != value:
+        raise ImportRefused("the file is damaged: its teams' names are not written as a declared team's are")
+    return parsed
 
 
 CHANGE_FIELDS = {"void": {"reason"}, "unvoid": set(), "correct": {"place", "rename", "reason"},
@@ -410,9 +445,11 @@ class Plan:
     """What an import will do, said before it writes: the season the races go into (made
     here when ``start`` is its event), the races to add and how many are held already."""
 
-    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int, changes: list = ()):
+    def __init__(self, game: str, into: str, start: dict | None, new: list, held: int, changes: list = (),
+                 teams: dict | None = None):
         self.game, self.into, self.start, self.new, self.held = game, into, start, new, held
         self.changes = list(changes)      # the file's changes to its races this box has not
+        self.teams = teams                # the club event giving the season the file's teams, when they differ
 
     def asks(self) -> str:
         """The question the box asks before it writes: ``2 races into season Cup (new here)?``."""
@@ -423,8 +460,10 @@ class Plan:
         made = " (a new season on this box, by the file's name)" if self.start else ""
         fixes = f", {len(self.changes)} change{'' if len(self.changes) == 1 else 's'} to races (voids, corrections, " \
                 f"penalties)" if self.changes else ""
+        n = len(self.teams["teams"]) if self.teams else 0
+        sides = f", the season's {n} team{'' if n == 1 else 's'}" if n else ""
         return f"Into season {self.into} of {ledger.title(self.game)}{made}: {len(self.new)} new " \
-               f"race{'' if len(self.new) == 1 else 's'}{fixes}"
+               f"race{'' if len(self.new) == 1 else 's'}{fixes}{sides}"
 
 
 def _check_size(held: int, new: list, name: str) -> None:
@@ -474,9 +513,14 @@ def plan_import(journal: Journal, data: dict[str, Any], into: str | None = None)
     if start is None and counting:
         _check_room(seasons.find(journal, game, name), counting)
     _check_size(seasons.find(journal, game, name).held() if start is None else 0, counting, name)
-    return Plan(game, name, start, new, len(data["races"]) - len(new), changes)
+    side = data.get("teams") or []
+    had = [] if start is not None else teams.declared(journal, seasons.find(journal, game, name))
+    event = {"kind": "teams", "game": game, "season": name, "teams": side} if side and side != had else None
+    return Plan(game, name, start, new, len(data["races"]) - len(new), changes, event)
 
 
 def import_season(journal: Journal, plan: Plan) -> None:
-    """Write what :func:`plan_import` planned, in one transaction."""
-    journal.add_finished_sessions(plan.new, club_event=plan.start, changes=plan.changes)
+    """Write what :func:`plan_import` planned, in one transaction: the races, the changes to
+    them and the season's teams where the file's differ from this box's."""
+    journal.add_finished_sessions(plan.new, club_event=plan.start,
+                                  changes=[*plan.changes, *([plan.teams] if plan.teams else [])])

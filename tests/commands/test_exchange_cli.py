@@ -86,7 +86,7 @@ def nested(depth):
 
 
 @pytest.mark.parametrize("spoil, said", [
-    (lambda d: {**d, "schema": 3}, "made by a newer companion (schema 3; this one reads up to 2): update this box first"),
+    (lambda d: {**d, "schema": 4}, "made by a newer companion (schema 4; this one reads up to 3): update this box first"),
     (lambda d: {**d, "races": d["races"][:1]}, "damaged: its season or races do not match its checksum"),
     (lambda d: {**d, "races": [{**d["races"][0], "started": "soon"}]}, "damaged: its season or races do not match its checksum"),
     (lambda d: {"format": "something else"}, "not a season exported by `companion export`"),
