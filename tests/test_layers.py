@@ -10,6 +10,7 @@ imports only the rooms below its floor (docs/architecture.md draws the same tabl
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,8 +72,10 @@ def _package_of(path: Path, root: Path) -> list[str]:
     return parts if path.name == "__init__.py" else parts[:-1]
 
 
-def imported(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
-    """Every module of ``companion`` a file imports, with the line: ``import``, ``from``
+@functools.cache
+def imported(path: Path, root: Path = ROOT) -> tuple[tuple[str, int], ...]:
+    """Every module of ``companion`` a file imports, with the line (each file parsed once a
+    run: several tests read the same graph): ``import``, ``from``
     (relative ones resolved, ``from companion import x`` as ``companion.x``), anywhere in
     the file, and ``importlib.import_module("companion....")`` with a literal name."""
     out: list[tuple[str, int]] = []
@@ -91,7 +94,7 @@ def imported(path: Path, root: Path = ROOT) -> list[tuple[str, int]]:
         elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
               and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             out.append((node.args[0].value, node.lineno))
-    return [(name, line) for name, line in out if name == "companion" or name.startswith("companion.")]
+    return tuple((name, line) for name, line in out if name == "companion" or name.startswith("companion."))
 
 
 def edges(root: Path = ROOT) -> list[Edge]:
