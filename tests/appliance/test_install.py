@@ -2,14 +2,13 @@
 and changes nothing, a real run sets everything up, and a second run changes nothing.
 
 The tree lives under ROOT=; the package, user and venv commands are the recording stand-ins
-of shim.py; systemctl is the real one, working on the tree (--root).
+of shim.sh; systemctl is the real one, working on the tree (--root).
 """
 
 import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,6 +19,8 @@ SCRIPT = REPO / "firmware" / "install.sh"
 FRAGMENT = (REPO / "firmware" / "config.txt").read_text()
 SHIMMED = ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod", "python3", "pip")
 READ_ONLY = {"dpkg-query", "getent"}
+SHIM = (Path(__file__).parent / "shim.sh").read_text()
+BASH = shutil.which("bash") or "/bin/bash"
 APP_DIR = "/opt/race-companion"
 
 STOCK_CONFIG = """\
@@ -69,10 +70,10 @@ def pi(request, tmp_path):
     (state / "installed").write_text("python3-venv\nzlib1g-dev\nlibtiff6\n")
     shims = tmp_path / "bin"
     shims.mkdir()
-    source = (Path(__file__).parent / "shim.py").read_text()
+    (shims / "shim").write_text(f"#!{BASH}\n{SHIM}")
+    (shims / "shim").chmod(0o755)
     for name in SHIMMED:
-        (shims / name).write_text(f"#!{sys.executable} -S\n{source}")
-        (shims / name).chmod(0o755)
+        (shims / name).symlink_to("shim")
     env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "ROOT": str(root),
            "APP_DIR": APP_DIR, "SHIM_STATE": str(state)}
     return SimpleNamespace(root=root, boot=boot, state=state, env=env, boot_dir="/" + request.param)
