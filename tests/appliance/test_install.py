@@ -2,14 +2,13 @@
 and changes nothing, a real run sets everything up, and a second run changes nothing.
 
 The tree lives under ROOT=; the package, user and venv commands are the recording stand-ins
-of shim.py; systemctl is the real one, working on the tree (--root).
+of shim.sh; systemctl is the real one, working on the tree (--root).
 """
 
 import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,6 +19,8 @@ SCRIPT = REPO / "firmware" / "install.sh"
 FRAGMENT = (REPO / "firmware" / "config.txt").read_text()
 SHIMMED = ("apt-get", "dpkg-query", "getent", "groupadd", "useradd", "usermod", "python3", "pip")
 READ_ONLY = {"dpkg-query", "getent"}
+SHIM = (Path(__file__).parent / "shim.sh").read_text()
+BASH = shutil.which("bash") or "/bin/bash"
 APP_DIR = "/opt/race-companion"
 
 STOCK_CONFIG = """\
@@ -51,31 +52,56 @@ def needs(tool: str):
     return pytest.mark.skipif(shutil.which(tool) is None, reason=f"{tool} is not installed")
 
 
-@pytest.fixture(params=["boot/firmware", "boot"], ids=["bookworm", "bullseye-layout"])
-def pi(request, tmp_path):
-    """A fresh Pi OS Lite: stock boot files, the gpio and dialout groups (no i2c yet), some
-    of the packages, no companion user."""
+LAYOUTS = {"params": ["boot/firmware", "boot"], "ids": ["bookworm", "bullseye-layout"]}
+
+
+def fresh_pi(folder: Path, boot_dir: str) -> SimpleNamespace:
+    """A fresh Pi OS Lite in FOLDER: stock boot files in BOOT_DIR, the gpio and dialout
+    groups (no i2c yet), some of the packages, no companion user."""
     if shutil.which("systemctl") is None:
         pytest.skip("systemctl is not installed (apt-get install systemd)")
-    root = tmp_path / "root"
-    boot = root / request.param
+    root = folder / "root"
+    boot = root / boot_dir
     boot.mkdir(parents=True)
     (boot / "config.txt").write_text(STOCK_CONFIG)
     (boot / "cmdline.txt").write_text(STOCK_CMDLINE)
-    state = tmp_path / "state"
+    state = folder / "state"
     state.mkdir()
     (state / "group").write_text("dialout:x:20:pi\ngpio:x:993:pi\npi:x:1000:\n")
     (state / "passwd").write_text("pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
     (state / "installed").write_text("python3-venv\nzlib1g-dev\nlibtiff6\n")
-    shims = tmp_path / "bin"
+    shims = folder / "bin"
     shims.mkdir()
-    source = (Path(__file__).parent / "shim.py").read_text()
+    (shims / "shim").write_text(f"#!{BASH}\n{SHIM}")
+    (shims / "shim").chmod(0o755)
     for name in SHIMMED:
-        (shims / name).write_text(f"#!{sys.executable} -S\n{source}")
-        (shims / name).chmod(0o755)
+        (shims / name).symlink_to("shim")
     env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "ROOT": str(root),
            "APP_DIR": APP_DIR, "SHIM_STATE": str(state)}
-    return SimpleNamespace(root=root, boot=boot, state=state, env=env, boot_dir="/" + request.param)
+    return SimpleNamespace(root=root, boot=boot, state=state, env=env, boot_dir="/" + boot_dir)
+
+
+@pytest.fixture(**LAYOUTS)
+def pi(request, tmp_path):
+    """A fresh Pi OS Lite, for one test."""
+    return fresh_pi(tmp_path, request.param)
+
+
+@pytest.fixture(scope="module", **LAYOUTS)
+def installed(request, tmp_path_factory):
+    """A fresh Pi OS Lite after one run of install.sh, and that run: shared by the tests of
+    this file, which only read it or change a copy (copy_of)."""
+    pi = fresh_pi(tmp_path_factory.mktemp("installed"), request.param)
+    return pi, install(pi)
+
+
+def copy_of(pi, folder: Path) -> SimpleNamespace:
+    """PI's tree and its commands' state, copied to FOLDER (links as links, modes kept)."""
+    root, state = folder / "root", folder / "state"
+    shutil.copytree(pi.root, root, symlinks=True)
+    shutil.copytree(pi.state, state)
+    return SimpleNamespace(root=root, boot=root / pi.boot.relative_to(pi.root), state=state,
+                           env={**pi.env, "ROOT": str(root), "SHIM_STATE": str(state)}, boot_dir=pi.boot_dir)
 
 
 def install(pi, *args, env=None):
@@ -134,8 +160,8 @@ def test_dry_run_prints_the_plan_and_changes_nothing(pi):
     assert changing_calls(pi) == []
 
 
-def test_install_sets_everything_up(pi):
-    done = install(pi)
+def test_install_sets_everything_up(installed):
+    pi, done = installed
     assert done.returncode == 0, done.stderr
     assert "nothing was started: the companion starts at the next boot" in done.stdout
 
@@ -169,8 +195,10 @@ def test_install_sets_everything_up(pi):
     assert "Environment=PYTHONPYCACHEPREFIX=%C/race-companion/pycache" in unit   # the same folder
 
 
-def test_second_run_changes_nothing(pi):
-    assert install(pi).returncode == 0
+def test_second_run_changes_nothing(installed, tmp_path):
+    first, done = installed
+    assert done.returncode == 0, done.stderr
+    pi = copy_of(first, tmp_path)
     before, made = snapshot(pi.root), len(changing_calls(pi))
     again = install(pi)
     assert again.returncode == 0, again.stderr
