@@ -16,6 +16,7 @@ a follower started at any time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -60,6 +61,25 @@ def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
     else:
         return None
     return (0, lap), [str(r["name"]) for r in rows]
+
+
+def remembering(activity):
+    """``activity`` whose ``public`` and ``standings`` each work out the newest state they
+    were asked about once (states are immutable: the same object, the same answer). The
+    follower asks them of each state it follows for the lap chart's point, then again for
+    the page made of it: the second time is read back, not made again."""
+    return dataclasses.replace(activity, standings=_once_per_state(activity.standings),
+                               public=None if activity.public is None else _once_per_state(activity.public))
+
+
+def _once_per_state(work):
+    last: list = [None, None]           # (the state, its answer): the newest asked
+
+    def once(state):
+        if last[0] is not state or state is None:
+            last[:] = [state, work(state)]
+        return last[1]
+    return once
 
 
 class Follower:
@@ -147,7 +167,7 @@ class Follower:
         (and a problem said) when this version cannot set it up."""
         session = self.session
         try:
-            activity = registry.activity(session.activity)
+            activity = remembering(registry.activity(session.activity))
             self.state = activity.setup(session.options, session.data)
         except Exception as exc:  # an activity this version cannot set up: say so
             log.warning("cannot set up %s: %s", session.activity, exc)
