@@ -47,8 +47,12 @@ def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
     has no order (the dice roller). A pack's public view may give the race order itself
     (``order``, and ``race_no``: which race of a championship session, whose laps start
     again at each race); else the order is the standings', the lap their ``laps`` when they
-    have it, else the public view's ``lap``, and the race 0."""
-    view = activity.public(state) if activity.public is not None else {}
+    have it, else the public view's ``lap``, and the race 0. A pack's ``chart`` gives those
+    keys of its public view alone, made without the rest."""
+    if activity.chart is not None:
+        view = activity.chart(state)
+    else:
+        view = activity.public(state) if activity.public is not None else {}
     if "order" in view:
         return (int(view.get("race_no") or 0), int(view.get("lap") or 0)), [str(n) for n in view["order"]]
     rows = activity.standings(state)
