@@ -152,10 +152,7 @@ class Follower:
         """The race being played; none (the main menu, a race put aside): the one that
         finished last (never a race put aside, which is not being played)."""
         found = self.journal.open_session()
-        if found is None:
-            ended = self.journal.sessions(finished=True)
-            found = max(ended, key=lambda s: (s.finished, s.id)) if ended else None
-        return found
+        return self.journal.session_finished_last() if found is None else found
 
     def _start(self, session: Session) -> None:
         self.session, self.seq, self.words, self.history, self.problems = session, 0, {}, [], []
