@@ -194,6 +194,11 @@ class Activity:
     # "turn", "waiting", "laps"} (companion/table/public.py says each key); nothing
     # hidden (a hand's cards, a deck's order) may be in it. None: the standings and the
     # OLED view's words
+    chart: Callable[[Any], Mapping[str, Any]] | None = None   # the lap chart's part of
+    # ``public``'s view alone: its "lap", and its "order" and "race_no" where it gives them,
+    # the same values, for a pack whose whole view costs more to make (the table screen
+    # samples the chart after every event: companion/table/source.py chart_point). None:
+    # ``public``'s own view is read
     secret: Callable[[Any], bool] | None = None          # a face-down choice is being
     # made (tactics picked in turn, cards played face down before the reveal); an activity
     # that has one gives ``public_words`` too

@@ -16,6 +16,7 @@ a follower started at any time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -46,8 +47,12 @@ def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
     has no order (the dice roller). A pack's public view may give the race order itself
     (``order``, and ``race_no``: which race of a championship session, whose laps start
     again at each race); else the order is the standings', the lap their ``laps`` when they
-    have it, else the public view's ``lap``, and the race 0."""
-    view = activity.public(state) if activity.public is not None else {}
+    have it, else the public view's ``lap``, and the race 0. A pack's ``chart`` gives those
+    keys of its public view alone, made without the rest."""
+    if activity.chart is not None:
+        view = activity.chart(state)
+    else:
+        view = activity.public(state) if activity.public is not None else {}
     if "order" in view:
         return (int(view.get("race_no") or 0), int(view.get("lap") or 0)), [str(n) for n in view["order"]]
     rows = activity.standings(state)
@@ -60,6 +65,25 @@ def chart_point(activity, state) -> tuple[tuple[int, int], list[str]] | None:
     else:
         return None
     return (0, lap), [str(r["name"]) for r in rows]
+
+
+def remembering(activity):
+    """``activity`` whose ``public`` and ``standings`` each work out the newest state they
+    were asked about once (states are immutable: the same object, the same answer). The
+    follower asks them of each state it follows for the lap chart's point, then again for
+    the page made of it: the second time is read back, not made again."""
+    return dataclasses.replace(activity, standings=_once_per_state(activity.standings),
+                               public=None if activity.public is None else _once_per_state(activity.public))
+
+
+def _once_per_state(work):
+    last: list = [None, None]           # (the state, its answer): the newest asked
+
+    def once(state):
+        if last[0] is not state or state is None:
+            last[:] = [state, work(state)]
+        return last[1]
+    return once
 
 
 class Follower:
@@ -128,10 +152,7 @@ class Follower:
         """The race being played; none (the main menu, a race put aside): the one that
         finished last (never a race put aside, which is not being played)."""
         found = self.journal.open_session()
-        if found is None:
-            ended = self.journal.sessions(finished=True)
-            found = max(ended, key=lambda s: (s.finished, s.id)) if ended else None
-        return found
+        return self.journal.session_finished_last() if found is None else found
 
     def _start(self, session: Session) -> None:
         self.session, self.seq, self.words, self.history, self.problems = session, 0, {}, [], []
@@ -147,7 +168,7 @@ class Follower:
         (and a problem said) when this version cannot set it up."""
         session = self.session
         try:
-            activity = registry.activity(session.activity)
+            activity = remembering(registry.activity(session.activity))
             self.state = activity.setup(session.options, session.data)
         except Exception as exc:  # an activity this version cannot set up: say so
             log.warning("cannot set up %s: %s", session.activity, exc)

@@ -83,6 +83,31 @@ def test_finish_session_stores_results(state_dir):
     assert s.results["standings"][0]["name"] == "Red"
 
 
+def test_the_session_finished_last_is_by_the_time_it_finished(state_dir):
+    j, first = make(state_dir)
+    assert j.session_finished_last() is None
+    second = j.start_session("dice", {"game": "formula-de"}, {"dice": {}})
+    j.finish_session(second, {"standings": []})
+    j.finish_session(first, {"standings": []})          # the older race finished after the newer
+    assert j.session_finished_last().id == first
+    j.reopen_session(first)
+    assert j.session_finished_last().id == second
+
+
+def test_a_read_only_journal_reads_a_session_row_again_only_once_it_changes(state_dir):
+    j, sid = make(state_dir)
+    reader = Journal(state_dir, read_only=True)
+    seen = reader.open_session()
+    assert reader.open_session() is seen                 # the same row: the session already read
+    j.append(sid, {"kind": "roll", "faces": [4]}, "Roll 4")
+    assert reader.open_session() is seen                 # an event does not change the session's row
+    j.finish_session(sid, {"standings": [{"position": 1, "name": "Red", "points": 10}]})
+    ended = reader.session_finished_last()
+    assert ended is not seen and ended.id == sid and ended.results["standings"][0]["name"] == "Red"
+    assert j.session(sid) is not j.session(sid)           # the box's own journal reads it afresh
+    reader.close()
+
+
 def test_unwritable_state_dir_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

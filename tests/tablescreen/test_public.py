@@ -31,6 +31,10 @@ def test_every_activity_has_a_public_view_through_its_whole_race(state_dir, slug
             assert view["waiting"] or view["finished"], f"{slug} step {step}: nothing waited for"
             for car in view["cars"]:
                 assert car["name"] and all(w["kind"] in ("bar", "stat", "chips", "cards") for w in car["widgets"])
+            if act.chart is not None:      # the lap chart's part made alone: the whole view's values
+                part, whole = act.chart(app.runner.state), act.public(app.runner.state)
+                assert part == {k: whole[k] for k in part}, f"{slug} step {step}: the chart's part differs"
+                assert {"lap", "order", "race_no"} & whole.keys() <= part.keys()
             seen += 1
         move = act.demo.script(app.runner.state)
         if move is None or app.runner.session.finished is not None:

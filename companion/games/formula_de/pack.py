@@ -9,7 +9,7 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=settings.check,
-    public=public.public,
+    public=public.public, chart=public.chart,
     key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

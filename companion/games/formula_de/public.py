@@ -21,7 +21,7 @@ PHASES = {R.START: "before the start", R.GRID: "the grid", R.SHOW: "a turn's out
 
 def public(state: R.State) -> dict[str, Any]:
     s = state.settings
-    lead = max((min(s.laps, state.lap(i)) for i, c in enumerate(state.cars) if not c.out), default=0)
+    lead = chart(state)["lap"]
     on = state.car_on
     laps = f"Lap {max(lead, 1)} of {s.laps}" if state.phase not in (R.START, R.GRID) else PHASES[state.phase]
     if state.qualifying:
@@ -37,6 +37,12 @@ def public(state: R.State) -> dict[str, Any]:
         waits = f"{turn}: move the car as shown, then Go on"
     return {"laps": laps, "lap": lead, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def chart(state: R.State) -> dict[str, Any]:
+    """The lap chart's part of the view: the leader's lap (of the cars still in)."""
+    laps = state.settings.laps
+    return {"lap": max((min(laps, state.lap(i)) for i, c in enumerate(state.cars) if not c.out), default=0)}
 
 
 def dashboard(state: R.State, i: int) -> dict[str, Any]:

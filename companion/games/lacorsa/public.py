@@ -23,10 +23,15 @@ def public(state: R.State) -> dict[str, Any]:
     notes = []
     if state.defender >= 0 and state.stage == R.PLAY:
         notes.append(f"Challenge: {state.name(state.actor)} against {state.name(state.defender)}")
-    return {"laps": laps, "lap": state.lap, "race_no": state.race if state.championship else 0,
-            "order": [state.name(c) for c in R.final_order(state)], "turn": turn, "turn_cars": turn_cars,
+    return {"laps": laps, **chart(state), "turn": turn, "turn_cars": turn_cars,
             "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i) for i in range(len(state.cars))]}
+
+
+def chart(state: R.State) -> dict[str, Any]:
+    """The lap chart's part of the view: the lap, the race of a championship, the order."""
+    return {"lap": state.lap, "race_no": state.race if state.championship else 0,
+            "order": [state.name(c) for c in R.final_order(state)]}
 
 
 def _choosing(state: R.State) -> bool:

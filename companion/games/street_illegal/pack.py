@@ -9,7 +9,7 @@ ACTIVITY = Activity(
     finished=rules.finished, standings=rules.standings, summary=rules.summary, describe=rules.describe,
     championship_entries=rules.championship_entries, check_data=track.check_data,
     view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
-    public=public.public, secret=public.secret, public_words=public.public_words,
+    public=public.public, chart=public.chart, secret=public.secret, public_words=public.public_words,
     key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

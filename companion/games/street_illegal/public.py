@@ -45,9 +45,14 @@ def public(state: R.State) -> dict[str, Any]:
     turn = move.player if move and move.player else ""
     waiting = f"{turn}: {what}" if turn else what
     players = list(state.order or range(len(state.cars)))
-    lap = state.card + 1 if racing else len(state.track) if state.step == "done" else 0
-    return {"laps": laps, "lap": lap, "axis": "track card", "turn": turn, "waiting": waiting,
+    return {"laps": laps, "lap": chart(state)["lap"], "axis": "track card", "turn": turn, "waiting": waiting,
             "notes": notes, "cars": [dashboard(state, i) for i in players], "order_note": ORDER_NOTE}
+
+
+def chart(state: R.State) -> dict[str, Any]:
+    """The lap chart's part of the view: the track card being raced (all of them once done)."""
+    racing = state.step == "race"
+    return {"lap": state.card + 1 if racing else len(state.track) if state.step == "done" else 0}
 
 
 def label(state: R.State, i: int) -> str:

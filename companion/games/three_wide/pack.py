@@ -10,7 +10,7 @@ ACTIVITY = Activity(
     describe=rules.describe, championship_entries=rules.championship_entries,
     championship_of="players", view=screens.view, receipts=screens.receipts,
     decisions=screens.decisions, check_data=tables.check,
-    public=public.public, secret=public.secret, public_words=public.public_words,
+    public=public.public, chart=public.chart_order, secret=public.secret, public_words=public.public_words,
     key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

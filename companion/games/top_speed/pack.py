@@ -8,7 +8,7 @@ ACTIVITY = Activity(
     setup=rules.setup, moves=rules.moves, resolve=rules.resolve, apply=rules.apply,
     finished=rules.finished, standings=rules.standings, summary=rules.summary,
     describe=rules.describe, check_data=settings.check_data, view=screens.view, receipts=screens.receipts, decisions=screens.decisions,
-    public=public.public,
+    public=public.public, chart=public.chart,
     key=screens.KEY,
     demo=Demo(autoplay.DEMO_OPTIONS, autoplay.demo_script, autoplay.DEMO_SEED),
 )

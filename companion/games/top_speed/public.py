@@ -25,7 +25,7 @@ def short(card) -> str:
 
 def public(state: R.State) -> dict[str, Any]:
     s = state.settings
-    lap = max(0, s.laps - state.laps_left)
+    lap = chart(state)["lap"]
     laps = (f"last lap of {s.laps}" if state.laps_left == 1 else f"{counted(state.laps_left, 'lap')} to go of {s.laps}") \
         if state.phase not in (R.START, R.GRID) else "before the start"   # as the box says it
     if over(state):
@@ -39,6 +39,11 @@ def public(state: R.State) -> dict[str, Any]:
     places = {r["name"]: r["position"] for r in R.standings(state)} if over(state) else {}
     return {"laps": laps, "lap": lap, "turn": turn, "waiting": waits, "notes": notes,
             "cars": [dashboard(state, i, places.get(state.name(i), 0)) for i in range(len(state.cars))]}
+
+
+def chart(state: R.State) -> dict[str, Any]:
+    """The lap chart's part of the view: the laps run."""
+    return {"lap": max(0, state.settings.laps - state.laps_left)}
 
 
 def over(state: R.State) -> bool:
