@@ -302,6 +302,7 @@ def run_demo(game: str | None, out: str | Path, seed: int | None = None, timer: 
         else:
             driver.press("OK")        # leave the finished race for the home menu
         printer.wait_idle(timeout=120)
+        sim.wait_printed(timeout=120)   # every byte the driver sent read by the printer: its receipts whole
         cues.flush()
         _write_receipts(out / "receipts", printer.receipts, sim.jobs, printer_config)
         summary = {**results, "seed": seed, "frames": display.count, "gestures": driver.gestures,

@@ -78,6 +78,9 @@ def pytest_xdist_auto_num_workers(config):
 # test left at the end of a slice is one the whole run waits for alone. These go to the
 # heads of the slices instead, shared out so that each slice starts with about the same
 # load (longest first); everything else keeps its order. Matched by the start of the id.
+# A test that reads what a longer one builds once per run (tests/shared.py: a demo's folder,
+# the events of a conformance play) is left in its order: at the head of a slice it would
+# wait for the other one, or build it a second time.
 LONG_TESTS = {
     "tests/test_power_loss.py::test_sigkill_at_random_points[street-illegal-": 27,
     "tests/test_power_loss.py::test_sigkill_at_random_points[dice-": 28,
@@ -95,8 +98,6 @@ LONG_TESTS = {
     "tests/commands/test_draw_large.py::test_json_is_one_document_and_memory_does_not_grow_with_n": 12,
     "tests/test_conformance.py::test_random_legal_play_keeps_the_contract[dice-1]": 12,
     "tests/test_conformance.py::test_the_demo_runs_through_the_whole_stack[3-wide]": 12,
-    "tests/test_conformance.py::test_a_damaged_event_is_refused_with_a_message[dice]": 10,
-    "tests/test_demo.py::test_top_speed_demo": 10,
     "tests/appliance/test_install.py::test_second_run_changes_nothing[bullseye-layout]": 10,
     "tests/tablescreen/test_secrets.py::test_a_face_down_choice_undone_is_never_named[3-wide-700]": 10,
 }

@@ -35,6 +35,7 @@ from companion.devices.gestures import Gesture
 from companion.ui import flow
 from companion.ui.render import cut_texts, list_window, render, undo_toast
 from companion.ui.view import Big, Menu, Row, Text, View
+from tests.shared import demo_of, once_per_run
 
 ACTIVITIES = [e.slug for e in registry.playable()]
 DRAWN = {"laps", "3-wide", "formula-de", "lacorsa", "top-speed"}   # a lap chart on the results
@@ -60,22 +61,36 @@ def setup_of(act: Activity) -> tuple[dict, dict]:
     return options, data
 
 
+CHECKED: set = set()
+"""The screens this worker has checked whole: (activity, view, moves, decisions view, key).
+What ``check_view`` checks is a function of these alone, so a screen a race shows again
+(the same view with the same moves) passed already."""
+
+
 def check_view(act: Activity, state) -> None:
-    view = act.view(state)
+    view, moves = act.view(state), tuple(act.moves(state))
+    decided = act.decisions(state) if act.decisions is not None else None
+    key = key_lines(act, state)
+    shown = (act.slug, view, moves, decided, key)
+    try:
+        if shown in CHECKED:
+            return
+    except TypeError:           # a view or move holding a list: checked every time
+        shown = None
     image = render(view)
     assert image.size == (WIDTH, HEIGHT)
     assert cut_texts(view) == [], f"{act.slug}: cut on screen in {view.title!r}"
     check_quiet(act, view)
-    check_words(act, state, view)
-    check_scroll(act, state)
-    if act.decisions is not None:
-        decided = act.decisions(state)
-        if decided is not None:
-            assert render(decided).size == (WIDTH, HEIGHT)
-            assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
-            check_quiet(act, decided)
-            faults = code_faults(decided, key_lines(act, state))
-            assert not faults, f"{act.slug}: the decisions view shows a code with no key: {faults}"
+    check_words(act, moves, view, key)
+    check_scroll(act, view, moves)
+    if decided is not None:
+        assert render(decided).size == (WIDTH, HEIGHT)
+        assert cut_texts(decided) == [], f"{act.slug}: cut in the decisions view"
+        check_quiet(act, decided)
+        faults = code_faults(decided, key)
+        assert not faults, f"{act.slug}: the decisions view shows a code with no key: {faults}"
+    if shown is not None:
+        CHECKED.add(shown)
 
 
 def check_quiet(act: Activity, view) -> None:
@@ -89,33 +104,33 @@ def check_quiet(act: Activity, view) -> None:
     assert not chosen, f"{act.slug}: {view.title!r} highlights {chosen[0]!r}, which no move acts on"
 
 
-def check_words(act: Activity, state, view) -> None:
+def check_words(act: Activity, moves, view, key) -> None:
     """The footer's moves say their words in small letters (``Draw``, ``Pit stop``, never
     ``DRAW``), and every code the view shows has its key (``code_faults``)."""
-    for move in act.moves(state):
+    for move in moves:
         shouting = capitals_faults(move.label)
         assert not shouting, f"{act.slug}: the move {move.label!r} shouts {shouting}"
-    faults = code_faults(view, key_lines(act, state))
+    faults = code_faults(view, key)
     assert not faults, f"{act.slug}: {view.title!r} shows a code with no key: {faults}"
 
 
 class AtTheTable:
     """What the race screen asks of the app: the activity's view and moves of a state."""
 
-    def __init__(self, act: Activity, state):
-        self.act, self.state = act, state
+    def __init__(self, view, moves):
+        self.view, self.move_list = view, list(moves)
 
     def race_view(self):
-        return self.act.view(self.state)
+        return self.view
 
     def moves(self):
-        return self.act.moves(self.state)
+        return self.move_list
 
 
-def check_scroll(act: Activity, state) -> None:
+def check_scroll(act: Activity, view, moves) -> None:
     """A list longer than the screen is read to its last line with OK held, whatever
     the moves: the race screen as the app shows it, driven with gestures."""
-    table = AtTheTable(act, state)
+    table = AtTheTable(view, moves)
     screen = flow.Race.on(table.moves())
     frame = screen.view(table)
     window = list_window(frame)
@@ -323,13 +338,35 @@ def play(act: Activity, journal: Journal, seed: int, last: list | None = None):
     return runner, before
 
 
+def played(journal: Journal, runner: SessionRunner) -> tuple[dict, dict, list[dict]]:
+    """What the journal kept of a played session: its options, its data, its events."""
+    session = journal.session(runner.session.id)
+    return session.options, session.data, journal.replay(session.id).effective
+
+
+def shared_play(slug: str) -> str:
+    """The name under which the events of ``slug``'s play with the first seed are kept
+    for the run (``tests.shared.once_per_run``): the damaged-event test damages them."""
+    return f"conformance-play-{slug}-{SEEDS[0]}"
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("slug", ACTIVITIES)
-def test_random_legal_play_keeps_the_contract(slug, seed, tmp_path):
+def test_random_legal_play_keeps_the_contract(slug, seed, tmp_path, tmp_path_factory):
     act = registry.activity(slug)
     journal = Journal(tmp_path)
     last: list = []
-    runner, before = play(act, journal, seed, last)
+    live: list = []
+
+    def play_here():
+        live[:] = play(act, journal, seed, last)
+        return played(journal, live[0])
+
+    if seed == SEEDS[0]:        # its events, kept for the damaged-event test
+        once_per_run(tmp_path_factory, shared_play(slug), play_here)
+    if not live:                # (or that test played them first)
+        play_here()
+    runner, before = live
     state = runner.state
 
     resumed = SessionRunner.resume(journal, journal.session(runner.session.id))
@@ -377,32 +414,19 @@ def test_every_view_of_the_demo_race_can_be_read_whole(slug, tmp_path):
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)
-def test_the_demo_runs_through_the_whole_stack(slug, tmp_path, monkeypatch):
+def test_the_demo_runs_through_the_whole_stack(slug, tmp_path_factory):
     """The scripted race through the real app and devices; no text of any screen it shows
     (titles, bodies, footers and moves) is cut by the display."""
-    from companion.demo import run_demo
-
-    from companion.app import App
-
-    shown = []
-    frame = App.frame
-
-    def recorded(app):
-        view = frame(app)
-        shown.append(view)
-        return view
-
-    monkeypatch.setattr(App, "frame", recorded)
-    summary = run_demo(slug, tmp_path / "demo")
-    cut = {text for view in shown for text in cut_texts(view, footer=True)}
+    code, out, cut = demo_of(tmp_path_factory, slug)
+    assert code == 0
+    summary = json.loads((out / "results.json").read_text())
     assert not cut, f"{slug}: cut by the display: {sorted(cut)}"
     assert summary["moves"] > 0 and summary["frames"] > summary["moves"]
     # the OLED's partial updates near their optimum (docs/performance.md, bench/oled_ratio.py)
     assert summary["display_bus_bytes"] <= OLED_BUS_PER_CHANGED_BYTE * summary["display_changed_bytes"]
-    assert (tmp_path / "demo" / "results.json").is_file()
     assert summary["printer_overflow"] == 0
     # what the table would hear: every game's race writes its cues (docs/sound.md)
-    cues = [json.loads(line) for line in (tmp_path / "demo" / "cues.jsonl").read_text().splitlines()]
+    cues = [json.loads(line) for line in (out / "cues.jsonl").read_text().splitlines()]
     assert [c["cue"] for c in cues] == summary["cues"]
     if slug in registry.GAMES:
         assert cues and cues[-1]["cue"] == "flag" and {c["game"] for c in cues} == {slug}
@@ -411,23 +435,28 @@ def test_the_demo_runs_through_the_whole_stack(slug, tmp_path, monkeypatch):
         assert is_standings(summary["standings"])
     if slug in DRAWN:      # its results' chart reached the paper as a picture
         from companion.devices.printer_sim import decode, pictures
-        (results,) = (tmp_path / "demo" / "receipts").glob("*-results.bin")
+        (results,) = (out / "receipts").glob("*-results.bin")
         assert pictures(decode(results.read_bytes()).lines)
 
 
 @pytest.mark.parametrize("slug", ACTIVITIES)
-def test_a_damaged_event_is_refused_with_a_message(slug, tmp_path):
+def test_a_damaged_event_is_refused_with_a_message(slug, tmp_path, tmp_path_factory):
     """A journal row that is not the activity's event (an unknown kind, its fields lost or
     of the wrong type) is refused with one of the companion's errors, which say what is
     wrong (RuleError, DeckError, DiceError), never a KeyError or TypeError from deep inside
     the rules. Each kind of event is damaged in the state it was played in."""
     act = registry.activity(slug)
-    journal = Journal(tmp_path)
-    runner, _ = play(act, journal, 1)
-    session = journal.session(runner.session.id)
-    events = journal.replay(session.id).effective
-    journal.close()
-    state, seen = act.setup(session.options, session.data), set()
+
+    def play_here():
+        journal = Journal(tmp_path)
+        try:
+            return played(journal, play(act, journal, SEEDS[0])[0])
+        finally:
+            journal.close()
+
+    # the session the contract test plays with the first seed, played once for both
+    options, data, events = once_per_run(tmp_path_factory, shared_play(slug), play_here)
+    state, seen = act.setup(options, data), set()
     for event in events:
         if event["kind"] not in seen:
             seen.add(event["kind"])

@@ -7,13 +7,15 @@ import sys
 
 from PIL import Image
 
-from companion.cli import main
 from companion.devices.printer_sim import decode
+from tests.shared import demo_of
 
 
-def run_demo(tmp_path, game):
-    out = tmp_path / game
-    assert main(["demo", "--game", game, "--out", str(out)]) == 0
+def run_demo(tmp_path_factory, game):
+    """``companion demo --game GAME``: its folder and results (the run's one demo of the
+    game, which tests/test_conformance.py reads too)."""
+    code, out, _ = demo_of(tmp_path_factory, game)
+    assert code == 0
     return out, json.loads((out / "results.json").read_text())
 
 
@@ -40,14 +42,14 @@ def check_common(out, results, game):
     return standings
 
 
-def test_top_speed_demo(tmp_path):
-    out, results = run_demo(tmp_path, "top-speed")
+def test_top_speed_demo(tmp_path_factory):
+    out, results = run_demo(tmp_path_factory, "top-speed")
     standings = check_common(out, results, "top-speed")
     assert len(standings) >= 2
 
 
-def test_street_illegal_demo_has_old_pros_and_team(tmp_path):
-    out, results = run_demo(tmp_path, "street-illegal")
+def test_street_illegal_demo_has_old_pros_and_team(tmp_path_factory):
+    out, results = run_demo(tmp_path_factory, "street-illegal")
     standings = check_common(out, results, "street-illegal")
     assert any(r["old_pro"] for r in standings) and sum(not r["old_pro"] for r in standings) >= 2
     (team,) = results["teams"]

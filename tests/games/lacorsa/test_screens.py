@@ -162,10 +162,10 @@ def test_the_demo_script_finishes_the_race_with_every_move_on_offer():
     assert [c.auto for c in state.cars] == [False, True, False, True]
 
 
-def test_demo_through_the_whole_stack(tmp_path):
-    from companion.cli import main
-    out = tmp_path / "lacorsa"
-    assert main(["demo", "--game", "lacorsa", "--out", str(out)]) == 0
+def test_demo_through_the_whole_stack(tmp_path_factory):
+    from tests.shared import demo_of
+    code, out, _ = demo_of(tmp_path_factory, "lacorsa")         # the run's one lacorsa demo
+    assert code == 0
     results = json.loads((out / "results.json").read_text())
     assert results["game"] == "lacorsa" and results["printer_overflow"] == 0
     assert results["receipts"] == ["program", "results"]
