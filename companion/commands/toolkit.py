@@ -144,8 +144,9 @@ def draw(args) -> int:
         head = json.dumps({"game": args.game, "deck": args.deck, "cards": []}, ensure_ascii=False)
         out = sys.stdout
         out.write(head[:-2])
+        texts: dict = {}
         for i, card in enumerate(drawn):
-            out.write((", " if i else "") + json.dumps(card.as_dict(), ensure_ascii=False))
+            out.write((", " if i else "") + _card_json(card, texts))
         out.write(head[-2:] + "\n")
         if reshuffles[0]:
             times = "once" if reshuffles[0] == 1 else f"{reshuffles[0]:,} times"
@@ -156,6 +157,18 @@ def draw(args) -> int:
             details = " ".join(f"{k}={_text(v)}" for k, v in card.fields)
             print(f"{card.name}  {details}".rstrip())
     return 0
+
+
+def _card_json(card, texts: dict) -> str:
+    """``card`` as JSON, kept in ``texts`` for its next draw (a deck holds few cards, each
+    drawn again and again; equal cards are one object there, see ``_shared``)."""
+    try:
+        text = texts.get(card)
+    except TypeError:       # a card with an unhashable field
+        return json.dumps(card.as_dict(), ensure_ascii=False)
+    if text is None:
+        text = texts[card] = json.dumps(card.as_dict(), ensure_ascii=False)
+    return text
 
 
 def _shared(cards: list) -> list:

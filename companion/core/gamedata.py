@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.core.config import ConfigError, deep_merge, load_toml
 
@@ -46,7 +48,7 @@ def load_files(base_path: Path, over_path: Path | None = None, pieces: Pieces | 
     names the file it is in."""
     if not base_path.is_file():
         raise ConfigError(base_path, None, "this game has no data file yet", "add data.toml to its package")
-    base = load_toml(base_path)
+    base = _built_in(base_path)
     over: Mapping[str, Any] = {}
     if over_path is not None and over_path.is_file():
         over = load_toml(over_path)
@@ -60,6 +62,21 @@ def load_files(base_path: Path, over_path: Path | None = None, pieces: Pieces | 
             raise ConfigError(path, table, f"the data's {table} is not a table of entries")
         merged[table] = {**section, entry_id: load_toml(path)}
     return validate(merged, lambda keys: _source(keys, base_path, over_path, over, pieces))
+
+
+_parsed: dict[Path, tuple[tuple[int, ...], dict[str, Any]]] = {}
+
+
+def _built_in(path: Path) -> dict[str, Any]:
+    """The built-in data file ``path`` as parsed, parsed once a process while the file is
+    unchanged (its size, times and inode): a new owner's file is laid over it without
+    parsing it again. Shared, never changed: the merge and the checks build new tables."""
+    st = os.stat(path)
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    kept = _parsed.get(path)
+    if kept is None or kept[0] != stamp:
+        kept = _parsed[path] = (stamp, load_toml(path))
+    return kept[1]
 
 
 def blame(keys: tuple[str, ...], base_path: Path, over_path: Path | None, pieces: Pieces | None = None) -> Path:

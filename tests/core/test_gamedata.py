@@ -1,4 +1,4 @@
-import copy
+import pickle
 from pathlib import Path
 
 import pytest
@@ -25,6 +25,7 @@ def fresh_cache():
 def owner_file(state_dir: Path, slug: str, text: str) -> Path:
     path = game_data.override_path(slug, state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)    # a new file: ext4 flushes a file truncated and written again when it is closed
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -183,7 +184,8 @@ def test_an_error_in_the_built_in_part_blames_the_built_in_file(state_dir):
 
 KEYS = ["game", "dice", "decks", "points", "dice_sets", "name", "players", "label", "faces", "cards", "count",
         "positions", "bonus", "swap", "assumption", "gear-5", "tires", "suit", "race", "dice", "x-y", "Bad Id", ""]
-BASES = {slug: game_data.load(slug) for slug in MINE}
+BASES = {slug: pickle.dumps(game_data.load(slug)) for slug in MINE}
+"""Each game's data pickled: unpickled, a fresh copy ten times faster than copy.deepcopy."""
 
 
 def scalar(rnd):
@@ -196,7 +198,7 @@ def value(rnd):
 
 def mutated(rnd):
     """A game's data with a few subtrees replaced, deleted or added."""
-    data = copy.deepcopy(BASES[rnd.choice(MINE)])
+    data = pickle.loads(BASES[rnd.choice(MINE)])
     for _ in range(rnd.randint(1, 3)):
         node = data
         while True:
@@ -232,13 +234,13 @@ def check_loader(data):
 
 
 @settings(max_examples=2000, deadline=None)
-@given(st.randoms(use_true_random=True))
+@given(fuzzing.randoms())
 def test_mutated_data_is_checked_or_refused_with_a_config_error(rnd):
     check_loader(mutated(rnd))
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.randoms(use_true_random=True))
+@given(fuzzing.randoms())
 def test_arbitrary_structures_are_refused_with_a_config_error(rnd):
     check_loader(value(rnd))
 

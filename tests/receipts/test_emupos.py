@@ -14,9 +14,12 @@ interpreter: ``EMUPOS_PYTHON`` (a python that can ``import emupos``), else
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import select
 import subprocess
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,17 +35,49 @@ RUNNER = HERE / "emupos_runner.py"
 CONFIG = {"heat_dots": 7, "heat_time": 80, "heat_interval": 2, "chars_per_line": 32}
 
 
+_runner: subprocess.Popen | None = None
+"""emupos_runner.py, started once in each test process and given every job of it: starting
+Python 3.13 and importing emupos (0.4 s of CPU) cost more than most jobs."""
+
+
+def _start(python: str) -> subprocess.Popen | None:
+    """The runner under ``python`` once it said it is ready (emupos imported), else None."""
+    try:
+        proc = subprocess.Popen([python, str(RUNNER), str(PROFILE)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=tempfile.TemporaryFile())
+    except OSError:
+        return None
+    if _answer(proc, 60) == b"ready\n":
+        atexit.register(_stop, proc)
+        return proc
+    _stop(proc)
+    return None
+
+
+def _answer(proc: subprocess.Popen, timeout: float) -> bytes:
+    """The runner's next line ("" when it ended or said nothing in ``timeout`` seconds)."""
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    return proc.stdout.readline() if ready else b""
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.stdin.close()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @lru_cache(maxsize=1)
 def emupos_python() -> str | None:
+    """A python that runs emupos (its runner started: the first job's wait is spared)."""
+    global _runner
     candidates = [os.environ.get("EMUPOS_PYTHON"),
                   str(Path.home() / ".cache" / "race-companion" / "emupos-venv" / "bin" / "python")]
     for python in filter(None, candidates):
-        try:
-            ok = subprocess.run([python, "-c", "import emupos.printer.printer"], capture_output=True,
-                                timeout=60).returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            ok = False
-        if ok:
+        _runner = _start(python)
+        if _runner is not None:
             return python
     return None
 
@@ -53,9 +88,20 @@ needs_emupos = pytest.mark.usefixtures("emupos_or_skip")
 
 
 def interpret(data: bytes) -> dict:
-    out = subprocess.run([emupos_python(), str(RUNNER), str(PROFILE)], input=data, capture_output=True,
-                         timeout=120, check=True)
-    return json.loads(out.stdout)
+    """What emupos makes of the job ``data`` (a new printer for each job)."""
+    global _runner
+    if _runner is None or _runner.poll() is not None:
+        _runner = _start(emupos_python())
+        assert _runner is not None, "emupos's runner did not start again"
+    _runner.stdin.write(len(data).to_bytes(4, "big") + data)
+    _runner.stdin.flush()
+    line = _answer(_runner, 120)
+    if not line.endswith(b"\n"):
+        failed, _runner = _runner, None
+        _stop(failed)
+        failed.stderr.seek(0)
+        raise RuntimeError(f"emupos failed on a job: {failed.stderr.read().decode(errors='replace')[-2000:]}")
+    return json.loads(line)
 
 
 def paper(receipt: Receipt, encoding: str = "cp858") -> list[str]:
