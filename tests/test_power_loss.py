@@ -28,7 +28,6 @@ import pytest
 
 from companion.core.journal import Journal
 from companion.session import SNAPSHOT_EVERY, SessionRunner
-from tests.forkstart import Forkstart
 from tests.shared import once_per_run
 
 KILLS = int(os.environ.get("COMPANION_POWER_CUTS", "200"))
@@ -50,12 +49,6 @@ RACES = {
 
 def arguments(state, keys, seed=5):
     return ["run", "--hardware", "headless", "--state", str(state), "--seed", str(seed), "--keys", keys]
-
-
-@pytest.fixture(scope="module")
-def starter():
-    with Forkstart() as starter:
-        yield starter
 
 
 def bodies(state):
