@@ -63,6 +63,15 @@ def emupos_or_skip():
                     "~/.cache/race-companion/emupos-venv (see tests/receipts/test_emupos.py)")
 
 
+@pytest.fixture(scope="session")
+def starter():
+    """The power-cut tests' fork server (tests/forkstart.py): one for the test process, so
+    that each file of them does not pay again for its imports (half a second a file)."""
+    from tests.forkstart import Forkstart
+    with Forkstart() as server:
+        yield server
+
+
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: three workers per core. Much of the suite waits rather than computes (a
     simulated printer prints at paper speed: 120 s of waiting for 3 s of CPU; the

@@ -13,8 +13,8 @@ ten falls anywhere from the start of the process, journal creation included. The
 so that parallel test workers share them.
 
 Each run is a child forked from a process that has already imported the companion
-(tests/forkstart.py), so the 200 runs do not spend their time starting Python; the
-restarts that check the resumed state are started as whole new processes.
+(tests/forkstart.py), so the 200 runs do not spend their time starting Python; so are the
+restarts that check the resumed state, but for one per race, started as a whole new Python.
 """
 
 import os
@@ -27,31 +27,28 @@ import time
 import pytest
 
 from companion.core.journal import Journal
-from companion.session import SessionRunner
-from tests.forkstart import Forkstart
+from companion.session import SNAPSHOT_EVERY, SessionRunner
 from tests.shared import once_per_run
 
 KILLS = int(os.environ.get("COMPANION_POWER_CUTS", "200"))
 BATCHES = 4          # per race
 
+ROUND = "GO GO DOWN OK GO GO UP "                 # five rolls of the dice roller
+UNDO_ROUND = "GO GO DOWN OK HOLD:BACK GO UP "        # three rolls, an undo, a roll
 RACES = {
     # home: DOWN x3 = Street Illegal; the wizard's defaults (GO: the cars keep their
     # colours as names); then GO plays the main move (once the race is over GO does
     # nothing: OK leaves it) and a second race the same way
     "street-illegal": ("DOWN DOWN DOWN OK OK GO OK OK OK " + "GO " * 100 + "OK ") * 2,
-    # Dice roller of 3-Wide: rolls, another die, an undo now and then
-    "dice": "OK DOWN DOWN OK " + "GO GO DOWN OK HOLD:BACK GO UP " * 40,
+    # Dice roller of 3-Wide: rolls, another die, an undo now and then (each undo replays the
+    # race, so one in four rounds has one), past the 200th event and the snapshot kept there
+    # (SNAPSHOT_EVERY), with two undos after it
+    "dice": "OK DOWN DOWN OK " + (UNDO_ROUND + ROUND * 3) * 10 + UNDO_ROUND * 2,
 }
 
 
 def arguments(state, keys, seed=5):
     return ["run", "--hardware", "headless", "--state", str(state), "--seed", str(seed), "--keys", keys]
-
-
-@pytest.fixture(scope="module")
-def starter():
-    with Forkstart() as starter:
-        yield starter
 
 
 def bodies(state):
@@ -148,6 +145,8 @@ def check_resumes_clean(state, restart, starter=None):
 
 
 def test_reference_races_are_long_enough(references):
+    # the dice race goes past a snapshot, so that cuts land before and after one is kept
+    assert len(references["dice"][0]) > SNAPSHOT_EVERY
     for name, (events, before, during) in references.items():
         assert len(events) > 100, name
         assert during > before / 2, f"{name}: the race is too short next to the start for cuts to land in it"
@@ -160,6 +159,7 @@ def test_sigkill_at_random_points(race, batch, references, starter, tmp_path):
     rng = random.Random(f"power-cut-{race}-{batch}")
     kills = KILLS // len(RACES) // BATCHES
     reached = 0
+    fresh = batch == 0     # the first cut checked restarts as a whole new Python (once per race)
     for k in range(kills):
         state = tmp_path / f"cut-{k}"
         proc = starter.start(arguments(state, RACES[race]))
@@ -176,8 +176,9 @@ def test_sigkill_at_random_points(race, batch, references, starter, tmp_path):
         # every committed event is there, in order, exactly as an uninterrupted race wrote it
         assert got == reference[:len(got)], f"cut {k}: the journal differs from the reference"
         reached += bool(got)
-        # a restart now and then: a whole new Python for the first, then children of the
-        # fork server (the same start, without Python's own)
-        check_resumes_clean(state, restart=k % 10 == 0, starter=starter if k else None)
+        # a restart now and then: a whole new Python for the first of the race, then children
+        # of the fork server (the same start, without Python's own)
+        check_resumes_clean(state, restart=fresh or k % 10 == 0, starter=None if fresh else starter)
+        fresh = False
     # the cuts landed across the race, not only before it started
     assert reached >= kills // 2, f"only {reached} of {kills} cuts landed after the race began"

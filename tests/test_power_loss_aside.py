@@ -27,7 +27,6 @@ from companion.devices.buttons import InputEnded, ScriptedButtons
 from companion.devices.emulated import HeadlessDisplay
 from companion.ui import flow
 from companion.ui.wizard import Wizard
-from tests.forkstart import Forkstart
 from tests.test_power_loss import arguments, journal_appears
 
 CUTS = 24
@@ -151,12 +150,6 @@ def test_every_gesture_boots_where_it_was(moments, tmp_path):
         aside += bool(moment[2])
         again.journal.close()
     assert asked >= 2 and aside >= 10
-
-
-@pytest.fixture(scope="module")
-def starter():
-    with Forkstart() as starter:
-        yield starter
 
 
 def test_sigkill_around_races_aside(moments, starter, tmp_path):

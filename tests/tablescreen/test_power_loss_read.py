@@ -11,8 +11,7 @@ from companion.core.journal import Journal
 from companion.games import registry
 from companion.table.public import public_view
 from tests.tablescreen.test_server import events, get, phone
-from tests.test_power_loss import (RACES, arguments, bodies, check_resumes_clean, journal_appears,
-                                   starter)  # noqa: F401 (a fixture)
+from tests.test_power_loss import RACES, arguments, bodies, check_resumes_clean, journal_appears
 
 CUTS = 3
 
@@ -27,7 +26,7 @@ def served_race(port: int, want, within: float = 30.0):
         time.sleep(0.05)
 
 
-def test_sigkill_while_twelve_pages_read_the_journal(starter, serving, tmp_path):  # noqa: F811
+def test_sigkill_while_twelve_pages_read_the_journal(starter, serving, tmp_path):
     ref = tmp_path / "reference"
     proc = starter.start(arguments(ref, RACES["dice"]))
     opened = journal_appears(ref, proc)
