@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -64,19 +65,20 @@ def load_files(base_path: Path, over_path: Path | None = None, pieces: Pieces | 
     return validate(merged, lambda keys: _source(keys, base_path, over_path, over, pieces))
 
 
-_parsed: dict[Path, tuple[tuple[int, ...], dict[str, Any]]] = {}
+_parsed: dict[Path, tuple[tuple[int, ...], bytes]] = {}
 
 
 def _built_in(path: Path) -> dict[str, Any]:
     """The built-in data file ``path`` as parsed, parsed once a process while the file is
     unchanged (its size, times and inode): a new owner's file is laid over it without
-    parsing it again. Shared, never changed: the merge and the checks build new tables."""
+    parsing it again. Each caller gets its own copy (a pickle's, a 20th of a parse), so
+    a race that changed its tables could never change the next race's."""
     st = os.stat(path)
     stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     kept = _parsed.get(path)
     if kept is None or kept[0] != stamp:
-        kept = _parsed[path] = (stamp, load_toml(path))
-    return kept[1]
+        kept = _parsed[path] = (stamp, pickle.dumps(load_toml(path), protocol=pickle.HIGHEST_PROTOCOL))
+    return pickle.loads(kept[1])
 
 
 def blame(keys: tuple[str, ...], base_path: Path, over_path: Path | None, pieces: Pieces | None = None) -> Path:

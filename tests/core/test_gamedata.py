@@ -260,3 +260,14 @@ def test_malformed_owner_toml_is_always_a_config_error(state_dir, text):
         game_data.load("formula-de", state_dir)
     except ConfigError as exc:
         assert "\n" not in str(exc)
+
+
+def test_the_kept_parse_of_a_built_in_file_is_never_handed_out_to_be_changed():
+    """The built-in file is parsed once a process; what a caller does to its tables does not
+    reach the next caller (a race that changed them would change the next race's)."""
+    path = game_data.data_path("formula-de")
+    first = gamedata.load_files(path)
+    for table in first.values():
+        if isinstance(table, dict):
+            table.clear()
+    assert gamedata.load_files(path) == gamedata.load_files(path) != first
