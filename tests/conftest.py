@@ -114,6 +114,7 @@ def pytest_xdist_auto_num_workers(config):
 # the events of a conformance play) is left in its order: at the head of a slice it would
 # wait for the other one, or build it a second time.
 LONG_TESTS = {
+    "tests/appliance/test_chroot_install.py::": 80,    # where it runs: as root, with debootstrap
     "tests/test_bytecode.py::test_first_start_after_install_compiles_nothing": 24,
     "tests/test_power_loss.py::test_sigkill_at_random_points[street-illegal-": 18,
     "tests/test_power_loss.py::test_sigkill_at_random_points[dice-": 13,
