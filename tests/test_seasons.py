@@ -40,6 +40,17 @@ def race(app, order, game="formula-de"):
     return app.runner.session
 
 
+
+def season_on(state_dir, orders, name="Cup"):
+    """A box in ``state_dir`` (made here) with a Formula Dé season ``name`` of a race for
+    each of ``orders`` (how it finished): its app."""
+    state_dir.mkdir()
+    app, _ = app_on(state_dir)
+    seasons.start(app.journal, GAME, name)
+    for order in orders:
+        race(app, order)
+    return app
+
 def texts(receipt):
     return [i.text for i in receipt.items if isinstance(i, Line)]
 

@@ -21,7 +21,7 @@ from companion.ui import club as club_screens, flow
 from companion.ui.render import cut_texts
 from tests.table import press
 from tests.ui.test_club import frames
-from tests.test_seasons import GAME, app_on, race
+from tests.test_seasons import GAME, app_on, race, season_on
 
 DEPTH = 985
 
@@ -53,12 +53,7 @@ def crafted_row(state, column="results", value=None) -> int:
 def box(tmp_path):
     """A box that raced twice (Anne won both), then a crafted race was stored: (state, id)."""
     state = tmp_path / "box"
-    state.mkdir()
-    app, _ = app_on(state)
-    seasons.start(app.journal, GAME, "Cup")
-    race(app, ["Anne", "Bob"])
-    race(app, ["Anne", "Bob"])
-    app.journal.close()
+    season_on(state, (["Anne", "Bob"], ["Anne", "Bob"])).journal.close()
     return state, crafted_row(state)
 
 

@@ -12,18 +12,14 @@ import pytest
 from companion.cli import main
 from companion.league import corrections, exchange, record, seasons, steward
 from tests.commands.test_exchange_cli import journal_rows, sealed
-from tests.test_seasons import GAME, app_on, race
+from tests.test_seasons import GAME, app_on, race, season_on
 
 
 @pytest.fixture
 def cup(tmp_path):
     """A box with a Formula Dé season "Cup" of three races, and its race ids oldest first."""
     state = tmp_path / "a"
-    state.mkdir()
-    app, tray = app_on(state)
-    seasons.start(app.journal, GAME, "Cup")
-    for order in (["Anne", "Bob", "Cy"], ["Bob", "Cy", "Anne"], ["Cy", "Anne", "Bob"]):
-        race(app, order)
+    app = season_on(state, (["Anne", "Bob", "Cy"], ["Bob", "Cy", "Anne"], ["Cy", "Anne", "Bob"]))
     ids = [rid for _, (rid, _) in sorted(app.journal.race_ids().items())]
     return state, app, ids
 
