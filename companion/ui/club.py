@@ -22,49 +22,73 @@ def _menu(title: str, items: list[str], selected: int, footer: str) -> View:
     return replace(ui.main_menu(items, selected, title=title), footer=footer)
 
 
-class ClubMenu(Screen):
-    """Plain classes, not dataclasses, here: this module is loaded on a press (OK on the
-    championship), and making a dataclass costs more than that press's whole budget."""
+class _Choices(Screen):
+    """A menu of the club's: UP and DOWN move the selection, BACK goes back, OK does
+    ``choose(app, row)`` with the row selected. Plain classes, not dataclasses, here: this
+    module is loaded on a press (OK on the championship), and making a dataclass costs more
+    than that press's whole budget."""
     chooses = True
+    selected = 0
+
+    def title(self, app) -> str:
+        raise NotImplementedError
+
+    def rows(self, app) -> list[str]:
+        raise NotImplementedError
+
+    def choose(self, app, row: int) -> None:
+        raise NotImplementedError
+
+    def view(self, app) -> View:
+        return _menu(self.title(app), self.rows(app), self.selected, "OK: choose")
+
+    def handle(self, app, gesture) -> None:
+        if _step(gesture):
+            self.selected = (self.selected + _step(gesture)) % len(self.rows(app))
+        elif pressed(gesture, BACK):
+            app.pop()
+        elif pressed(gesture, OK):
+            self.choose(app, self.selected)
+
+
+class ClubMenu(_Choices):
     ITEMS = ("New season", "Seasons", "Drivers", "Merge names", "Undo a merge", "Season rules", "Races",
              "Undo a change", "Import races")
 
     def __init__(self, selected: int = 0):
         self.selected = selected
 
-    def view(self, app) -> View:
-        return _menu("Club", list(self.ITEMS), self.selected, "OK: choose")
+    def title(self, app) -> str:
+        return "Club"
 
-    def handle(self, app, gesture) -> None:
-        if _step(gesture):
-            self.selected = (self.selected + _step(gesture)) % len(self.ITEMS)
-        elif pressed(gesture, BACK):
-            app.pop()
-        elif pressed(gesture, OK):
-            club, item = app.club(), self.ITEMS[self.selected]
-            if item == "New season":
-                app.push(NewSeason(names={SEASON_KEY: club.default_season_name()}))
-            elif item == "Seasons":
-                app.push(Pick("Seasons", club.season_names(), lambda app, name: app.push(
-                    Lines(name, lambda: app.club().season_lines(name), lambda: app.club().print_season(name)))))
-            elif item == "Season rules":
-                app.push(Pick("Season rules", club.season_names(), lambda app, name: app.push(
-                    SeasonRules(name, {SEASON_KEY: name}, *app.club().season_rules(name)))))
-            elif item == "Races":
-                races = club.races()
-                app.push(Pick("Races", [label for _, label in races], lambda app, rid: app.push(RaceMenu(rid)),
-                              values=[rid for rid, _ in races]))
-            elif item == "Drivers":
-                app.push(Pick("Drivers", club.driver_names(), lambda app, name: app.push(
-                    Lines(name, lambda: app.club().driver_lines(name), lambda: app.club().print_driver(name)))))
-            elif item == "Merge names":
-                app.push(Pick("Merge whom", club.driver_names(), _merge_into))
-            elif item == "Undo a merge":
-                app.push(Pick("Undo a merge", club.merged_names(), _unmerge))
-            elif item == "Undo a change":
-                _undo_change(app)
-            else:
-                _import_from(app, club.import_files())
+    def rows(self, app) -> list[str]:
+        return list(self.ITEMS)
+
+    def choose(self, app, row: int) -> None:
+        club, item = app.club(), self.ITEMS[row]
+        if item == "New season":
+            app.push(NewSeason(names={SEASON_KEY: club.default_season_name()}))
+        elif item == "Seasons":
+            app.push(Pick("Seasons", club.season_names(), lambda app, name: app.push(
+                Lines(name, lambda: app.club().season_lines(name), lambda: app.club().print_season(name)))))
+        elif item == "Season rules":
+            app.push(Pick("Season rules", club.season_names(), lambda app, name: app.push(
+                SeasonRules(name, {SEASON_KEY: name}, *app.club().season_rules(name)))))
+        elif item == "Races":
+            races = club.races()
+            app.push(Pick("Races", [label for _, label in races], lambda app, rid: app.push(RaceMenu(rid)),
+                          values=[rid for rid, _ in races]))
+        elif item == "Drivers":
+            app.push(Pick("Drivers", club.driver_names(), lambda app, name: app.push(
+                Lines(name, lambda: app.club().driver_lines(name), lambda: app.club().print_driver(name)))))
+        elif item == "Merge names":
+            app.push(Pick("Merge whom", club.driver_names(), _merge_into))
+        elif item == "Undo a merge":
+            app.push(Pick("Undo a merge", club.merged_names(), _unmerge))
+        elif item == "Undo a change":
+            _undo_change(app)
+        else:
+            _import_from(app, club.import_files())
 
 
 def _merge_into(app, name: str) -> None:
@@ -89,35 +113,30 @@ def _unmerge(app, name: str) -> None:
     app.push(Confirm(f"{name} on their own?", yes))
 
 
-class NewSeason(Screen):
+class NewSeason(_Choices):
     """A new season of the shown game: its name (entered like a player's), a set number
     of races or open, how many worst results each driver drops. OK on "Start season" starts it."""
-    chooses = True
     TITLE, LAST = "New season", "Start season"
 
     def __init__(self, names: dict[str, str], races: int | None = None, drop: int = 0):
         self.names, self.races, self.drop, self.selected = names, races, drop, 0
 
-    def rows(self) -> list[str]:
+    def title(self, app) -> str:
+        return self.TITLE
+
+    def rows(self, app) -> list[str]:
         return [f"Name {self.names.get(SEASON_KEY, '')}", f"Races {self.races or 'open'}",
                 f"Drop worst {self.drop}", self.LAST]
 
-    def view(self, app) -> View:
-        return _menu(self.TITLE, self.rows(), self.selected, "OK: choose")
-
-    def handle(self, app, gesture) -> None:
-        if _step(gesture):
-            self.selected = (self.selected + _step(gesture)) % len(self.rows())
-        elif pressed(gesture, BACK):
-            app.pop()
-        elif pressed(gesture, OK) and self.selected == 3:
+    def choose(self, app, row: int) -> None:
+        if row == 3:
             self.save(app)
-        elif pressed(gesture, OK) and self.selected == 0:
+        elif row == 0:
             from companion.ui.players import NameEntry
             app.push(NameEntry(SEASON_KEY, self.names, (SEASON_KEY,)))
-        elif pressed(gesture, OK) and self.selected == 1:
+        elif row == 1:
             self.races = _next(RACE_CHOICES, self.races)
-        elif pressed(gesture, OK) and self.selected == 2:
+        else:
             self.drop = _next(DROP_CHOICES, self.drop)
 
     def save(self, app) -> None:
@@ -214,47 +233,40 @@ def _undo_change(app) -> None:
     _confirmed(app, f"Undo {last}?", 0, lambda: app.club().undo_change())
 
 
-class RaceMenu(Screen):
+class RaceMenu(_Choices):
     """One finished race: read or print it, void it (or count it again), correct a place
     or a name, give a penalty, move it to another season."""
-    chooses = True
 
     def __init__(self, rid: str):
         self.rid, self.selected = rid, 0
 
-    def items(self, app) -> list[str]:
+    def title(self, app) -> str:
+        return f"Race {self.rid[:8]}"
+
+    def rows(self, app) -> list[str]:
         return ["Standings", "Count again" if app.club().is_voided(self.rid) else "Void",
                 "Correct a place", "Correct a name", "Penalty", "Move season"]
 
-    def view(self, app) -> View:
-        return _menu(f"Race {self.rid[:8]}", self.items(app), self.selected, "OK: choose")
-
-    def handle(self, app, gesture) -> None:
-        items = self.items(app)
-        if _step(gesture):
-            self.selected = (self.selected + _step(gesture)) % len(items)
-        elif pressed(gesture, BACK):
-            app.pop()
-        elif pressed(gesture, OK):
-            club, rid, item = app.club(), self.rid, items[self.selected]
-            if item == "Standings":
-                app.push(Lines(f"Race {rid[:8]}", lambda: app.club().race_lines(rid),
-                               lambda: app.club().print_race(rid)))
-            elif item == "Void":
-                _why(app, lambda app, why: _confirmed(app, f"Void this race ({why})?", 1,
-                                                      lambda: app.club().void(rid, why)))
-            elif item == "Count again":
-                _confirmed(app, "Count this race again?", 0, lambda: app.club().unvoid(rid))
-            elif item == "Correct a place":
-                app.push(Pick("Whose place", club.race_names(rid), lambda app, name: _place(app, rid, name)))
-            elif item == "Correct a name":
-                app.push(Pick("Whose name", club.race_names(rid), lambda app, name: app.push(
-                    FixName(rid, name, {DRIVER_KEY: name}))))
-            elif item == "Penalty":
-                app.push(Pick("Penalty to", club.race_names(rid), lambda app, name: _penalty(app, rid, name)))
-            else:
-                app.push(Pick("Move to", club.other_seasons(rid), lambda app, season: _confirmed(
-                    app, f"Count it in season {season}?", 1, lambda: app.club().move(rid, season))))
+    def choose(self, app, row: int) -> None:
+        club, rid, item = app.club(), self.rid, self.rows(app)[row]
+        if item == "Standings":
+            app.push(Lines(f"Race {rid[:8]}", lambda: app.club().race_lines(rid),
+                           lambda: app.club().print_race(rid)))
+        elif item == "Void":
+            _why(app, lambda app, why: _confirmed(app, f"Void this race ({why})?", 1,
+                                                  lambda: app.club().void(rid, why)))
+        elif item == "Count again":
+            _confirmed(app, "Count this race again?", 0, lambda: app.club().unvoid(rid))
+        elif item == "Correct a place":
+            app.push(Pick("Whose place", club.race_names(rid), lambda app, name: _place(app, rid, name)))
+        elif item == "Correct a name":
+            app.push(Pick("Whose name", club.race_names(rid), lambda app, name: app.push(
+                FixName(rid, name, {DRIVER_KEY: name}))))
+        elif item == "Penalty":
+            app.push(Pick("Penalty to", club.race_names(rid), lambda app, name: _penalty(app, rid, name)))
+        else:
+            app.push(Pick("Move to", club.other_seasons(rid), lambda app, season: _confirmed(
+                app, f"Count it in season {season}?", 1, lambda: app.club().move(rid, season))))
 
 
 def _place(app, rid: str, name: str) -> None:
@@ -271,28 +283,23 @@ def _penalty(app, rid: str, name: str) -> None:
                                          lambda: app.club().penalty(rid, name, p, why))), values=list(PENALTIES)))
 
 
-class FixName(Screen):
+class FixName(_Choices):
     """A name mis-typed in one race: the right name typed like a player's, then confirmed."""
-    chooses = True
 
     def __init__(self, rid: str, old: str, names: dict[str, str]):
         self.rid, self.old, self.names, self.selected = rid, old, names, 0
 
-    def rows(self) -> list[str]:
+    def title(self, app) -> str:
+        return "Correct a name"
+
+    def rows(self, app) -> list[str]:
         return [f"Was {self.old}", f"Now {self.names.get(DRIVER_KEY, '')}", "Correct it"]
 
-    def view(self, app) -> View:
-        return _menu("Correct a name", self.rows(), self.selected, "OK: choose")
-
-    def handle(self, app, gesture) -> None:
-        if _step(gesture):
-            self.selected = (self.selected + _step(gesture)) % len(self.rows())
-        elif pressed(gesture, BACK):
-            app.pop()
-        elif pressed(gesture, OK) and self.selected == 1:
+    def choose(self, app, row: int) -> None:
+        if row == 1:
             from companion.ui.players import NameEntry
             app.push(NameEntry(DRIVER_KEY, self.names, (DRIVER_KEY,)))
-        elif pressed(gesture, OK) and self.selected == 2:
+        elif row == 2:
             new, rid, old = self.names.get(DRIVER_KEY, "").strip(), self.rid, self.old
             if not new or new == old:
                 app.toast = "Type the right name"
