@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import pickle
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -73,6 +72,8 @@ def _built_in(path: Path) -> dict[str, Any]:
     unchanged (its size, times and inode): a new owner's file is laid over it without
     parsing it again. Each caller gets its own copy (a pickle's, a 20th of a parse), so
     a race that changed its tables could never change the next race's."""
+    import pickle      # here, not at the top: the first frame is drawn before any race's data is read
+
     st = os.stat(path)
     stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     kept = _parsed.get(path)
