@@ -12,7 +12,6 @@ Events: {"kind": "roll", "die", "faces": [f]}, {"kind": "roll-set", "set", "dice
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from companion.core import gamedata
@@ -91,19 +90,6 @@ def setup(options: dict, data: dict) -> State:
 
 def moves(state: State) -> list[Move]:
     """The game's sets (with their swaps) first, then each die; the plain sets after d6."""
-    return list(_offered(state.game, state.name, state.dice, state.sets, state.last))
-
-
-@lru_cache(maxsize=16)
-def _offered(game: str, name: str, dice: tuple[Die, ...], sets: tuple[DiceSet, ...],
-             last: str | None) -> tuple[Move, ...]:
-    """The moves of a state with these dice and sets whose last roll was ``last``: all
-    that they depend on (not the rolls' history, nor the count), so a session that rolls
-    the same dice again does not make them anew (the runner asks once per state)."""
-    return tuple(_moves(State(game, name, dice, sets, last=last)))
-
-
-def _moves(state: State) -> list[Move]:
     game_sets = [s for s in state.sets if s.swap or state.game != gamedata.ANY]
     out: list[Move] = []
     for s in game_sets:
